@@ -1,0 +1,58 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "Rederive",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "rederive", targets: ["rederive"]),
+        .library(name: "RederiveCore", targets: ["RederiveCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // libzstd from the system (streaming decompression and compression).
+        .systemLibrary(
+            name: "CZstd",
+            path: "Sources/CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
+        // A small C++17 bridge over the system simdjson with a plain C header:
+        // full-validating JSON parsing and field extraction at GB/s.
+        .target(
+            name: "CRoomJSON",
+            path: "Sources/CRoomJSON",
+            cxxSettings: [.unsafeFlags(["-O3"])],
+            linkerSettings: [.linkedLibrary("simdjson")]
+        ),
+        .target(
+            name: "RederiveCore",
+            dependencies: [
+                "CZstd",
+                "CRoomJSON",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/RederiveCore"
+        ),
+        .executableTarget(
+            name: "rederive",
+            dependencies: [
+                "RederiveCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/rederive"
+        ),
+        .testTarget(
+            name: "RederiveCoreTests",
+            dependencies: ["RederiveCore"],
+            path: "Tests/RederiveCoreTests"
+        ),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,432 @@
+// simdjson behind a plain C API. The DOM parser validates every byte of a document
+// (On-Demand alone would skip malformed parts it never visits); On-Demand is used only
+// to find the raw text of nested objects that must be kept byte-exact.
+#include "CRoomJSON.h"
+
+#include <simdjson.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+static_assert(RJ_PADDING >= simdjson::SIMDJSON_PADDING, "RJ_PADDING must cover simdjson's padding");
+
+struct rj_parser {
+    simdjson::dom::parser dom;
+    simdjson::ondemand::parser ondemand;
+    std::vector<uint8_t> padded;  // copy of an input that came without padding
+    std::vector<double> surfaces;
+    std::vector<double> objects;
+    std::vector<int32_t> corner_counts;
+    std::vector<double> corners;
+    std::string strings;
+    std::vector<int32_t> object_categories;
+    std::vector<int32_t> section_labels;
+};
+
+extern "C" rj_parser *rj_parser_create(void) {
+    try { return new rj_parser(); } catch (...) { return nullptr; }
+}
+
+extern "C" void rj_parser_destroy(rj_parser *parser) { delete parser; }
+
+namespace {
+
+using simdjson::dom::element;
+using simdjson::dom::element_type;
+
+// Returns a pointer to `len` bytes followed by at least simdjson::SIMDJSON_PADDING readable bytes.
+const uint8_t *padded_input(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity) {
+    if (capacity >= len + simdjson::SIMDJSON_PADDING) return buf;
+    p->padded.resize(len + simdjson::SIMDJSON_PADDING);
+    std::memcpy(p->padded.data(), buf, len);
+    std::memset(p->padded.data() + len, 0, simdjson::SIMDJSON_PADDING);
+    return p->padded.data();
+}
+
+int32_t map_error(simdjson::error_code code) {
+    switch (code) {
+    case simdjson::UTF8_ERROR: return RJ_INVALID_UTF8;
+    case simdjson::NUMBER_ERROR:
+    case simdjson::NUMBER_OUT_OF_RANGE: return RJ_NUMBER_OUT_OF_RANGE;
+    case simdjson::MEMALLOC: return RJ_INTERNAL;
+    default: return RJ_INVALID_JSON;
+    }
+}
+
+void set_message(char *dst, const char *fmt, const char *a = "", const char *b = "") {
+    std::snprintf(dst, 192, fmt, a, b);
+}
+
+void fill_value(const element &e, rj_value *v) {
+    switch (e.type()) {
+    case element_type::NULL_VALUE: v->kind = RJ_NULL; break;
+    case element_type::BOOL: v->kind = RJ_BOOL; v->boolean = bool(e.get_bool().value_unsafe()); break;
+    case element_type::INT64:
+        v->kind = RJ_INT; v->integer = e.get_int64().value_unsafe(); v->number = double(v->integer); break;
+    case element_type::UINT64: {
+        uint64_t u = e.get_uint64().value_unsafe();
+        v->kind = RJ_INT; v->integer = u > uint64_t(INT64_MAX) ? INT64_MAX : int64_t(u); v->number = double(u); break;
+    }
+    case element_type::DOUBLE: {
+        double d = e.get_double().value_unsafe();
+        v->kind = RJ_DOUBLE; v->number = d;
+        v->integer = (std::isfinite(d) && d >= -9.2e18 && d <= 9.2e18) ? int64_t(d) : 0;
+        break;
+    }
+    case element_type::STRING: {
+        std::string_view s = e.get_string().value_unsafe();
+        v->kind = RJ_STRING; v->bytes = s.data(); v->length = s.size(); break;
+    }
+    case element_type::OBJECT: v->kind = RJ_OBJECT; break;
+    case element_type::ARRAY: v->kind = RJ_ARRAY; break;
+    }
+}
+
+int record_field_index(std::string_view key) {
+    switch (key.size()) {
+    case 2: if (key == "id") return RJF_ID; break;
+    case 4: if (key == "room") return RJF_ROOM; break;
+    case 7: if (key == "summary") return RJF_SUMMARY; break;
+    case 8: if (key == "roomName") return RJF_ROOM_NAME; break;
+    case 9: if (key == "timestamp") return RJF_TIMESTAMP; break;
+    case 10: if (key == "capturedAt") return RJF_CAPTURED_AT; break;
+    case 11: if (key == "summaryJSON") return RJF_SUMMARY_JSON; if (key == "objectCount") return RJF_OBJECT_COUNT; break;
+    case 12: if (key == "floorAreaSqM") return RJF_FLOOR_AREA; break;
+    case 13: if (key == "formatVersion") return RJF_FORMAT_VERSION; break;
+    case 14: if (key == "summaryVersion") return RJF_SUMMARY_VERSION; if (key == "ceilingHeightM") return RJF_CEILING_HEIGHT; break;
+    case 16: if (key == "fullRoomDataJSON") return RJF_FULL_ROOM_DATA; break;
+    default: break;
+    }
+    if (key == "wallCount") return RJF_WALL_COUNT;
+    return -1;
+}
+
+}  // namespace
+
+extern "C" int32_t rj_parse_record(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity,
+                                   rj_record *out) {
+    std::memset(out, 0, sizeof(*out));
+    const uint8_t *in = padded_input(p, buf, len, capacity);
+    element root;
+    auto err = p->dom.parse(in, len, false).get(root);
+    if (err) {
+        out->error = map_error(err);
+        set_message(out->message, "%s", simdjson::error_message(err));
+        return out->error;
+    }
+    simdjson::dom::object obj;
+    if (root.get_object().get(obj)) {
+        out->error = RJ_NOT_OBJECT;
+        set_message(out->message, "the line is JSON but not an object");
+        return out->error;
+    }
+    bool wants_raw = false;
+    for (auto field : obj) {
+        int idx = record_field_index(field.key);
+        if (idx < 0) continue;
+        fill_value(field.value, &out->fields[idx]);
+        if (out->fields[idx].kind == RJ_OBJECT && (idx == RJF_ROOM || idx == RJF_SUMMARY)) wants_raw = true;
+    }
+    if (!wants_raw) return RJ_OK;
+    // The document is already validated; On-Demand now only locates raw object text.
+    simdjson::ondemand::document doc;
+    if (p->ondemand.iterate(in, len, len + simdjson::SIMDJSON_PADDING).get(doc)) {
+        out->error = RJ_INTERNAL; set_message(out->message, "could not re-read the record"); return out->error;
+    }
+    simdjson::ondemand::object od;
+    if (doc.get_object().get(od)) {
+        out->error = RJ_INTERNAL; set_message(out->message, "could not re-read the record"); return out->error;
+    }
+    for (auto field : od) {
+        std::string_view key;
+        if (field.unescaped_key().get(key)) break;
+        int idx = record_field_index(key);
+        if ((idx == RJF_ROOM || idx == RJF_SUMMARY) && out->fields[idx].kind == RJ_OBJECT) {
+            simdjson::ondemand::object inner;
+            std::string_view raw;
+            if (field.value().get_object().get(inner) || inner.raw_json().get(raw)) {
+                out->error = RJ_INTERNAL; set_message(out->message, "could not locate the raw object"); return out->error;
+            }
+            out->fields[idx].bytes = reinterpret_cast<const char *>(raw.data()) - reinterpret_cast<const char *>(in) + reinterpret_cast<const char *>(buf);
+            out->fields[idx].length = raw.size();
+        }
+    }
+    return RJ_OK;
+}
+
+namespace {
+
+struct RoomError {
+    int32_t code;
+    std::string message;
+};
+
+double number_of(const element &e, const std::string &path, RoomError &err) {
+    double d;
+    if (e.get_double().get(d)) {
+        err = {RJ_WRONG_TYPE, path + ": expected a number"};
+        return 0;
+    }
+    if (!std::isfinite(d)) err = {RJ_NON_FINITE, path + ": number is not finite"};
+    return d;
+}
+
+// Reads `dimensions` (3 numbers, none negative) and `transform` (16 numbers) into dst.
+bool read_element(const element &e, const std::string &path, double *dst, RoomError &err) {
+    simdjson::dom::object obj;
+    if (e.get_object().get(obj)) { err = {RJ_WRONG_TYPE, path + ": expected an object"}; return false; }
+    simdjson::dom::array dims, transform;
+    element v;
+    if (obj["dimensions"].get(v)) { err = {RJ_MISSING_KEY, path + ".dimensions is missing"}; return false; }
+    if (v.get_array().get(dims)) { err = {RJ_WRONG_TYPE, path + ".dimensions: expected an array"}; return false; }
+    if (dims.size() != 3) {
+        err = {RJ_BAD_DIMENSIONS, path + ".dimensions: expected 3 numbers, found " + std::to_string(dims.size())};
+        return false;
+    }
+    int i = 0;
+    for (element d : dims) {
+        dst[i] = number_of(d, path + ".dimensions[" + std::to_string(i) + "]", err);
+        if (err.code) return false;
+        if (dst[i] < 0) { err = {RJ_NEGATIVE_DIMENSION, path + ".dimensions[" + std::to_string(i) + "] is negative"}; return false; }
+        ++i;
+    }
+    if (obj["transform"].get(v)) { err = {RJ_MISSING_KEY, path + ".transform is missing"}; return false; }
+    if (v.get_array().get(transform)) { err = {RJ_WRONG_TYPE, path + ".transform: expected an array"}; return false; }
+    if (transform.size() != 16) {
+        err = {RJ_BAD_TRANSFORM, path + ".transform: expected 16 numbers, found " + std::to_string(transform.size())};
+        return false;
+    }
+    i = 0;
+    for (element t : transform) {
+        dst[3 + i] = number_of(t, path + ".transform[" + std::to_string(i) + "]", err);
+        if (err.code) { if (err.code == RJ_WRONG_TYPE) err.code = RJ_BAD_TRANSFORM; return false; }
+        ++i;
+    }
+    return true;
+}
+
+// The first key of a one-key category object such as {"chair":{}}.
+bool category_key(const element &e, const std::string &path, std::string_view &key, RoomError &err) {
+    simdjson::dom::object obj, cat;
+    element v;
+    if (e.get_object().get(obj) || obj["category"].get(v)) { err = {RJ_MISSING_KEY, path + ".category is missing"}; return false; }
+    if (v.get_object().get(cat)) {
+        // Tolerate a plain string category (not what JSONEncoder writes, but unambiguous).
+        if (v.get_string().get(key) == simdjson::SUCCESS) return true;
+        err = {RJ_WRONG_TYPE, path + ".category: expected an object"}; return false;
+    }
+    for (auto f : cat) { key = f.key; return true; }
+    err = {RJ_WRONG_TYPE, path + ".category is empty"};
+    return false;
+}
+
+// Looks up an optional array. Returns false (with err set) when present but not an array.
+bool optional_array(const simdjson::dom::object &obj, const char *name, simdjson::dom::array &arr, bool &present, RoomError &err) {
+    element v;
+    present = false;
+    if (obj[name].get(v)) return true;
+    if (v.get_array().get(arr)) { err = {RJ_WRONG_TYPE, std::string(name) + ": expected an array"}; return false; }
+    present = true;
+    return true;
+}
+
+int32_t parse_room(rj_parser *p, const element &root, rj_room *out) {
+    RoomError err{0, {}};
+    simdjson::dom::object obj;
+    if (root.get_object().get(obj)) { err = {RJ_NOT_OBJECT, "the room is JSON but not an object"}; }
+    p->surfaces.clear(); p->objects.clear(); p->corner_counts.clear(); p->corners.clear();
+    p->strings.clear(); p->object_categories.clear(); p->section_labels.clear();
+    static const char *kinds[RJS_KIND_COUNT] = {"walls", "doors", "windows", "openings", "floors"};
+    for (int k = 0; k < RJS_KIND_COUNT && !err.code; ++k) {
+        simdjson::dom::array arr;
+        bool present;
+        if (!optional_array(obj, kinds[k], arr, present, err)) break;
+        int32_t count = 0;
+        if (present) {
+            for (element e : arr) {
+                std::string path = std::string(kinds[k]) + "[" + std::to_string(count) + "]";
+                size_t at = p->surfaces.size();
+                p->surfaces.resize(at + RJ_ELEMENT_STRIDE);
+                if (!read_element(e, path, p->surfaces.data() + at, err)) break;
+                if (k == RJS_FLOORS) {
+                    simdjson::dom::array corners;
+                    bool has_corners;
+                    simdjson::dom::object fobj = e.get_object().value_unsafe();
+                    if (!optional_array(fobj, "polygonCorners", corners, has_corners, err)) { err.message = path + "." + err.message; break; }
+                    int32_t n = 0;
+                    if (has_corners) {
+                        for (element c : corners) {
+                            simdjson::dom::array xyz;
+                            std::string cpath = path + ".polygonCorners[" + std::to_string(n) + "]";
+                            if (c.get_array().get(xyz) || xyz.size() < 2 || xyz.size() > 3) {
+                                err = {RJ_WRONG_TYPE, cpath + ": expected 2 or 3 numbers"}; break;
+                            }
+                            double pt[3] = {0, 0, 0};
+                            int j = 0;
+                            for (element x : xyz) { pt[j] = number_of(x, cpath, err); if (err.code) break; ++j; }
+                            if (err.code) break;
+                            p->corners.insert(p->corners.end(), pt, pt + 3);
+                            ++n;
+                        }
+                    }
+                    if (err.code) break;
+                    p->corner_counts.push_back(n);
+                }
+                ++count;
+            }
+        }
+        out->surface_counts[k] = count;
+    }
+    if (!err.code) {
+        simdjson::dom::array arr;
+        bool present;
+        int32_t count = 0;
+        if (optional_array(obj, "objects", arr, present, err) && present) {
+            for (element e : arr) {
+                std::string path = "objects[" + std::to_string(count) + "]";
+                size_t at = p->objects.size();
+                p->objects.resize(at + RJ_ELEMENT_STRIDE);
+                if (!read_element(e, path, p->objects.data() + at, err)) break;
+                std::string_view key;
+                if (!category_key(e, path, key, err)) break;
+                p->object_categories.push_back(int32_t(p->strings.size()));
+                p->object_categories.push_back(int32_t(key.size()));
+                p->strings.append(key);
+                ++count;
+            }
+        }
+        out->object_count = count;
+    }
+    if (!err.code) {
+        simdjson::dom::array arr;
+        bool present;
+        int32_t count = 0;
+        if (optional_array(obj, "sections", arr, present, err) && present) {
+            for (element e : arr) {
+                simdjson::dom::object s;
+                std::string_view label;
+                element lv;
+                if (e.get_object().get(s)) { err = {RJ_WRONG_TYPE, "sections[" + std::to_string(count) + "]: expected an object"}; break; }
+                if (s["label"].get(lv) || lv.get_string().get(label)) {
+                    p->section_labels.push_back(-1);
+                    p->section_labels.push_back(0);
+                } else {
+                    p->section_labels.push_back(int32_t(p->strings.size()));
+                    p->section_labels.push_back(int32_t(label.size()));
+                    p->strings.append(label);
+                }
+                ++count;
+            }
+        }
+        out->section_count = count;
+    }
+    if (err.code) {
+        out->error = err.code;
+        std::snprintf(out->message, sizeof(out->message), "%s", err.message.c_str());
+        return out->error;
+    }
+    out->surfaces = p->surfaces.data();
+    out->objects = p->objects.data();
+    out->floor_corner_counts = p->corner_counts.data();
+    out->floor_corners = p->corners.data();
+    out->strings = p->strings.data();
+    out->object_categories = p->object_categories.data();
+    out->section_labels = p->section_labels.data();
+    return RJ_OK;
+}
+
+}  // namespace
+
+extern "C" int32_t rj_parse_room(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity, rj_room *out) {
+    std::memset(out, 0, sizeof(*out));
+    try {
+        const uint8_t *in = padded_input(p, buf, len, capacity);
+        element root;
+        auto err = p->dom.parse(in, len, false).get(root);
+        if (err) {
+            out->error = map_error(err);
+            set_message(out->message, "room: %s", simdjson::error_message(err));
+            return out->error;
+        }
+        return parse_room(p, root, out);
+    } catch (...) {
+        out->error = RJ_INTERNAL;
+        set_message(out->message, "room: out of memory");
+        return out->error;
+    }
+}
+
+extern "C" int64_t rj_base64_decode(const char *in, size_t len, uint8_t *out) {
+    static int8_t table[256];
+    static bool ready = [] {
+        std::memset(table, -1, sizeof(table));
+        const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        for (int i = 0; i < 64; ++i) table[uint8_t(alphabet[i])] = int8_t(i);
+        return true;
+    }();
+    (void)ready;
+    while (len > 0 && in[len - 1] == '=') --len;   // padding is optional
+    if (len % 4 == 1) return -1;
+    const uint8_t *s = reinterpret_cast<const uint8_t *>(in);
+    size_t o = 0, i = 0;
+    for (; i + 4 <= len; i += 4) {
+        int32_t a = table[s[i]], b = table[s[i + 1]], c = table[s[i + 2]], d = table[s[i + 3]];
+        if ((a | b | c | d) < 0) return -1;
+        uint32_t v = (uint32_t(a) << 18) | (uint32_t(b) << 12) | (uint32_t(c) << 6) | uint32_t(d);
+        out[o++] = uint8_t(v >> 16); out[o++] = uint8_t(v >> 8); out[o++] = uint8_t(v);
+    }
+    size_t rest = len - i;
+    if (rest >= 2) {
+        int32_t a = table[s[i]], b = table[s[i + 1]];
+        int32_t c = rest == 3 ? table[s[i + 2]] : 0;
+        if ((a | b | c) < 0) return -1;
+        uint32_t v = (uint32_t(a) << 18) | (uint32_t(b) << 12) | (uint32_t(c) << 6);
+        out[o++] = uint8_t(v >> 16);
+        if (rest == 3) out[o++] = uint8_t(v >> 8);
+    }
+    return int64_t(o);
+}
+
+// XXH64 (public-domain algorithm by Yann Collet), two lanes with different seeds.
+namespace {
+constexpr uint64_t P1 = 11400714785074694791ULL, P2 = 14029467366897019727ULL, P3 = 1609587929392839161ULL,
+                   P4 = 9650029242287828579ULL, P5 = 2870177450012600261ULL;
+inline uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+inline uint64_t read64(const uint8_t *p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+inline uint32_t read32(const uint8_t *p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
+inline uint64_t round1(uint64_t acc, uint64_t input) { acc += input * P2; acc = rotl(acc, 31); return acc * P1; }
+inline uint64_t merge(uint64_t acc, uint64_t val) { val = round1(0, val); acc ^= val; return acc * P1 + P4; }
+
+uint64_t xxh64(const uint8_t *p, size_t len, uint64_t seed) {
+    const uint8_t *end = p + len;
+    uint64_t h;
+    if (len >= 32) {
+        uint64_t v1 = seed + P1 + P2, v2 = seed + P2, v3 = seed, v4 = seed - P1;
+        const uint8_t *limit = end - 32;
+        do {
+            v1 = round1(v1, read64(p)); v2 = round1(v2, read64(p + 8));
+            v3 = round1(v3, read64(p + 16)); v4 = round1(v4, read64(p + 24));
+            p += 32;
+        } while (p <= limit);
+        h = rotl(v1, 1) + rotl(v2, 7) + rotl(v3, 12) + rotl(v4, 18);
+        h = merge(h, v1); h = merge(h, v2); h = merge(h, v3); h = merge(h, v4);
+    } else {
+        h = seed + P5;
+    }
+    h += uint64_t(len);
+    while (p + 8 <= end) { h ^= round1(0, read64(p)); h = rotl(h, 27) * P1 + P4; p += 8; }
+    if (p + 4 <= end) { h ^= uint64_t(read32(p)) * P1; h = rotl(h, 23) * P2 + P3; p += 4; }
+    while (p < end) { h ^= (*p) * P5; h = rotl(h, 11) * P1; ++p; }
+    h ^= h >> 33; h *= P2; h ^= h >> 29; h *= P3; h ^= h >> 32;
+    return h;
+}
+}  // namespace
+
+extern "C" void rj_hash128(const uint8_t *buf, size_t len, uint64_t seed, uint64_t out[2]) {
+    out[0] = xxh64(buf, len, seed);
+    out[1] = xxh64(buf, len, seed ^ 0x9E3779B97F4A7C15ULL);
+}

@@ -1,0 +1,113 @@
+/// A plain C interface over simdjson for Rederive: full-validating parsing of export
+/// records and raw rooms, with the few fields the pipeline needs extracted into flat
+/// buffers. One `rj_parser` per worker thread; it is not thread-safe.
+#ifndef CROOMJSON_H
+#define CROOMJSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Spare bytes a caller should keep readable after each input buffer so that the
+/// parser can read it in place (otherwise it copies the input once).
+#define RJ_PADDING 64
+
+typedef struct rj_parser rj_parser;
+
+rj_parser *rj_parser_create(void);
+void rj_parser_destroy(rj_parser *parser);
+
+/// Error classes shared by record and room parsing.
+typedef enum {
+    RJ_OK = 0,
+    RJ_INVALID_JSON = 1,      ///< not JSON at all (syntax)
+    RJ_INVALID_UTF8 = 2,      ///< the bytes are not valid UTF-8
+    RJ_NOT_OBJECT = 3,        ///< valid JSON whose root is not an object
+    RJ_NUMBER_OUT_OF_RANGE = 4, ///< a number that does not fit a finite double
+    RJ_MISSING_KEY = 5,
+    RJ_WRONG_TYPE = 6,
+    RJ_BAD_TRANSFORM = 7,     ///< a transform that is not 16 numbers
+    RJ_BAD_DIMENSIONS = 8,    ///< dimensions that are not 3 numbers
+    RJ_NEGATIVE_DIMENSION = 9,
+    RJ_NON_FINITE = 10,
+    RJ_INTERNAL = 11,
+} rj_error;
+
+/// The JSON type of an extracted value.
+typedef enum {
+    RJ_MISSING = 0, RJ_NULL, RJ_BOOL, RJ_INT, RJ_DOUBLE, RJ_STRING, RJ_OBJECT, RJ_ARRAY
+} rj_kind;
+
+/// One extracted value. `bytes`/`length`: for a string, its unescaped UTF-8 (owned by
+/// the parser, valid until its next call); for an object or array, its raw JSON text as it
+/// stands in the input buffer. `number` holds every numeric value as a double.
+typedef struct {
+    int32_t kind;
+    int32_t boolean;
+    int64_t integer;
+    double number;
+    const char *bytes;
+    size_t length;
+} rj_value;
+
+/// The top-level keys of an export record (every format version) that the pipeline reads.
+typedef enum {
+    RJF_FORMAT_VERSION = 0, RJF_ID, RJF_ROOM_NAME, RJF_CAPTURED_AT, RJF_TIMESTAMP,
+    RJF_FULL_ROOM_DATA, RJF_SUMMARY_JSON, RJF_SUMMARY, RJF_SUMMARY_VERSION, RJF_ROOM,
+    RJF_FLOOR_AREA, RJF_CEILING_HEIGHT, RJF_WALL_COUNT, RJF_OBJECT_COUNT,
+    RJF_COUNT
+} rj_record_field;
+
+typedef struct {
+    int32_t error;          ///< rj_error
+    char message[192];      ///< what is wrong, when error != RJ_OK
+    rj_value fields[RJF_COUNT];
+} rj_record;
+
+/// Validates `buf` as one JSON document (the whole of it) and extracts the record keys.
+/// `capacity` is how many bytes are readable from `buf` (>= len + RJ_PADDING avoids a copy).
+int32_t rj_parse_record(rj_parser *parser, const uint8_t *buf, size_t len, size_t capacity,
+                        rj_record *out);
+
+/// Surface kinds, in the order their elements are laid out in `rj_room.surfaces`.
+typedef enum { RJS_WALLS = 0, RJS_DOORS, RJS_WINDOWS, RJS_OPENINGS, RJS_FLOORS, RJS_KIND_COUNT } rj_surface_kind;
+
+/// Doubles per surface or object in the flat arrays: 3 dimensions then 16 transform values.
+#define RJ_ELEMENT_STRIDE 19
+
+/// What a derivation needs of a raw CapturedRoom. Pointers are owned by the parser and
+/// valid until its next call.
+typedef struct {
+    int32_t error;          ///< rj_error
+    char message[192];
+    int32_t surface_counts[RJS_KIND_COUNT];
+    const double *surfaces;           ///< all surfaces, kind by kind, RJ_ELEMENT_STRIDE each
+    int32_t object_count;
+    const double *objects;            ///< RJ_ELEMENT_STRIDE each
+    const int32_t *floor_corner_counts; ///< one per floor
+    const double *floor_corners;      ///< x, y, z per corner, floor after floor
+    const char *strings;              ///< packed UTF-8 of category keys and section labels
+    const int32_t *object_categories; ///< offset, length into `strings`, per object
+    int32_t section_count;
+    const int32_t *section_labels;    ///< offset, length into `strings`, per section (-1 offset: no label)
+} rj_room;
+
+/// Validates `buf` as a CapturedRoom JSON object and extracts its geometry.
+int32_t rj_parse_room(rj_parser *parser, const uint8_t *buf, size_t len, size_t capacity,
+                      rj_room *out);
+
+/// Decodes standard base64 (padding optional). `out` must hold (len / 4 + 1) * 3 bytes.
+/// Returns the decoded length, or -1 when `in` is not valid base64.
+int64_t rj_base64_decode(const char *in, size_t len, uint8_t *out);
+
+/// A fast 128-bit non-cryptographic content hash (two XXH64 lanes) for change detection
+/// and deterministic ids.
+void rj_hash128(const uint8_t *buf, size_t len, uint64_t seed, uint64_t out[2]);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
