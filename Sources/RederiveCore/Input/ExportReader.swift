@@ -1,0 +1,236 @@
+import CRoomJSON
+import CZstd
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Streams the lines of one export file (`*.jsonl` or multi-frame `*.jsonl.zst`) in
+/// bounded memory: only the current chunk and the line being assembled are held.
+///
+/// A damaged or truncated zstd frame ends the file with `fault` set; the lines completed
+/// before it are still returned.
+public final class ExportReader {
+    /// The path as given.
+    public let path: String
+    /// How the file is encoded.
+    public let kind: ExportFileKind
+    /// Longest line accepted; longer lines are skipped and flagged `oversized`.
+    public let maxLineBytes: Int
+    /// The fault that stopped reading, if any. Set once the reader returns no more lines.
+    public private(set) var fault: ExportReadError?
+    /// Decompressed bytes delivered so far.
+    public private(set) var decodedBytes: Int64 = 0
+    /// Compressed (file) bytes consumed so far.
+    public private(set) var fileBytes: Int64 = 0
+
+    private var file: UnsafeMutablePointer<FILE>?
+    private var dstream: OpaquePointer?
+    private var input: [UInt8]
+    private var inputPos = 0
+    private var inputSize = 0
+    private var lastZstdResult = 0
+    private var chunk: [UInt8]
+    private var chunkPos = 0
+    private var chunkSize = 0
+    private var pending: [UInt8] = []
+    private var skippingOversized = false
+    private var lineNumber = 0
+    private var finished = false
+
+    /// Opens `path`. Throws `unsupported_file_type` for a name that is not an export and
+    /// `file_unreadable` when it cannot be opened.
+    public init(path: String, maxLineBytes: Int = 256 << 20) throws(ExportReadError) {
+        guard let kind = ExportFileKind(path: path) else {
+            throw ExportReadError(code: "unsupported_file_type", path: path, byteOffset: 0,
+                                  message: "not an export: expected a name ending in .jsonl or .jsonl.zst")
+        }
+        guard let file = fopen(path, "rb") else {
+            let reason = String(cString: strerror(errno))
+            throw ExportReadError(code: "file_unreadable", path: path, byteOffset: 0,
+                                  message: "cannot open: \(reason)")
+        }
+        self.path = path
+        self.kind = kind
+        self.maxLineBytes = maxLineBytes
+        self.file = file
+        self.input = [UInt8](repeating: 0, count: 1 << 20)
+        self.chunk = [UInt8](repeating: 0, count: kind == .zstd ? (1 << 20) : 0)
+        if kind == .zstd {
+            dstream = ZSTD_createDStream()
+            ZSTD_initDStream(dstream)
+        }
+    }
+
+    deinit {
+        if let file { fclose(file) }
+        if let dstream { ZSTD_freeDStream(dstream) }
+    }
+
+    /// Returns the next line, or nil at the end of the file (or at a fault: see `fault`).
+    public func nextLine() -> ExportLine? {
+        while true {
+            if chunkPos == chunkSize {
+                if finished || !refill() {
+                    finished = true
+                    closeFile()
+                    // A last line without "\n" is a record in a clean file; after a fault it
+                    // is a fragment and belongs to the fault.
+                    if fault == nil, !pending.isEmpty || skippingOversized {
+                        return takeLine(appending: nil)
+                    }
+                    pending = []
+                    return nil
+                }
+                continue
+            }
+            let found: Int? = chunk.withUnsafeBufferPointer { buf -> Int? in
+                let base = buf.baseAddress! + chunkPos
+                guard let hit = memchr(base, 0x0A, chunkSize - chunkPos) else { return nil }
+                return UnsafeRawPointer(hit) - UnsafeRawPointer(buf.baseAddress!)
+            }
+            if let nl = found {
+                let start = chunkPos
+                chunkPos = nl + 1
+                if let line = takeLine(appending: start..<nl) { return line }
+                continue
+            }
+            append(chunkPos..<chunkSize)
+            chunkPos = chunkSize
+        }
+    }
+
+    /// Up to `maxLines` lines or about `maxBytes` bytes, whichever comes first.
+    public func nextLines(maxLines: Int, maxBytes: Int) -> [ExportLine] {
+        var lines: [ExportLine] = []
+        var bytes = 0
+        while lines.count < maxLines, bytes < maxBytes, let line = nextLine() {
+            bytes += line.bytes.count
+            lines.append(line)
+        }
+        return lines
+    }
+
+    private func append(_ range: Range<Int>) {
+        guard !skippingOversized else { return }
+        if pending.count + range.count > maxLineBytes {
+            skippingOversized = true
+            pending = []
+            return
+        }
+        pending.append(contentsOf: chunk[range])
+    }
+
+    // Completes the current line with chunk[range]; nil for a blank line (skipped).
+    private func takeLine(appending range: Range<Int>?) -> ExportLine? {
+        lineNumber += 1
+        if skippingOversized {
+            skippingOversized = false
+            pending = []
+            return ExportLine(number: lineNumber, bytes: [], oversized: true)
+        }
+        var bytes: [UInt8]
+        if pending.isEmpty, let range {
+            if range.count > maxLineBytes { return ExportLine(number: lineNumber, bytes: [], oversized: true) }
+            bytes = []
+            bytes.reserveCapacity(range.count + Int(RJ_PADDING))
+            bytes.append(contentsOf: chunk[range])
+        } else {
+            if let range { append(range) }
+            if skippingOversized {
+                skippingOversized = false
+                pending = []
+                return ExportLine(number: lineNumber, bytes: [], oversized: true)
+            }
+            bytes = pending
+            pending = []
+            bytes.reserveCapacity(bytes.count + Int(RJ_PADDING))
+        }
+        if bytes.last == 0x0D { bytes.removeLast() }
+        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
+        return ExportLine(number: lineNumber, bytes: bytes)
+    }
+
+    private func closeFile() {
+        if let file {
+            fclose(file)
+            self.file = nil
+        }
+    }
+
+    // Produces the next chunk of decoded bytes; false at the end or at a fault.
+    private func refill() -> Bool {
+        switch kind {
+        case .plain: return refillPlain()
+        case .zstd: return refillZstd()
+        }
+    }
+
+    private func readInput() -> Int? {
+        guard let file else { return 0 }
+        let n = input.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        if n == 0, ferror(file) != 0 {
+            fault = ExportReadError(code: "file_unreadable", path: path, byteOffset: fileBytes,
+                                    message: "read failed: \(String(cString: strerror(errno)))")
+            return nil
+        }
+        return n
+    }
+
+    private func refillPlain() -> Bool {
+        guard let n = readInput(), n > 0 else { return false }
+        swap(&input, &chunk)
+        if input.count < (1 << 20) { input = [UInt8](repeating: 0, count: 1 << 20) }
+        chunkPos = 0
+        chunkSize = n
+        fileBytes += Int64(n)
+        decodedBytes += Int64(n)
+        return true
+    }
+
+    private func refillZstd() -> Bool {
+        while true {
+            if inputPos == inputSize {
+                guard let n = readInput() else { return false }
+                if n == 0 {
+                    if lastZstdResult != 0 {
+                        fault = ExportReadError(
+                            code: "truncated_frame", path: path, byteOffset: fileBytes,
+                            message: "zstd frame is truncated: the file ends inside a frame")
+                    }
+                    return false
+                }
+                inputPos = 0
+                inputSize = n
+            }
+            let consumedBefore = inputPos
+            var produced = 0
+            let result: Int = input.withUnsafeBytes { src in
+                chunk.withUnsafeMutableBytes { dst in
+                    var inBuf = ZSTD_inBuffer(src: src.baseAddress, size: inputSize, pos: inputPos)
+                    var outBuf = ZSTD_outBuffer(dst: dst.baseAddress, size: dst.count, pos: 0)
+                    let r = ZSTD_decompressStream(dstream, &outBuf, &inBuf)
+                    inputPos = inBuf.pos
+                    produced = outBuf.pos
+                    return r
+                }
+            }
+            fileBytes += Int64(inputPos - consumedBefore)
+            if ZSTD_isError(result) != 0 {
+                let reason = String(cString: ZSTD_getErrorName(result))
+                fault = ExportReadError(code: "damaged_frame", path: path, byteOffset: fileBytes,
+                                        message: "zstd frame is damaged: \(reason)")
+                return false
+            }
+            lastZstdResult = result
+            if produced > 0 {
+                chunkPos = 0
+                chunkSize = produced
+                decodedBytes += Int64(produced)
+                return true
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import CZstd
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a zstd-compressed (or, for a name not ending in `.zst`, plain) file through a
+/// temporary name, renamed into place by `finish()`, so a reader never sees half a file.
+public final class ZstdWriter {
+    /// The final path.
+    public let path: String
+    private let temporaryPath: String
+    private var file: UnsafeMutablePointer<FILE>?
+    private var cstream: OpaquePointer?
+    private var output: [UInt8]
+    private var buffer: [UInt8] = []
+    private let bufferLimit = 1 << 20
+
+    /// Opens `path` for writing; `level` is the zstd level. Plain text when `path` does not
+    /// end in `.zst`.
+    public init(path: String, level: Int32 = 3) throws(ZstdWriterError) {
+        self.path = path
+        self.temporaryPath = path + ".partial"
+        guard let file = fopen(temporaryPath, "wb") else {
+            throw ZstdWriterError(message: "\(path): cannot create: \(String(cString: strerror(errno)))")
+        }
+        self.file = file
+        self.output = [UInt8](repeating: 0, count: ZSTD_CStreamOutSize())
+        if path.hasSuffix(".zst") {
+            cstream = ZSTD_createCStream()
+            ZSTD_CCtx_setParameter(cstream, ZSTD_c_compressionLevel, level)
+        }
+        buffer.reserveCapacity(bufferLimit + (64 << 10))
+    }
+
+    deinit {
+        if let cstream { ZSTD_freeCStream(cstream) }
+        if let file {
+            fclose(file)
+            unlink(temporaryPath)
+        }
+    }
+
+    /// Appends bytes.
+    public func write(_ bytes: some Sequence<UInt8>) throws(ZstdWriterError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= bufferLimit { try flush(end: false) }
+    }
+
+    /// Appends a string's UTF-8.
+    public func write(_ string: String) throws(ZstdWriterError) {
+        try write(string.utf8)
+    }
+
+    /// Ends the frame, closes and renames the file into place.
+    public func finish() throws(ZstdWriterError) {
+        try flush(end: true)
+        guard let file else { return }
+        self.file = nil
+        if fflush(file) != 0 || fsync(fileno(file)) != 0 || fclose(file) != 0 {
+            unlink(temporaryPath)
+            throw ZstdWriterError(message: "\(path): write failed: \(String(cString: strerror(errno)))")
+        }
+        if rename(temporaryPath, path) != 0 {
+            unlink(temporaryPath)
+            throw ZstdWriterError(message: "\(path): cannot rename into place: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    private func flush(end: Bool) throws(ZstdWriterError) {
+        guard let file else { return }
+        guard let cstream else {
+            if !buffer.isEmpty, fwrite(buffer, 1, buffer.count, file) != buffer.count {
+                throw ZstdWriterError(message: "\(path): write failed: \(String(cString: strerror(errno)))")
+            }
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        var failure: String?
+        buffer.withUnsafeBytes { src in
+            var inBuf = ZSTD_inBuffer(src: src.baseAddress, size: src.count, pos: 0)
+            let mode = end ? ZSTD_e_end : ZSTD_e_continue
+            while true {
+                var remaining = 0
+                let written: Int = output.withUnsafeMutableBytes { dst in
+                    var outBuf = ZSTD_outBuffer(dst: dst.baseAddress, size: dst.count, pos: 0)
+                    remaining = ZSTD_compressStream2(cstream, &outBuf, &inBuf, mode)
+                    return outBuf.pos
+                }
+                if ZSTD_isError(remaining) != 0 {
+                    failure = String(cString: ZSTD_getErrorName(remaining))
+                    return
+                }
+                if written > 0, fwrite(output, 1, written, file) != written {
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                let done = end ? remaining == 0 : inBuf.pos == inBuf.size
+                if done { return }
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+        if let failure { throw ZstdWriterError(message: "\(path): write failed: \(failure)") }
+    }
+}
+
+/// A failure to write an output file.
+public struct ZstdWriterError: Error, Sendable, CustomStringConvertible {
+    /// What happened, naming the file.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+}
