@@ -1,0 +1,13 @@
+/// How `RoomSummary.estimatedFloorAreaSqm` was obtained (ROOM-SUMMARY.md, "Floor area").
+///
+/// The raw values are the strings stored in the `floor_area_method` column and JSON key.
+public enum FloorAreaMethod: String, Sendable {
+    /// Sum of the shoelace areas of the floors' `polygonCorners`.
+    case floorPolygon = "floor_polygon"
+    /// No floors: the walls, walked end to end, close into a loop.
+    case wallLoop = "wall_loop"
+    /// No floors and no closed loop: convex hull of all wall ends (3 or more walls).
+    case wallHull = "wall_hull"
+    /// No floors and fewer than 3 walls: area 0.
+    case none
+}

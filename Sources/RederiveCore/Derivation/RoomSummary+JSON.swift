@@ -1,0 +1,93 @@
+extension RoomSummary {
+    /// The summary JSON as UTF-8 bytes: one compact object, keys in the spec table's order,
+    /// doubles rounded to 2 decimals as the app does, `object_categories` keys sorted.
+    ///
+    /// Hand-written rather than `JSONEncoder`: it runs for every record (~20k/s) and must be
+    /// byte-stable across platforms. A non-finite number (never produced by
+    /// `SummaryDeriver`, which fails such rooms) is written as `null` to stay valid JSON.
+    public func jsonBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(512 + floorPolygon2D.count * 32)
+        func raw(_ s: StaticString) {
+            s.withUTF8Buffer { out.append(contentsOf: $0) }
+        }
+        raw("{\"wall_count\":"); Self.appendInt(wallCount, to: &out)
+        raw(",\"door_count\":"); Self.appendInt(doorCount, to: &out)
+        raw(",\"window_count\":"); Self.appendInt(windowCount, to: &out)
+        raw(",\"opening_count\":"); Self.appendInt(openingCount, to: &out)
+        raw(",\"object_count\":"); Self.appendInt(objectCount, to: &out)
+        raw(",\"ceiling_height_m\":"); Self.appendRounded(ceilingHeightM, to: &out)
+        raw(",\"estimated_floor_area_sqm\":"); Self.appendRounded(estimatedFloorAreaSqm, to: &out)
+        raw(",\"floor_area_method\":"); Self.appendString(floorAreaMethod.rawValue, to: &out)
+        raw(",\"volume_m3\":"); Self.appendRounded(volumeM3, to: &out)
+        raw(",\"total_wall_area_sqm\":"); Self.appendRounded(totalWallAreaSqm, to: &out)
+        raw(",\"perimeter_m\":"); Self.appendRounded(perimeterM, to: &out)
+        raw(",\"longest_wall_m\":"); Self.appendRounded(longestWallM, to: &out)
+        raw(",\"shortest_wall_m\":"); Self.appendRounded(shortestWallM, to: &out)
+        raw(",\"room_shape\":"); Self.appendString(roomShape, to: &out)
+        raw(",\"object_categories\":{")
+        for (i, key) in objectCategories.keys.sorted().enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            Self.appendString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            Self.appendInt(objectCategories[key]!, to: &out)
+        }
+        raw("},\"section_labels\":[")
+        for (i, label) in sectionLabels.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            Self.appendString(label, to: &out)
+        }
+        raw("],\"floor_polygon_2d_m\":[")
+        for (i, p) in floorPolygon2D.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            raw("{\"x\":"); Self.appendRounded(p.x, to: &out)
+            raw(",\"y\":"); Self.appendRounded(p.y, to: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        raw("]}")
+        return out
+    }
+
+    /// The summary JSON as a `String` (see `jsonBytes()`).
+    public func jsonString() -> String {
+        String(decoding: jsonBytes(), as: UTF8.self)
+    }
+
+    /// Rounds to 2 decimals as the app does, `(v * 100).rounded() / 100`, with negative
+    /// zero normalised to 0 so "-0.0" is never written.
+    public static func roundedForJSON(_ value: Double) -> Double {
+        let r = (value * 100).rounded() / 100
+        return r == 0 ? 0 : r
+    }
+
+    private static func appendInt(_ value: Int, to out: inout [UInt8]) {
+        out.append(contentsOf: String(value).utf8)
+    }
+
+    private static func appendRounded(_ value: Double, to out: inout [UInt8]) {
+        let r = roundedForJSON(value)
+        guard r.isFinite else {
+            out.append(contentsOf: "null".utf8)
+            return
+        }
+        // Swift's description is the shortest round-tripping form: 11.81, 2.4, 0.0.
+        out.append(contentsOf: r.description.utf8)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    private static func appendString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
+            case 0..<0x20:
+                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+                                        hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,126 @@
+/// Derives a `RoomSummary` from a raw `Room` (ROOM-SUMMARY.md).
+///
+/// Pure: no I/O, no clocks, no varying globals, so the same room gives the same summary on
+/// any machine, in any order, with any number of workers.
+public struct SummaryDeriver: Sendable {
+    /// The summary algorithm version stored with every summary. Bump on any output change,
+    /// with one line per bump:
+    /// - 1: spec v1 fields; floor area by floor_polygon > wall_loop (0.30 m) > wall_hull > none.
+    public static let currentVersion = 1
+
+    /// The version recorded for what this deriver produces. The algorithm is always the
+    /// current one; the value exists so a bump (or a simulated one) changes `fingerprint`.
+    public let version: Int
+    /// Largest gap in metres between wall ends that the `wall_loop` walk still joins.
+    public let wallJoinTolerance: Double
+
+    /// Creates a deriver.
+    public init(version: Int = SummaryDeriver.currentVersion, wallJoinTolerance: Double = 0.30) {
+        self.version = version
+        self.wallJoinTolerance = wallJoinTolerance
+    }
+
+    /// Identifies everything that changes the output: `"v<version>-"` followed by the
+    /// 16 hex digits of the FNV-1a 64 hash of a descriptor of the algorithm and its
+    /// parameters. Stored per record, so a forgotten version bump still marks records stale.
+    public var fingerprint: String {
+        // The tolerance is written by its bit pattern so any change, however small, shows.
+        let descriptor = "room-summary;version=\(version)"
+            + ";floor_area=floor_polygon>wall_loop>wall_hull>none"
+            + ";wall_loop=start-minus-end,far-ends-only,nearest-tie-lowest-index"
+            + ";wall_join_tolerance=\(String(wallJoinTolerance.bitPattern, radix: 16))"
+            + ";json_rounding=2dp-schoolbook"
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in descriptor.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "v\(version)-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Derives the summary, or a failure when a derived value is not finite
+    /// (`non_finite_value`) or negative (`negative_value`); nothing of a failed
+    /// derivation is meant to be written.
+    public func derive(_ room: Room) -> Result<RoomSummary, DerivationFailure> {
+        let walls = room.walls
+        var ceiling = 0.0
+        var wallArea = 0.0
+        var perimeter = 0.0
+        var longest = 0.0
+        var shortest = 0.0
+        for (i, wall) in walls.enumerated() {
+            let width = wall.dimensions.x
+            let height = wall.dimensions.y
+            if i == 0 {
+                ceiling = height
+                longest = width
+                shortest = width
+            } else {
+                // Written out (not Swift.max/min) so NaN is not silently skipped.
+                if height > ceiling || height.isNaN { ceiling = height }
+                if width > longest || width.isNaN { longest = width }
+                if width < shortest || width.isNaN { shortest = width }
+            }
+            wallArea += width * height
+            perimeter += width
+        }
+
+        let (area, method) = FloorArea.estimate(room, wallJoinTolerance: wallJoinTolerance)
+        let volume = area * ceiling
+
+        let checked: [(String, Double)] = [
+            ("ceiling_height_m", ceiling), ("estimated_floor_area_sqm", area), ("volume_m3", volume),
+            ("total_wall_area_sqm", wallArea), ("perimeter_m", perimeter),
+            ("longest_wall_m", longest), ("shortest_wall_m", shortest),
+        ]
+        for (name, value) in checked {
+            if !value.isFinite {
+                return .failure(DerivationFailure(code: "non_finite_value", message: "\(name) is not finite"))
+            }
+            if value < 0 {
+                return .failure(DerivationFailure(code: "negative_value", message: "\(name) is negative"))
+            }
+        }
+
+        var polygon: [SIMD2<Double>] = []
+        if let floor = room.floors.first {
+            polygon.reserveCapacity(floor.polygonCorners.count)
+            for corner in floor.polygonCorners {
+                let world = floor.transform.apply(to: SIMD3(corner.x, corner.y, 0))
+                // Coordinates may be negative, but must be finite to be written as JSON.
+                guard world.x.isFinite, world.z.isFinite else {
+                    return .failure(DerivationFailure(code: "non_finite_value", message: "floor_polygon_2d_m is not finite"))
+                }
+                polygon.append(SIMD2(world.x, world.z))
+            }
+        }
+
+        var categories: [String: Int] = [:]
+        for object in room.objects { categories[object.category, default: 0] += 1 }
+
+        return .success(RoomSummary(
+            wallCount: walls.count, doorCount: room.doors.count, windowCount: room.windows.count,
+            openingCount: room.openings.count, objectCount: room.objects.count,
+            ceilingHeightM: ceiling, estimatedFloorAreaSqm: area, floorAreaMethod: method,
+            volumeM3: volume, totalWallAreaSqm: wallArea, perimeterM: perimeter,
+            longestWallM: longest, shortestWallM: shortest,
+            roomShape: Self.roomShape(wallCount: walls.count),
+            objectCategories: categories, sectionLabels: room.sectionLabels,
+            floorPolygon2D: polygon
+        ))
+    }
+
+    /// The spec's shape name for a wall count: 0-2 `partial`, 3 `triangular`, 4 `rectangular`,
+    /// 5 `pentagonal`, 6 `L-shaped or hexagonal`, more `irregular (N walls)`.
+    public static func roomShape(wallCount: Int) -> String {
+        switch wallCount {
+        case ...2: return "partial"
+        case 3: return "triangular"
+        case 4: return "rectangular"
+        case 5: return "pentagonal"
+        case 6: return "L-shaped or hexagonal"
+        default: return "irregular (\(wallCount) walls)"
+        }
+    }
+}
