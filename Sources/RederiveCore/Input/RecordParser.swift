@@ -1,0 +1,267 @@
+import CRoomJSON
+
+/// Parses export lines into records of their format version, and raw rooms into `Room`s,
+/// through the simdjson bridge. Not thread-safe: give each worker its own parser.
+public final class RecordParser {
+    private let handle: OpaquePointer
+    private var record = rj_record()
+    private var roomOut = rj_room()
+
+    /// Creates a parser (allocates simdjson's buffers lazily).
+    public init() {
+        guard let handle = rj_parser_create() else { fatalError("out of memory creating a JSON parser") }
+        self.handle = handle
+    }
+
+    deinit { rj_parser_destroy(handle) }
+
+    /// Parses one line (a whole JSON document) into a record of its format version.
+    public func parse(_ line: [UInt8]) -> Result<ParsedRecord, RecordFailure> {
+        let status = line.withUnsafeBufferPointer { buf in
+            rj_parse_record(handle, buf.baseAddress, buf.count, line.capacity, &record)
+        }
+        if status != RJ_OK.rawValue {
+            let code: String = switch UInt32(status) {
+            case RJ_INVALID_UTF8.rawValue: "invalid_utf8"
+            case RJ_NOT_OBJECT.rawValue: "not_an_object"
+            case RJ_NUMBER_OUT_OF_RANGE.rawValue: "non_finite_number"
+            default: "invalid_json"
+            }
+            return .failure(RecordFailure(stage: .parse, code: code, message: messageText(&record.message)))
+        }
+        return line.withUnsafeBufferPointer { buf in
+            let base = UnsafeRawPointer(buf.baseAddress)
+            return withUnsafePointer(to: &record.fields) { tuple in
+                tuple.withMemoryRebound(to: rj_value.self, capacity: Int(RJF_COUNT.rawValue)) { fields in
+                    RecordFields(fields: fields, lineBase: base).parsed()
+                }
+            }
+        }
+    }
+
+    /// Validates and decodes a raw CapturedRoom JSON document.
+    public func decodeRoom(_ bytes: [UInt8]) -> Result<Room, RecordFailure> {
+        let status = bytes.withUnsafeBufferPointer { buf in
+            rj_parse_room(handle, buf.baseAddress, buf.count, bytes.capacity, &roomOut)
+        }
+        if status != RJ_OK.rawValue {
+            let code: String = switch UInt32(status) {
+            case RJ_INVALID_UTF8.rawValue: "invalid_utf8"
+            case RJ_NOT_OBJECT.rawValue: "room_not_object"
+            case RJ_NUMBER_OUT_OF_RANGE.rawValue, RJ_NON_FINITE.rawValue: "non_finite_number"
+            case RJ_MISSING_KEY.rawValue: "missing_key"
+            case RJ_WRONG_TYPE.rawValue: "wrong_type"
+            case RJ_BAD_TRANSFORM.rawValue: "bad_transform"
+            case RJ_BAD_DIMENSIONS.rawValue: "bad_dimensions"
+            case RJ_NEGATIVE_DIMENSION.rawValue: "negative_dimension"
+            case RJ_INTERNAL.rawValue: "internal_error"
+            default: "invalid_room_json"
+            }
+            return .failure(RecordFailure(stage: .decode, code: code, message: "room: " + messageText(&roomOut.message)))
+        }
+        return .success(buildRoom(roomOut))
+    }
+
+    private func buildRoom(_ r: rj_room) -> Room {
+        func surfaces(from start: Int, count: Int) -> [Surface] {
+            (0..<count).map { i in
+                let p = r.surfaces + (start + i) * Int(RJ_ELEMENT_STRIDE)
+                return Surface(dimensions: SIMD3(p[0], p[1], p[2]),
+                               transform: Transform(Array(UnsafeBufferPointer(start: p + 3, count: 16))))
+            }
+        }
+        let counts = withUnsafeBytes(of: r.surface_counts) { Array($0.bindMemory(to: Int32.self)).map(Int.init) }
+        var offsets = [0]
+        for c in counts { offsets.append(offsets.last! + c) }
+        var floors = surfaces(from: offsets[4], count: counts[4])
+        var cornerIndex = 0
+        for f in floors.indices {
+            let n = Int(r.floor_corner_counts[f])
+            floors[f].polygonCorners = (0..<n).map { k in
+                let p = r.floor_corners + (cornerIndex + k) * 3
+                return SIMD3(p[0], p[1], p[2])
+            }
+            cornerIndex += n
+        }
+        func string(_ pairs: UnsafePointer<Int32>, _ i: Int) -> String {
+            let offset = Int(pairs[2 * i]), length = Int(pairs[2 * i + 1])
+            guard offset >= 0 else { return "" }
+            return r.strings.withMemoryRebound(to: UInt8.self, capacity: offset + length) {
+                String(decoding: UnsafeBufferPointer(start: $0 + offset, count: length), as: UTF8.self)
+            }
+        }
+        let objects = (0..<Int(r.object_count)).map { i in
+            let p = r.objects + i * Int(RJ_ELEMENT_STRIDE)
+            return RoomObject(category: string(r.object_categories, i),
+                              dimensions: SIMD3(p[0], p[1], p[2]),
+                              transform: Transform(Array(UnsafeBufferPointer(start: p + 3, count: 16))))
+        }
+        let labels = (0..<Int(r.section_count)).map { string(r.section_labels, $0) }
+        return Room(walls: surfaces(from: offsets[0], count: counts[0]),
+                    doors: surfaces(from: offsets[1], count: counts[1]),
+                    windows: surfaces(from: offsets[2], count: counts[2]),
+                    openings: surfaces(from: offsets[3], count: counts[3]),
+                    floors: floors, objects: objects, sectionLabels: labels)
+    }
+}
+
+func messageText<T>(_ tuple: inout T) -> String {
+    withUnsafeBytes(of: &tuple) { raw in
+        let bytes = raw.bindMemory(to: UInt8.self)
+        let end = bytes.firstIndex(of: 0) ?? bytes.count
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+}
+
+/// Typed access to the extracted top-level fields of one record.
+struct RecordFields {
+    let fields: UnsafePointer<rj_value>
+    let lineBase: UnsafeRawPointer?
+
+    private static let names: [String] = [
+        "formatVersion", "id", "roomName", "capturedAt", "timestamp", "fullRoomDataJSON", "summaryJSON",
+        "summary", "summaryVersion", "room", "floorAreaSqM", "ceilingHeightM", "wallCount", "objectCount",
+    ]
+
+    private func value(_ f: rj_record_field) -> rj_value { fields[Int(f.rawValue)] }
+
+    private static func kindName(_ kind: Int32) -> String {
+        switch UInt32(kind) {
+        case RJ_NULL.rawValue: "null"
+        case RJ_BOOL.rawValue: "a boolean"
+        case RJ_INT.rawValue, RJ_DOUBLE.rawValue: "a number"
+        case RJ_STRING.rawValue: "a string"
+        case RJ_OBJECT.rawValue: "an object"
+        case RJ_ARRAY.rawValue: "an array"
+        default: "nothing"
+        }
+    }
+
+    private func missing(_ f: rj_record_field, id: String? = nil) -> RecordFailure {
+        RecordFailure(stage: .parse, code: "missing_key", message: "missing required key \"\(Self.names[Int(f.rawValue)])\"", id: id)
+    }
+
+    private func wrongType(_ f: rj_record_field, expected: String, id: String? = nil) -> RecordFailure {
+        RecordFailure(stage: .parse, code: "wrong_type",
+                      message: "key \"\(Self.names[Int(f.rawValue)])\" must be \(expected), found \(Self.kindName(value(f).kind))", id: id)
+    }
+
+    private func bytes(_ v: rj_value) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: UnsafeRawPointer(v.bytes)?.assumingMemoryBound(to: UInt8.self), count: v.length)
+    }
+
+    private func string(_ f: rj_record_field, id: String? = nil) throws(RecordFailure) -> String {
+        let v = value(f)
+        guard v.kind != RJ_MISSING.rawValue else { throw missing(f, id: id) }
+        guard v.kind == RJ_STRING.rawValue else { throw wrongType(f, expected: "a string", id: id) }
+        return String(decoding: bytes(v), as: UTF8.self)
+    }
+
+    private func number(_ f: rj_record_field) throws(RecordFailure) -> Double {
+        let v = value(f)
+        guard v.kind != RJ_MISSING.rawValue else { throw missing(f) }
+        guard v.kind == RJ_INT.rawValue || v.kind == RJ_DOUBLE.rawValue else { throw wrongType(f, expected: "a number") }
+        return v.number
+    }
+
+    private func optionalNumber(_ f: rj_record_field) -> Double? {
+        let v = value(f)
+        return v.kind == RJ_INT.rawValue || v.kind == RJ_DOUBLE.rawValue ? v.number : nil
+    }
+
+    private func base64(_ f: rj_record_field, required: Bool, id: String? = nil) throws(RecordFailure) -> [UInt8]? {
+        let v = value(f)
+        if v.kind == RJ_MISSING.rawValue || (!required && v.kind == RJ_NULL.rawValue) {
+            if required { throw missing(f, id: id) }
+            return nil
+        }
+        guard v.kind == RJ_STRING.rawValue else { throw wrongType(f, expected: "a base64 string", id: id) }
+        let capacity = v.length / 4 * 3 + 3 + Int(RJ_PADDING)
+        var failed = false
+        let decoded = [UInt8](unsafeUninitializedCapacity: capacity) { buf, count in
+            let n = rj_base64_decode(v.bytes, v.length, buf.baseAddress)
+            if n < 0 { failed = true; count = 0 } else { count = Int(n) }
+        }
+        if failed {
+            throw RecordFailure(stage: .parse, code: "invalid_base64",
+                                message: "key \"\(Self.names[Int(f.rawValue)])\" is not valid base64", id: id)
+        }
+        return decoded
+    }
+
+    // Raw JSON text of an object value (located in the line by the bridge).
+    private func object(_ f: rj_record_field, required: Bool, id: String?) throws(RecordFailure) -> [UInt8]? {
+        let v = value(f)
+        if v.kind == RJ_MISSING.rawValue || (!required && v.kind == RJ_NULL.rawValue) {
+            if required { throw missing(f, id: id) }
+            return nil
+        }
+        guard v.kind == RJ_OBJECT.rawValue else { throw wrongType(f, expected: "an object", id: id) }
+        var out = [UInt8]()
+        out.reserveCapacity(v.length + Int(RJ_PADDING))
+        out.append(contentsOf: bytes(v))
+        return out
+    }
+
+    private func uuid(_ f: rj_record_field) throws(RecordFailure) -> String {
+        let text = try string(f)
+        guard let id = RecordIdentity.canonicalUUID(text) else {
+            throw RecordFailure(stage: .parse, code: "invalid_id", message: "id \"\(text.prefix(64))\" is not a UUID")
+        }
+        return id
+    }
+
+    func parsed() -> Result<ParsedRecord, RecordFailure> {
+        do throws(RecordFailure) {
+            let fv = value(RJF_FORMAT_VERSION)
+            var version = 1
+            if fv.kind != RJ_MISSING.rawValue {
+                guard fv.kind == RJ_INT.rawValue else { throw wrongType(RJF_FORMAT_VERSION, expected: "an integer") }
+                version = Int(fv.integer)
+            }
+            switch version {
+            case 1:
+                let name = try string(RJF_ROOM_NAME)
+                let timestamp = try number(RJF_TIMESTAMP)
+                let room = try base64(RJF_FULL_ROOM_DATA, required: true)!
+                let summary = try base64(RJF_SUMMARY_JSON, required: false)
+                let walls = optionalNumber(RJF_WALL_COUNT), objects = optionalNumber(RJF_OBJECT_COUNT)
+                return .success(.v1(ExportRecordV1(
+                    roomName: name, timestamp: timestamp, fullRoomData: room, summaryJSON: summary,
+                    floorAreaSqM: optionalNumber(RJF_FLOOR_AREA), ceilingHeightM: optionalNumber(RJF_CEILING_HEIGHT),
+                    wallCount: walls.flatMap { Int(exactly: $0) }, objectCount: objects.flatMap { Int(exactly: $0) })))
+            case 2:
+                let id = try uuid(RJF_ID)
+                let name = try string(RJF_ROOM_NAME, id: id)
+                let capturedAt = try string(RJF_CAPTURED_AT, id: id)
+                let room = try base64(RJF_FULL_ROOM_DATA, required: true, id: id)!
+                let summary = try object(RJF_SUMMARY, required: false, id: id)
+                return .success(.v2(ExportRecordV2(id: id, roomName: name, capturedAt: capturedAt,
+                                                   fullRoomData: room, summary: summary)))
+            case 3:
+                let id = try uuid(RJF_ID)
+                let name = try string(RJF_ROOM_NAME, id: id)
+                let capturedAt = try string(RJF_CAPTURED_AT, id: id)
+                let room = try object(RJF_ROOM, required: true, id: id)!
+                let summary = try object(RJF_SUMMARY, required: false, id: id)
+                let sv = value(RJF_SUMMARY_VERSION)
+                var summaryVersion = 0
+                if sv.kind == RJ_INT.rawValue {
+                    summaryVersion = Int(sv.integer)
+                } else if sv.kind != RJ_MISSING.rawValue && sv.kind != RJ_NULL.rawValue {
+                    throw wrongType(RJF_SUMMARY_VERSION, expected: "an integer", id: id)
+                }
+                return .success(.v3(ExportRecordV3(id: id, roomName: name, capturedAt: capturedAt, room: room,
+                                                   summary: summary, summaryVersion: summaryVersion)))
+            default:
+                var id: String?
+                if value(RJF_ID).kind == RJ_STRING.rawValue { id = RecordIdentity.canonicalUUID(String(decoding: bytes(value(RJF_ID)), as: UTF8.self)) }
+                throw RecordFailure(stage: .upgrade, code: "unsupported_format_version",
+                                    message: "formatVersion \(version) is not supported (this build reads 1 to \(ExportRecordV3.formatVersion))",
+                                    id: id)
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+}

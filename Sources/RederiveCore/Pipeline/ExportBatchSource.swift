@@ -1,0 +1,113 @@
+import Foundation
+
+/// A batch of lines from one export file, or the end of that file.
+public struct ExportBatch: Sendable {
+    /// The file's path as given.
+    public var file: String
+    /// The lines of this batch, in file order.
+    public var lines: [ExportLine]
+    /// True on the last batch of the file.
+    public var endOfFile: Bool
+    /// The fault that ended the file early, if any (only with `endOfFile`).
+    public var fault: ExportReadError?
+    /// Decoded bytes this batch accounts for.
+    public var decodedBytes: Int64
+    /// File (compressed) bytes this batch accounts for.
+    public var fileBytes: Int64
+}
+
+/// Reads export files one after another on a background thread, a few batches ahead of
+/// the workers, so decompression overlaps parsing and deriving. Memory stays bounded by
+/// `prefetch` batches of at most `maxBytes` each.
+public final class ExportBatchSource: @unchecked Sendable {
+    private let files: [String]
+    private let maxLines: Int
+    private let maxBytes: Int
+    private let queue: BoundedQueue<ExportBatch>
+    private let cancelled = NSLock()
+    private var isCancelled = false
+
+    /// Starts reading `files` in order.
+    public init(files: [String], maxLines: Int = 512, maxBytes: Int = 24 << 20, prefetch: Int = 2) {
+        self.files = files
+        self.maxLines = maxLines
+        self.maxBytes = maxBytes
+        self.queue = BoundedQueue(capacity: prefetch)
+        let thread = Thread { [self] in produce() }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    /// The next batch, or nil when every file has been read.
+    public func next() -> ExportBatch? { queue.pop() }
+
+    /// Stops reading early; pending batches are dropped.
+    public func cancel() {
+        cancelled.withLock { isCancelled = true }
+        while queue.pop() != nil {}
+    }
+
+    private var stopped: Bool { cancelled.withLock { isCancelled } }
+
+    private func produce() {
+        defer { queue.close() }
+        for file in files {
+            if stopped { return }
+            let reader: ExportReader
+            do {
+                reader = try ExportReader(path: file)
+            } catch {
+                queue.push(ExportBatch(file: file, lines: [], endOfFile: true, fault: error, decodedBytes: 0, fileBytes: 0))
+                continue
+            }
+            var decoded: Int64 = 0, consumed: Int64 = 0
+            while true {
+                if stopped { return }
+                let lines = reader.nextLines(maxLines: maxLines, maxBytes: maxBytes)
+                let batch = ExportBatch(
+                    file: file, lines: lines, endOfFile: lines.isEmpty, fault: lines.isEmpty ? reader.fault : nil,
+                    decodedBytes: reader.decodedBytes - decoded, fileBytes: reader.fileBytes - consumed)
+                decoded = reader.decodedBytes
+                consumed = reader.fileBytes
+                queue.push(batch)
+                if lines.isEmpty { break }
+            }
+        }
+    }
+}
+
+/// A blocking first-in first-out queue of bounded capacity between one producer and one
+/// consumer.
+final class BoundedQueue<Element>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var items: [Element] = []
+    private var closed = false
+    private let capacity: Int
+
+    init(capacity: Int) { self.capacity = max(1, capacity) }
+
+    func push(_ item: Element) {
+        condition.lock()
+        while items.count >= capacity && !closed { condition.wait() }
+        if !closed { items.append(item) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func pop() -> Element? {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.isEmpty && !closed { condition.wait() }
+        guard !items.isEmpty else { return nil }
+        let item = items.removeFirst()
+        condition.broadcast()
+        return item
+    }
+
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -1,0 +1,58 @@
+/// A record read from an export, upgraded to the current format, with its summary derived.
+public struct DerivedRecord: Sendable {
+    /// The record in the current format (raw room bytes as received).
+    public var record: ExportRecordV3
+    /// The format version the record was written in.
+    public var sourceFormatVersion: Int
+    /// The derived summary.
+    public var summary: RoomSummary
+    /// The summary's JSON text (rounded as the app does).
+    public var summaryJSON: [UInt8]
+}
+
+/// One worker's pipeline for one record: parse → upgrade → decode → derive. Owns its
+/// parser, so give each worker its own processor.
+public final class RecordProcessor {
+    /// The derivation applied.
+    public let deriver: SummaryDeriver
+    private let parser = RecordParser()
+
+    /// Creates a processor for `deriver`.
+    public init(deriver: SummaryDeriver) {
+        self.deriver = deriver
+    }
+
+    /// Parses, upgrades and derives one export line.
+    public func process(line: [UInt8]) -> Result<DerivedRecord, RecordFailure> {
+        let parsed: ParsedRecord
+        switch parser.parse(line) {
+        case .success(let record): parsed = record
+        case .failure(let failure): return .failure(failure)
+        }
+        let record = FormatUpgrade.toCurrent(parsed)
+        switch derive(room: record.room, id: record.id) {
+        case .success(let (summary, json)):
+            return .success(DerivedRecord(record: record, sourceFormatVersion: parsed.formatVersion,
+                                          summary: summary, summaryJSON: json))
+        case .failure(let failure):
+            return .failure(failure)
+        }
+    }
+
+    /// Decodes a raw room and derives its summary.
+    public func derive(room: [UInt8], id: String?) -> Result<(RoomSummary, [UInt8]), RecordFailure> {
+        let decoded: Room
+        switch parser.decodeRoom(room) {
+        case .success(let r): decoded = r
+        case .failure(var failure):
+            failure.id = id
+            return .failure(failure)
+        }
+        switch deriver.derive(decoded) {
+        case .success(let summary):
+            return .success((summary, summary.jsonBytes()))
+        case .failure(let failure):
+            return .failure(RecordFailure(stage: .derive, code: failure.code, message: failure.message, id: id))
+        }
+    }
+}

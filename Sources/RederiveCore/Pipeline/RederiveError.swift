@@ -1,0 +1,22 @@
+/// A fault that ends a command (bad records never do: they become `RecordIssue`s).
+public enum RederiveError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Bad usage or configuration: exit status 1.
+    case usage(String)
+    /// A fatal I/O or store failure: exit status 2. Nothing is half-written.
+    case io(String)
+
+    /// The message for people.
+    public var description: String {
+        switch self {
+        case .usage(let m), .io(let m): m
+        }
+    }
+
+    /// The process exit status for this error.
+    public var exitStatus: Int32 {
+        switch self {
+        case .usage: 1
+        case .io: 2
+        }
+    }
+}

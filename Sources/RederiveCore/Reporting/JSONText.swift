@@ -1,0 +1,37 @@
+/// Small helpers to write JSON text by hand (hot paths avoid `JSONEncoder`).
+public enum JSONText {
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Appends `value` as a JSON string literal (quotes, backslash and control characters escaped).
+    public static func appendString(_ value: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case 0..<0x20:
+                out.append(contentsOf: Array("\\u00".utf8))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0x0F)])
+            default: out.append(byte)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// `value` as a JSON string literal.
+    public static func string(_ value: String) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(value.utf8.count + 2)
+        appendString(value, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A JSON number for a double: shortest form, `null` when not finite.
+    public static func number(_ value: Double) -> String {
+        value.isFinite ? (value == 0 ? "0" : value.description) : "null"
+    }
+}

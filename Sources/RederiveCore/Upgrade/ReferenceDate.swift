@@ -1,0 +1,44 @@
+/// Foundation's reference date (2001-01-01T00:00:00Z) arithmetic, without Foundation's
+/// formatters: pure and fast.
+public enum ReferenceDate {
+    /// Seconds between the Unix epoch and 2001-01-01T00:00:00Z.
+    public static let unixOffset: Double = 978_307_200
+
+    /// ISO 8601 UTC text for seconds since the reference date: `2026-02-10T09:15:00Z`, with
+    /// milliseconds (`.250`) when the time has a fraction of a second.
+    public static func iso8601(secondsSinceReferenceDate seconds: Double) -> String {
+        guard seconds.isFinite else { return "1970-01-01T00:00:00Z" }
+        let unix = seconds + unixOffset
+        var millis = Int64((unix * 1000).rounded())
+        var days = millis / 86_400_000
+        millis -= days * 86_400_000
+        if millis < 0 {
+            millis += 86_400_000
+            days -= 1
+        }
+        let (y, m, d) = civilDate(daysSinceEpoch: days)
+        let secondOfDay = millis / 1000
+        let fraction = millis % 1000
+        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        if fraction != 0 { text += ".\(pad(fraction, 3))" }
+        return text + "Z"
+    }
+
+    // Howard Hinnant's days-to-civil algorithm.
+    static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
+        let z = daysSinceEpoch + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+
+    private static func pad(_ value: Int64, _ width: Int) -> String {
+        let s = String(value)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+}
