@@ -2,7 +2,7 @@
 """Independent reference for the v1 room summary (ROOM-SUMMARY.md), plain python3 + json.
 
 Run from anywhere: python3 Tests/RederiveCoreTests/Derivation/expected_summaries.py
-Its output is pasted as constants into RoomSummaryFixtureTests.swift.
+Its output is pasted as constants into RoomSummaryDerivationTests.swift.
 It shares no code with the Swift implementation; it re-reads the spec's rules.
 wall_loop reading (same as the Swift one): start at wall 0's end centre - dir*w/2, walk
 to its other end; each next wall is the unused one with an end nearest the current point

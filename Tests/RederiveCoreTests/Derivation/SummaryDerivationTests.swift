@@ -1,0 +1,161 @@
+import XCTest
+@testable import RederiveCore
+
+/// The deriver's contract: failures for non-finite/negative values, exact JSON, fingerprint.
+final class SummaryDerivationTests: XCTestCase {
+    private func failure(_ room: Room, file: StaticString = #filePath, line: UInt = #line) -> DerivationFailure? {
+        switch SummaryDeriver().derive(room) {
+        case .success(let s): XCTFail("expected a failure, got \(s)", file: file, line: line); return nil
+        case .failure(let f): return f
+        }
+    }
+
+    private func plainWall(width: Double, height: Double) -> Surface {
+        Surface(dimensions: SIMD3(width, height, 0), transform: .identity)
+    }
+
+    // MARK: Failures
+
+    func testInfiniteWallHeightFails() {
+        let f = failure(Room(walls: [plainWall(width: 2, height: .infinity)]))
+        XCTAssertEqual(f, DerivationFailure(code: "non_finite_value", message: "ceiling_height_m is not finite"))
+    }
+
+    func testNaNWallWidthFails() {
+        let f = failure(Room(walls: [plainWall(width: 1, height: 2), plainWall(width: .nan, height: 2)]))
+        XCTAssertEqual(f?.code, "non_finite_value")
+        XCTAssertEqual(f?.message, "total_wall_area_sqm is not finite")
+    }
+
+    func testNegativeWallWidthFails() {
+        let f = failure(Room(walls: [plainWall(width: -1, height: 2)]))
+        XCTAssertEqual(f, DerivationFailure(code: "negative_value", message: "total_wall_area_sqm is negative"))
+    }
+
+    func testNegativeFloorDimensionsFail() {
+        let floor = RoomBuilder.floor(corners: [], dimensions: SIMD2(-2, 3))
+        let f = failure(Room(floors: [floor]))
+        XCTAssertEqual(f, DerivationFailure(code: "negative_value", message: "estimated_floor_area_sqm is negative"))
+    }
+
+    func testOverflowingFloorAreaFails() {
+        let floor = RoomBuilder.floor(corners: [SIMD2(0, 0), SIMD2(1e200, 0), SIMD2(1e200, 1e200)])
+        let f = failure(Room(floors: [floor]))
+        XCTAssertEqual(f, DerivationFailure(code: "non_finite_value", message: "estimated_floor_area_sqm is not finite"))
+    }
+
+    func testOverflowingVolumeFails() {
+        let floor = RoomBuilder.floor(corners: [], dimensions: SIMD2(1e100, 1e100))
+        let f = failure(Room(walls: [plainWall(width: 1, height: 1e200)], floors: [floor]))
+        XCTAssertEqual(f, DerivationFailure(code: "non_finite_value", message: "volume_m3 is not finite"))
+    }
+
+    func testNonFiniteFloorPolygonFails() {
+        var floor = RoomBuilder.floor(corners: [SIMD2(0, 0), SIMD2(1, 0), SIMD2(1, 1)])
+        var e = floor.transform.elements
+        e[12] = .nan
+        floor.transform = Transform(e)
+        let f = failure(Room(floors: [floor]))
+        XCTAssertEqual(f, DerivationFailure(code: "non_finite_value", message: "floor_polygon_2d_m is not finite"))
+    }
+
+    func testNegativePolygonCoordinatesAreFine() throws {
+        let floor = RoomBuilder.floor(corners: [SIMD2(-3, -3), SIMD2(-1, -3), SIMD2(-1, -1)])
+        let s = try SummaryDeriver().derive(Room(floors: [floor])).get()
+        XCTAssertEqual(s.estimatedFloorAreaSqm, 2, accuracy: 1e-12)
+        XCTAssertEqual(s.floorPolygon2D.first, SIMD2(-3, -3))
+    }
+
+    // MARK: JSON
+
+    func testJSONOfAHandBuiltRoom() throws {
+        let floor = RoomBuilder.floor(corners: [SIMD2(-0.001, 0), SIMD2(3, 0), SIMD2(3, 2), SIMD2(0, 2)])
+        let room = Room(
+            walls: RoomBuilder.walls(outline: [SIMD2(0, 0), SIMD2(3, 0), SIMD2(3, 2), SIMD2(0, 2)], height: 2.4449),
+            doors: [plainWall(width: 0.9, height: 2)],
+            floors: [floor],
+            objects: [
+                RoomObject(category: "table", dimensions: SIMD3(1, 1, 1), transform: .identity),
+                RoomObject(category: "chair", dimensions: SIMD3(1, 1, 1), transform: .identity),
+                RoomObject(category: "chair", dimensions: SIMD3(1, 1, 1), transform: .identity),
+            ],
+            sectionLabels: ["living\"Room"]
+        )
+        let json = try SummaryDeriver().derive(room).get().jsonString()
+        // area 6.001 → 6.0; volume 6.001 × 2.4449 = 14.67; wall area 10 × 2.4449 = 24.449 → 24.45;
+        // the corner x −0.001 rounds to −0.0, written 0.0.
+        let expected = #"{"wall_count":4,"door_count":1,"window_count":0,"opening_count":0,"object_count":3,"#
+            + #""ceiling_height_m":2.44,"estimated_floor_area_sqm":6.0,"floor_area_method":"floor_polygon","#
+            + #""volume_m3":14.67,"total_wall_area_sqm":24.45,"perimeter_m":10.0,"longest_wall_m":3.0,"#
+            + #""shortest_wall_m":2.0,"room_shape":"rectangular","object_categories":{"chair":2,"table":1},"#
+            + #""section_labels":["living\"Room"],"#
+            + #""floor_polygon_2d_m":[{"x":0.0,"y":0.0},{"x":3.0,"y":0.0},{"x":3.0,"y":2.0},{"x":0.0,"y":2.0}]}"#
+        XCTAssertEqual(json, expected)
+        XCTAssertEqual(String(decoding: try SummaryDeriver().derive(room).get().jsonBytes(), as: UTF8.self), expected)
+    }
+
+    func testJSONRoundingEscapingAndNegativeZero() {
+        let summary = RoomSummary(
+            wallCount: 1, doorCount: 2, windowCount: 3, openingCount: 4, objectCount: 5,
+            ceilingHeightM: 2.999, estimatedFloorAreaSqm: 11.812992888201535, floorAreaMethod: .wallHull,
+            volumeM3: 1e6 / 3, totalWallAreaSqm: -0.004, perimeterM: 0.125,
+            longestWallM: 2.675, shortestWallM: 1.005,
+            roomShape: "quote\" back\\ nl\n tab\t bell\u{07} é ☃",
+            objectCategories: ["z": 1, "a\"": 2, "M": 3],
+            sectionLabels: ["", "kitchen"],
+            floorPolygon2D: [SIMD2(-0.001, 1.5), SIMD2(-2.5, 0.004)]
+        )
+        let expected = #"{"wall_count":1,"door_count":2,"window_count":3,"opening_count":4,"object_count":5,"#
+            + #""ceiling_height_m":3.0,"estimated_floor_area_sqm":11.81,"floor_area_method":"wall_hull","#
+            + #""volume_m3":333333.33,"total_wall_area_sqm":0.0,"perimeter_m":0.13,"longest_wall_m":2.68,"#
+            + #""shortest_wall_m":1.0,"room_shape":"quote\" back\\ nl\u000a tab\u0009 bell\u0007 é ☃","#
+            + #""object_categories":{"M":3,"a\"":2,"z":1},"section_labels":["","kitchen"],"#
+            + #""floor_polygon_2d_m":[{"x":0.0,"y":1.5},{"x":-2.5,"y":0.0}]}"#
+        XCTAssertEqual(summary.jsonString(), expected)
+        XCTAssertFalse(summary.jsonString().contains("-0.0"))
+        XCTAssertEqual(RoomSummary.roundedForJSON(-0.0).sign, .plus)
+        XCTAssertEqual(RoomSummary.roundedForJSON(-0.004).sign, .plus)
+        // Valid JSON that Foundation reads back to the same strings.
+        let parsed = try? JSONSerialization.jsonObject(with: Data(expected.utf8)) as? [String: Any]
+        XCTAssertEqual(parsed?["room_shape"] as? String, summary.roomShape)
+    }
+
+    // MARK: Fingerprint and determinism
+
+    func testFingerprintIsStableAndTracksParameters() {
+        let a = SummaryDeriver().fingerprint
+        XCTAssertEqual(a, SummaryDeriver(version: 1, wallJoinTolerance: 0.30).fingerprint)
+        XCTAssertEqual(a, SummaryDeriver().fingerprint)
+        XCTAssertTrue(a.hasPrefix("v1-"), a)
+        let hex = a.dropFirst(3)
+        XCTAssertEqual(hex.count, 16, a)
+        XCTAssertTrue(hex.allSatisfy { "0123456789abcdef".contains($0) }, a)
+        // Pinned: if this changes, the output may change too, so bump currentVersion.
+        XCTAssertEqual(a, Self.pinnedFingerprint)
+
+        let bumped = SummaryDeriver(version: 2).fingerprint
+        XCTAssertNotEqual(bumped, a)
+        XCTAssertTrue(bumped.hasPrefix("v2-"))
+        XCTAssertNotEqual(SummaryDeriver(wallJoinTolerance: 0.31).fingerprint, a)
+        XCTAssertNotEqual(SummaryDeriver(wallJoinTolerance: 0.30000000000000004).fingerprint, a)
+        XCTAssertNotEqual(SummaryDeriver(wallJoinTolerance: 0.31).fingerprint,
+                          SummaryDeriver(version: 2, wallJoinTolerance: 0.31).fingerprint)
+    }
+
+    /// Checked independently: FNV-1a 64 of the descriptor computed in Python gives the same.
+    static let pinnedFingerprint = "v1-51f168adf30335d8"
+
+    func testDefaultsAndDeterminism() throws {
+        let d = SummaryDeriver()
+        XCTAssertEqual(d.version, SummaryDeriver.currentVersion)
+        XCTAssertEqual(SummaryDeriver.currentVersion, 1)
+        XCTAssertEqual(d.wallJoinTolerance, 0.30)
+        for name in RoomFixtures.names {
+            var room = try RoomFixtures.load(name)
+            XCTAssertEqual(try d.derive(room).get(), try d.derive(room).get(), name)
+            XCTAssertEqual(try d.derive(room).get().jsonBytes(), try SummaryDeriver().derive(room).get().jsonBytes(), name)
+            room.floors = []
+            XCTAssertEqual(try d.derive(room).get(), try d.derive(room).get(), name)
+        }
+    }
+}
