@@ -1,0 +1,2 @@
+fixtures: build
+	@echo "fixtures: generator not yet wired"

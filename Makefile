@@ -1,0 +1,54 @@
+# Rederive: re-derive room-scan summaries from raw RoomPlan data, in bulk.
+#
+# Targets:
+#   make run        install missing system packages, build (release) and run the demo
+#                   pipeline (Pipelines/demo.yml) over Fixtures/ into $(DEMO_DB)
+#   make test       install missing system packages, build and run the whole test suite
+#   make fixtures   regenerate the committed fixtures from the real sample rooms
+#   make bench      generate a corpus ($(BENCH_RECORDS) records) and time import and derive
+#                   (records/s, MB/s, peak resident memory); no test asserts on time
+#   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
+#   make backfill   run Pipelines/backfill.yml (dry run first, then apply; DB=path)
+#   make deps       only install the system packages (libzstd-dev, libsqlite3-dev, libsimdjson-dev)
+#   make clean      remove build products and generated files (never Fixtures/)
+
+SWIFT      ?= swift
+CONFIG     ?= release
+BUILD_DIR  ?= .build
+REDERIVE   ?= $(BUILD_DIR)/$(CONFIG)/rederive
+DEMO_DB    ?= out/demo.sqlite
+SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config
+
+.PHONY: run test fixtures bench nightly backfill deps build clean
+
+# Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
+# exactly what to run.
+deps:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "Installing system packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "Missing system packages:$$missing"; \
+	    echo "Run: sudo apt-get install -y$$missing"; exit 1; \
+	  fi; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "swift not found: install Swift 6.1+ (https://swift.org/install) and put it on PATH"; exit 1; }
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) --product rederive
+
+run: build
+	@mkdir -p out
+	$(REDERIVE) summarize Fixtures/exports --out out/demo-summaries.jsonl --report out/demo-report.jsonl
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+include Fixtures/fixtures.mk
+
+clean:
+	rm -rf .build .build-* out bench-corpus

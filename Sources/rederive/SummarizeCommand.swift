@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import RederiveCore
+
+/// `rederive summarize`: derive summaries straight from exports, without a store.
+struct Summarize: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Stream exports and print one summary per good record (JSON Lines).",
+        discussion: """
+            Reads *.jsonl and *.jsonl.zst exports (directories are searched for them), upgrades
+            every record to the current format, derives its summary on concurrent workers and
+            prints one JSON object per good record, in input order. Corrupt records are skipped
+            and written to the report; a one-line tally goes to stderr.
+
+            Example:
+              rederive summarize Fixtures/exports --out summaries.jsonl.zst --report issues.jsonl
+
+            Exit status: 0 all good, 3 finished with skipped records, 1 usage error, 2 fatal I/O.
+            """
+    )
+
+    @Argument(help: "Export files (*.jsonl, *.jsonl.zst) or directories holding them.")
+    var paths: [String]
+
+    @Option(help: "Write the summaries here (.jsonl or .jsonl.zst) instead of stdout.")
+    var out: String?
+
+    @Option(help: "Write the per-record error report here (JSON Lines, sorted by file then line).")
+    var report: String?
+
+    @Option(help: "Concurrent workers (default: number of cores).")
+    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Flag(help: "Print no tally line on stderr.")
+    var quiet = false
+
+    func validate() throws {
+        guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+        if let out, !(out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst")) {
+            throw ValidationError("--out must end in .jsonl or .jsonl.zst")
+        }
+    }
+
+    func run() throws {
+        let status = CommandRunner.run {
+            let files = try ExportFiles.resolve(paths)
+            let config = SummarizeConfiguration(files: files, workers: workers, outPath: out, reportPath: report)
+            let (outcome, report) = try SummarizeJob.run(config)
+            if !quiet {
+                CommandRunner.printError(outcome.statistics.tallyLine(command: "summarize", doneWord: "summarized",
+                                                                     issues: report.codeSummary))
+            }
+            return outcome.exitStatus
+        }
+        throw ExitCode(status)
+    }
+}
+
+/// Maps library outcomes and errors to exit statuses and stderr messages.
+enum CommandRunner {
+    static func run(_ body: () throws -> Int32) -> Int32 {
+        do {
+            return try body()
+        } catch let error as RederiveError {
+            printError("rederive: error: \(error)")
+            return error.exitStatus
+        } catch {
+            printError("rederive: error: \(error)")
+            return 2
+        }
+    }
+
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
