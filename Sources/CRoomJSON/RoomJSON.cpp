@@ -360,6 +360,41 @@ extern "C" int32_t rj_parse_room(rj_parser *p, const uint8_t *buf, size_t len, s
     }
 }
 
+extern "C" int32_t rj_find_string_member(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity,
+                                         const char *key, size_t *offset, size_t *length) {
+    try {
+        const uint8_t *in = padded_input(p, buf, len, capacity);
+        simdjson::ondemand::document doc;
+        simdjson::ondemand::object obj;
+        if (p->ondemand.iterate(in, len, len + simdjson::SIMDJSON_PADDING).get(doc) || doc.get_object().get(obj)) return 0;
+        std::string_view wanted(key);
+        for (auto field : obj) {
+            simdjson::ondemand::raw_json_string k;
+            if (field.key().get(k)) return 0;
+            if (!k.unsafe_is_equal(wanted)) continue;
+            std::string_view token;
+            simdjson::ondemand::value v;
+            if (field.value().get(v) || v.type().value_unsafe() != simdjson::ondemand::json_type::string) return 0;
+            token = v.raw_json_token();
+            // The token is the quoted string (possibly followed by whitespace): strip quotes.
+            size_t start = size_t(reinterpret_cast<const uint8_t *>(token.data()) - in);
+            size_t end = start + 1;
+            while (end < len) {
+                if (in[end] == '\\') { end += 2; continue; }
+                if (in[end] == '"') break;
+                ++end;
+            }
+            if (end >= len) return 0;
+            *offset = start + 1;
+            *length = end - (start + 1);
+            return 1;
+        }
+        return 0;
+    } catch (...) {
+        return 0;
+    }
+}
+
 extern "C" int64_t rj_base64_decode(const char *in, size_t len, uint8_t *out) {
     static int8_t table[256];
     static bool ready = [] {

@@ -99,6 +99,12 @@ typedef struct {
 int32_t rj_parse_room(rj_parser *parser, const uint8_t *buf, size_t len, size_t capacity,
                       rj_room *out);
 
+/// Finds the string value of top-level member `key` in a JSON object that is already known
+/// to be valid. On success (1) `*offset` and `*length` give the value's raw text between its
+/// quotes (escapes untouched) within `buf`; 0 when the key is absent or not a string.
+int32_t rj_find_string_member(rj_parser *parser, const uint8_t *buf, size_t len, size_t capacity,
+                              const char *key, size_t *offset, size_t *length);
+
 /// Decodes standard base64 (padding optional). `out` must hold (len / 4 + 1) * 3 bytes.
 /// Returns the decoded length, or -1 when `in` is not valid base64.
 int64_t rj_base64_decode(const char *in, size_t len, uint8_t *out);

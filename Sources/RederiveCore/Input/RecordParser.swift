@@ -4,6 +4,7 @@ import CRoomJSON
 /// through the simdjson bridge. Not thread-safe: give each worker its own parser.
 public final class RecordParser {
     private let handle: OpaquePointer
+    var handleForExtensions: OpaquePointer { handle }
     private var record = rj_record()
     private var roomOut = rj_room()
 

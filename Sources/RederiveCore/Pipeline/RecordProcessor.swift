@@ -15,7 +15,7 @@ public struct DerivedRecord: Sendable {
 public final class RecordProcessor {
     /// The derivation applied.
     public let deriver: SummaryDeriver
-    private let parser = RecordParser()
+    let parser = RecordParser()
 
     /// Creates a processor for `deriver`.
     public init(deriver: SummaryDeriver) {
@@ -55,4 +55,9 @@ public final class RecordProcessor {
             return .failure(RecordFailure(stage: .derive, code: failure.code, message: failure.message, id: id))
         }
     }
+}
+
+extension RecordProcessor {
+    /// Splits a raw room for storage (see `RawRoomParts`).
+    public func split(room: [UInt8]) -> RawRoomParts { parser.split(room: room) }
 }

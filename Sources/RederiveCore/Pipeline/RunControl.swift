@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The signal that asked the process to stop (0 while none has).
+private let stopSignal = Atomic<Int32>(0)
+
+/// Stop requests (SIGINT, SIGTERM) and the error budget of a batch run. A signal does not
+/// kill the process: the run finishes the batch in hand, commits it and stops cleanly.
+public struct RunControl: Sendable {
+    /// Abort once more than this many records were skipped.
+    public var maxErrors: Int?
+    /// Abort once the share of skipped records exceeds this (checked after each batch, once
+    /// at least `minimumSampleForRate` records were read).
+    public var maxErrorRate: Double?
+    /// Records to read before the error rate is judged.
+    public var minimumSampleForRate = 100
+
+    /// Creates a control with an optional error budget.
+    public init(maxErrors: Int? = nil, maxErrorRate: Double? = nil) {
+        self.maxErrors = maxErrors
+        self.maxErrorRate = maxErrorRate
+    }
+
+    /// Routes SIGINT and SIGTERM to a stop request instead of ending the process.
+    public static func installSignalHandlers() {
+        signal(SIGINT) { stopSignal.store($0, ordering: .relaxed) }
+        signal(SIGTERM) { stopSignal.store($0, ordering: .relaxed) }
+    }
+
+    /// The signal received since the handlers were installed, if any.
+    public static var receivedSignal: Int32? {
+        let s = stopSignal.load(ordering: .relaxed)
+        return s == 0 ? nil : s
+    }
+
+    /// Asks the run to stop as if `signal` had arrived (for tests).
+    public static func requestStop(signal: Int32) { stopSignal.store(signal, ordering: .relaxed) }
+
+    /// Clears a stop request (for tests).
+    public static func resetStop() { stopSignal.store(0, ordering: .relaxed) }
+
+    /// Whether the budget is exceeded by `skipped` of `read` records; the reason when so.
+    public func budgetExceeded(skipped: Int, read: Int) -> String? {
+        if let maxErrors, skipped > maxErrors {
+            return "\(skipped) records skipped, more than --max-errors \(maxErrors)"
+        }
+        if let maxErrorRate, read >= minimumSampleForRate, read > 0, Double(skipped) / Double(read) > maxErrorRate {
+            return "\(skipped) of \(read) records skipped, more than --max-error-rate \(maxErrorRate)"
+        }
+        return nil
+    }
+
+    /// Exit status for a stop by `signal`: 128 + signal number (130 SIGINT, 143 SIGTERM).
+    public static func exitStatus(forSignal signal: Int32) -> Int32 { 128 + signal }
+}
+
+/// A progress line with rate and ETA on stderr, only when stderr is a terminal.
+final class ProgressLine {
+    private let enabled: Bool
+    private let label: String
+    private let start = DispatchTime.now()
+    private var lastPrint: UInt64 = 0
+
+    init(label: String, enabled: Bool = isatty(2) == 1) {
+        self.label = label
+        self.enabled = enabled
+    }
+
+    /// Updates the line (at most ~4 times a second). `fraction` of the work done, if known.
+    func update(records: Int, bytes: Int64, fraction: Double?) {
+        guard enabled else { return }
+        let now = DispatchTime.now().uptimeNanoseconds
+        guard now - lastPrint > 250_000_000 else { return }
+        lastPrint = now
+        let seconds = Double(now - start.uptimeNanoseconds) / 1e9
+        var line = "\r\(label): \(records) records, \(format(Double(records) / max(seconds, 1e-9), 0)) records/s"
+        if bytes > 0 { line += ", \(format(Double(bytes) / 1e6 / max(seconds, 1e-9), 1)) MB/s" }
+        if let fraction, fraction > 0.001 {
+            let eta = Int(seconds / fraction * (1 - fraction))
+            line += ", \(Int(fraction * 100))%, ETA \(eta / 60):\(String(format: "%02d", eta % 60))"
+        }
+        FileHandle.standardError.write(Data((line + "   ").utf8))
+    }
+
+    /// Clears the line.
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+}

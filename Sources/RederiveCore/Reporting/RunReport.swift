@@ -1,0 +1,69 @@
+/// What a store run did: the run-history entry, for the tally line and for `--json`.
+public struct RunReport: Sendable {
+    /// The run's id in the store's history.
+    public var runID: Int64
+    /// `import` or `derive`.
+    public var command: String
+    /// How it ended.
+    public var status: RunStatus
+    /// The process exit status it implies.
+    public var exitStatus: Int32
+    /// Counts and timing.
+    public var statistics: RunStatistics
+    /// Named counts (`imported`, `updated`, `derived`, ...) in display order.
+    public var counts: [(String, Int)]
+    /// Issues by error code.
+    public var issuesByCode: [String: Int]
+    /// Failures not already open in the ledger.
+    public var newFailures: Int
+    /// Summary algorithm version and fingerprint used.
+    public var summaryVersion: Int
+    /// Derivation fingerprint used.
+    public var fingerprint: String
+    /// The run this one continued, if any.
+    public var resumedFrom: Int64?
+    /// Why the run stopped early (budget or signal), if it did.
+    public var stopReason: String?
+
+    /// The machine-readable run summary (one JSON object).
+    public func json() -> String {
+        var fields: [String] = [
+            "\"runId\":\(runID)",
+            "\"command\":\(JSONText.string(command))",
+            "\"status\":\(JSONText.string(status.rawValue))",
+            "\"exitStatus\":\(exitStatus)",
+        ]
+        var countFields = ["\"read\":\(statistics.recordsRead)"]
+        countFields += counts.map { "\(JSONText.string($0.0)):\($0.1)" }
+        countFields += ["\"unchanged\":\(statistics.recordsUnchanged)", "\"skipped\":\(statistics.recordsSkipped)",
+                        "\"failed\":\(statistics.recordsSkipped + statistics.fileFaults)",
+                        "\"fileFaults\":\(statistics.fileFaults)", "\"newFailures\":\(newFailures)"]
+        fields.append("\"counts\":{\(countFields.joined(separator: ","))}")
+        fields.append("\"issuesByCode\":{\(issuesByCode.keys.sorted().map { "\(JSONText.string($0)):\(issuesByCode[$0]!)" }.joined(separator: ","))}")
+        fields.append("\"summaryVersion\":\(summaryVersion)")
+        fields.append("\"fingerprint\":\(JSONText.string(fingerprint))")
+        fields.append("\"durationSeconds\":\(JSONText.number((statistics.seconds * 1000).rounded() / 1000))")
+        fields.append("\"recordsPerSecond\":\(JSONText.number(statistics.recordsPerSecond.rounded()))")
+        fields.append("\"megabytesPerSecond\":\(JSONText.number((statistics.megabytesPerSecond * 10).rounded() / 10))")
+        fields.append("\"resumedFrom\":\(resumedFrom.map(String.init) ?? "null")")
+        fields.append("\"stopReason\":\(stopReason.map(JSONText.string) ?? "null")")
+        return "{\(fields.joined(separator: ","))}"
+    }
+
+    /// The one-line tally for stderr.
+    public func tallyLine() -> String {
+        let s = statistics
+        var line = "\(command) (run \(runID)\(resumedFrom.map { ", continuing run \($0)" } ?? "")): \(s.recordsRead) read"
+        for (name, value) in counts { line += ", \(value) \(name)" }
+        line += ", \(s.recordsUnchanged) unchanged, \(s.recordsSkipped) skipped"
+        if s.fileFaults > 0 { line += ", \(s.fileFaults) file fault\(s.fileFaults == 1 ? "" : "s")" }
+        if !issuesByCode.isEmpty {
+            line += " (" + issuesByCode.keys.sorted().map { "\(issuesByCode[$0]!) \($0)" }.joined(separator: ", ") + ")"
+        }
+        line += " in \(format(s.seconds, 2)) s (\(format(s.recordsPerSecond, 0)) records/s"
+        if s.decodedBytes > 0 { line += ", \(format(s.megabytesPerSecond, 1)) MB/s" }
+        line += ")"
+        if status != .completed { line += "; \(status.rawValue)" + (stopReason.map { ": \($0)" } ?? "") }
+        return line
+    }
+}

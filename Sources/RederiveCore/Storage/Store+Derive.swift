@@ -1,0 +1,159 @@
+import Foundation
+import GRDB
+
+/// Which stored records a derive run visits.
+public struct DeriveSelection: Sendable, Equatable {
+    /// Every record, stale or not (`--all`).
+    public var all = false
+    /// Only these record ids (`--ids`).
+    public var ids: [String]?
+    /// Only records stored (imported or changed) at or after this ISO 8601 time (`--since`).
+    public var since: String?
+    /// Only records with an open decode/derive failure in the ledger (`--retry-failed`).
+    public var retryFailed = false
+
+    /// Creates a selection (default: every stale record).
+    public init(all: Bool = false, ids: [String]? = nil, since: String? = nil, retryFailed: Bool = false) {
+        self.all = all
+        self.ids = ids
+        self.since = since
+        self.retryFailed = retryFailed
+    }
+
+    /// A stable text for the run history and the resume key.
+    public var description: String {
+        var parts: [String] = [all ? "all" : retryFailed ? "retry-failed" : "stale"]
+        if let ids { parts.append("ids=" + ids.sorted().joined(separator: ",")) }
+        if let since { parts.append("since=" + since) }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// A stored record to derive: its key, id, raw room (without coreModel) and current summary.
+struct StoredRoom: Sendable {
+    var seq: Int64
+    var id: String
+    var sourceFile: String
+    var sourceLine: Int
+    var skeleton: [UInt8]
+    var storedVersion: Int?
+    var storedFingerprint: String?
+    var storedJSON: String?
+}
+
+extension Store {
+    // The WHERE clause (after the keyset bounds) and its arguments for a selection.
+    private func filter(_ selection: DeriveSelection, deriver: SummaryDeriver) -> (String, StatementArguments) {
+        var sql = ""
+        var args: StatementArguments = []
+        if selection.retryFailed {
+            sql += " AND record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN ('decode', 'derive'))"
+        } else if !selection.all {
+            sql += " AND (summary.record_seq IS NULL OR summary.summary_version <> ? OR summary.fingerprint <> ?)"
+            args += [deriver.version, deriver.fingerprint]
+        }
+        if let ids = selection.ids {
+            let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }
+            sql += " AND record.id IN (\(canonical.map { _ in "?" }.joined(separator: ",")))"
+            args += StatementArguments(canonical)
+        }
+        if let since = selection.since {
+            sql += " AND record.stored_at >= ?"
+            args += [since]
+        }
+        return (sql, args)
+    }
+
+    /// The highest record key now: a run never goes past it, so rows added meanwhile wait
+    /// for the next run.
+    func maxSeq() throws(RederiveError) -> Int64 {
+        do { return try pool.read { try Int64.fetchOne($0, sql: "SELECT MAX(seq) FROM record") ?? 0 } } catch {
+            throw .io("\(path): cannot read: \(error)")
+        }
+    }
+
+    /// How many records a selection holds between the bounds (for progress and ETA).
+    func countSelected(_ selection: DeriveSelection, deriver: SummaryDeriver, after: Int64, upTo: Int64) throws(RederiveError) -> Int {
+        let (where_, args) = filter(selection, deriver: deriver)
+        do {
+            return try pool.read { db in
+                try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM record LEFT JOIN summary ON summary.record_seq = record.seq
+                    WHERE record.seq > ? AND record.seq <= ?\(where_)
+                    """, arguments: [after, upTo] + args) ?? 0
+            }
+        } catch {
+            throw .io("\(path): cannot read: \(error)")
+        }
+    }
+
+    /// The next batch by keyset: `seq > after AND seq <= upTo ORDER BY seq LIMIT limit`.
+    /// Never OFFSET: rows changing under the loop can neither be skipped nor visited twice.
+    func fetchRooms(_ selection: DeriveSelection, deriver: SummaryDeriver, after: Int64, upTo: Int64,
+                    limit: Int) throws(RederiveError) -> [StoredRoom] {
+        let (where_, args) = filter(selection, deriver: deriver)
+        do {
+            return try pool.read { db in
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
+                           summary.summary_json, record.source_file, record.source_line
+                    FROM record JOIN raw_room ON raw_room.record_seq = record.seq
+                    LEFT JOIN summary ON summary.record_seq = record.seq
+                    WHERE record.seq > ? AND record.seq <= ?\(where_)
+                    ORDER BY record.seq LIMIT ?
+                    """, arguments: [after, upTo] + args + [limit])
+                var out: [StoredRoom] = []
+                out.reserveCapacity(limit)
+                while let row = try rows.next() {
+                    let skeleton: [UInt8] = try row.withUnsafeData(atIndex: 2) { data in
+                        guard let data else { return [] }
+                        var bytes = [UInt8]()
+                        bytes.reserveCapacity(data.count + 64)
+                        bytes.append(contentsOf: data)
+                        return bytes
+                    }
+                    out.append(StoredRoom(seq: row[0], id: row[1], sourceFile: row[6], sourceLine: row[7], skeleton: skeleton, storedVersion: row[3],
+                                          storedFingerprint: row[4], storedJSON: row[5]))
+                }
+                return out
+            }
+        } catch {
+            throw .io("\(path): cannot read: \(error)")
+        }
+    }
+
+    /// One derive result to store.
+    enum DeriveWrite: Sendable {
+        case summary(seq: Int64, id: String, summary: RoomSummary, json: [UInt8])
+        case unchanged(id: String)
+        case failure(RecordIssue)
+    }
+
+    /// Writes one derive batch and the run's checkpoint in one transaction. Only derived
+    /// columns are written; raw data is never touched.
+    func writeDeriveBatch(_ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
+                          progress: RunStatistics) throws(RederiveError) -> Int {
+        do {
+            return try pool.write { db in
+                let now = Store.now()
+                var newFailures = 0
+                let ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
+                for write in writes {
+                    switch write {
+                    case .summary(let seq, let id, let summary, let json):
+                        try writeSummary(db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now)
+                        if !ledgerEmpty { try clearFailures(db, id: id, file: nil, line: nil) }
+                    case .unchanged(let id):
+                        if !ledgerEmpty { try clearFailures(db, id: id, file: nil, line: nil) }
+                    case .failure(let issue):
+                        if try recordFailure(db, issue, runID: runID, now: now) { newFailures += 1 }
+                    }
+                }
+                try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpointSeq)
+                return newFailures
+            }
+        } catch {
+            throw .io("\(path): cannot write the batch: \(error)")
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import GRDB
+
+/// How a run ended, as kept in the run history.
+public enum RunStatus: String, Sendable {
+    /// Still going, or killed without a chance to say so (then resumed as `crashed`).
+    case running
+    /// Finished every record (some may have been skipped).
+    case completed
+    /// Stopped by the error budget after committing its work.
+    case aborted
+    /// Stopped by SIGINT/SIGTERM after committing the batch in hand.
+    case interrupted
+    /// Found unfinished by a later run of the same command, which continued it.
+    case crashed
+    /// Ended by a fatal error.
+    case failed
+}
+
+/// Where a new run starts: fresh, or continuing an unfinished run of the same command.
+struct RunStart: Sendable {
+    var runID: Int64
+    var resumedFrom: Int64?
+    var checkpointSeq: Int64?
+    var upperBoundSeq: Int64?
+}
+
+extension Store {
+    /// Records a new run. With a `resumeKey`, an unfinished latest run with the same key
+    /// (crashed, interrupted or aborted) is continued from its checkpoint and upper bound.
+    func beginRun(command: String, pipeline: String?, arguments: String, resumeKey: String?,
+                  deriver: SummaryDeriver) throws(RederiveError) -> RunStart {
+        do {
+            return try pool.write { db in
+                var resumed: Int64?
+                var checkpoint: Int64?
+                var upper: Int64?
+                if let resumeKey,
+                   let row = try Row.fetchOne(db, sql: """
+                       SELECT id, status, checkpoint_seq, upper_bound_seq FROM run
+                       WHERE resume_key = ? ORDER BY id DESC LIMIT 1
+                       """, arguments: [resumeKey]) {
+                    let status: String = row["status"]
+                    if status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
+                        resumed = row["id"]
+                        checkpoint = row["checkpoint_seq"]
+                        upper = row["upper_bound_seq"]
+                        if status == RunStatus.running.rawValue {
+                            try db.execute(sql: "UPDATE run SET status = ? WHERE id = ?",
+                                           arguments: [RunStatus.crashed.rawValue, resumed])
+                        }
+                    }
+                }
+                try db.execute(sql: """
+                    INSERT INTO run (command, pipeline, arguments, resume_key, status, started_at, summary_version,
+                                     fingerprint, checkpoint_seq, upper_bound_seq, resumed_from)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [command, pipeline, arguments, resumeKey, RunStatus.running.rawValue, Store.now(),
+                                     deriver.version, deriver.fingerprint, checkpoint, upper, resumed])
+                return RunStart(runID: db.lastInsertedRowID, resumedFrom: resumed, checkpointSeq: checkpoint,
+                                upperBoundSeq: upper)
+            }
+        } catch {
+            throw .io("\(path): cannot record the run: \(error)")
+        }
+    }
+
+    /// Saves a run's progress inside the batch's transaction.
+    func saveProgress(_ db: Database, runID: Int64, statistics s: RunStatistics, checkpointSeq: Int64?) throws {
+        try db.execute(sql: """
+            UPDATE run SET records_read = ?, records_done = ?, records_unchanged = ?, records_skipped = ?,
+                           file_faults = ?, bytes_read = ?, checkpoint_seq = COALESCE(?, checkpoint_seq)
+            WHERE id = ?
+            """, arguments: [s.recordsRead, s.recordsDone, s.recordsUnchanged, s.recordsSkipped, s.fileFaults,
+                             s.decodedBytes, checkpointSeq, runID])
+    }
+
+    /// Sets the fixed upper bound of a run's keyset walk.
+    func setUpperBound(runID: Int64, upperBoundSeq: Int64) throws(RederiveError) {
+        do {
+            try pool.write { db in
+                try db.execute(sql: "UPDATE run SET upper_bound_seq = ? WHERE id = ?", arguments: [upperBoundSeq, runID])
+            }
+        } catch {
+            throw .io("\(path): cannot record the run: \(error)")
+        }
+    }
+
+    /// Records how a run ended.
+    public func finishRun(_ runID: Int64, status: RunStatus, exitStatus: Int32, statistics s: RunStatistics) throws(RederiveError) {
+        do {
+            try pool.write { db in
+                try saveProgress(db, runID: runID, statistics: s, checkpointSeq: nil)
+                try db.execute(sql: "UPDATE run SET status = ?, exit_status = ?, finished_at = ?, duration_s = ? WHERE id = ?",
+                               arguments: [status.rawValue, exitStatus, Store.now(), s.seconds, runID])
+            }
+        } catch {
+            throw .io("\(path): cannot record the end of the run: \(error)")
+        }
+    }
+
+    // MARK: - Failure ledger
+
+    /// The ledger key of an issue: by record id when known, else by file and line, else file.
+    static func ledgerKey(_ issue: RecordIssue) -> String {
+        if let id = issue.id { return "id:" + id }
+        if let line = issue.line { return "line:\(issue.file):\(line)" }
+        return "file:" + issue.file
+    }
+
+    /// Adds (or refreshes) an open failure. Returns true when it was not already open.
+    @discardableResult
+    func recordFailure(_ db: Database, _ issue: RecordIssue, runID: Int64, now: String) throws -> Bool {
+        let key = Store.ledgerKey(issue)
+        let existed = try Bool.fetchOne(db, sql: "SELECT 1 FROM failure WHERE record_key = ? AND code = ?",
+                                        arguments: [key, issue.code]) ?? false
+        try db.execute(sql: """
+            INSERT INTO failure (record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(record_key) DO UPDATE SET record_id = excluded.record_id, file = excluded.file,
+                line = excluded.line, stage = excluded.stage, code = excluded.code, message = excluded.message,
+                run_id = excluded.run_id, last_seen_at = excluded.last_seen_at,
+                first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at ELSE excluded.first_seen_at END
+            """, arguments: [key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code, issue.message,
+                             runID, now, now])
+        return !existed
+    }
+
+    /// Clears the open failures of a record that now went through.
+    func clearFailures(_ db: Database, id: String, file: String?, line: Int?) throws {
+        try db.execute(sql: "DELETE FROM failure WHERE record_key = ?", arguments: ["id:" + id])
+        if let file, let line {
+            try db.execute(sql: "DELETE FROM failure WHERE record_key = ?", arguments: ["line:\(file):\(line)"])
+        }
+    }
+}

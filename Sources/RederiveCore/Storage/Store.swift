@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+
+/// The embedded SQLite store (WAL): raw rooms kept byte-exact, derived summaries beside
+/// them, run history and the failure ledger. One writer at a time; reads may run alongside.
+public final class Store: @unchecked Sendable {
+    /// The database file.
+    public let path: String
+    /// Where the pre-migration copy went, when opening migrated an existing store.
+    public private(set) var backupPath: String?
+    let pool: DatabasePool
+
+    /// Opens (creating when absent) the store at `path` and brings its schema up to date.
+    ///
+    /// A store written by a newer rederive (migrations this build does not know) is refused
+    /// and left byte-identical. Before a migration changes an existing store, a copy of it is
+    /// taken next to it (`PATH.backup-<migration>`).
+    public init(path: String) throws(RederiveError) {
+        self.path = path
+        let migrator = StoreSchema.migrator
+        let exists = FileManager.default.fileExists(atPath: path)
+        var pendingOnExisting = false
+        if exists {
+            pendingOnExisting = try Self.inspect(path: path, migrator: migrator)
+        } else {
+            let dir = (path as NSString).deletingLastPathComponent
+            if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
+                do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                    throw .io("\(path): cannot create its directory: \(error.localizedDescription)")
+                }
+            }
+        }
+        var config = Configuration()
+        config.busyMode = .timeout(30)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+        } catch {
+            throw .io("\(path): cannot open the store: \(error)")
+        }
+        do {
+            if pendingOnExisting {
+                let backup = path + ".backup-" + (try pool.read { try migrator.appliedMigrations($0).last ?? "empty" })
+                try pool.backup(to: try DatabaseQueue(path: backup))
+                backupPath = backup
+            }
+            try migrator.migrate(pool)
+        } catch {
+            throw .io("\(path): cannot migrate the store: \(error)")
+        }
+    }
+
+    // Reads an existing file without writing to it. Returns whether migrations are pending
+    // on a non-empty store; throws when the store is newer than this build or not a store.
+    private static func inspect(path: String, migrator: DatabaseMigrator) throws(RederiveError) -> Bool {
+        var config = Configuration()
+        config.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            defer { try? queue.close() }
+            return try queue.read { db throws(RederiveError) -> Bool in
+                do {
+                    guard try db.tableExists("grdb_migrations") else {
+                        if try db.tableExists("record") || !(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master").isEmpty) {
+                            throw RederiveError.io("\(path): not a rederive store (it has tables but no schema history); refusing to touch it")
+                        }
+                        return false
+                    }
+                    let applied = try migrator.appliedIdentifiers(db)
+                    let known = Set(migrator.migrations)
+                    let unknown = applied.subtracting(known)
+                    if !unknown.isEmpty {
+                        throw RederiveError.io(
+                            "\(path): this store was written by a newer rederive (schema migrations \(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. Use a newer rederive; the file was not modified.")
+                    }
+                    return !applied.isEmpty && applied.count < known.count
+                } catch let error as RederiveError {
+                    throw error
+                } catch {
+                    throw RederiveError.io("\(path): cannot read the store: \(error)")
+                }
+            }
+        } catch let error as RederiveError {
+            throw error
+        } catch {
+            throw .io("\(path): cannot read the store: \(error)")
+        }
+    }
+
+    /// Checkpoints the WAL into the main file and closes the store.
+    public func close() {
+        _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        try? pool.close()
+    }
+
+    /// The current time as stored (ISO 8601 UTC with milliseconds).
+    static func now() -> String {
+        ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate)
+    }
+}
