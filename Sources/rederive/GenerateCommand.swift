@@ -17,9 +17,14 @@ struct Generate: ParsableCommand {
             Corrupt lines (--corrupt-fraction) cycle over: \(CorruptKind.allCases.map(\.rawValue).joined(separator: ", ")).
 
             Example (a 20,000-record benchmark corpus, ~120 KB per record, 1% corrupt):
-              rederive generate --out bench-corpus/rooms.jsonl.zst --records 20000 --seed 7 \\
-                --core-model-bytes 100000 --corrupt-fraction 0.01 --floorless-fraction 0.2 \\
-                --frames-every 1000
+              rederive generate --out bench-corpus/rooms.jsonl.zst \\
+                --records 20000 --seed 7 --core-model-bytes 100000 \\
+                --corrupt-fraction 0.01 --floorless-fraction 0.2 --frames-every 1000
+
+            Example (the corrupt-records fixture, with a line-by-line manifest):
+              rederive generate --out Fixtures/corrupt/corrupt-records.jsonl \\
+                --records 20 --seed 105 --corrupt-fraction 0.65 \\
+                --core-model-bytes 2000 --manifest
             """
     )
 

@@ -421,6 +421,40 @@ final class CorpusGeneratorTests: XCTestCase {
         XCTAssertLessThan(count, 12)
     }
 
+    // MARK: - Committed fixtures
+
+    static let fixturesDirectory = URL(fileURLWithPath: roomsDirectory).deletingLastPathComponent().path
+
+    /// The committed fixtures are what the generator makes with the options in
+    /// Fixtures/fixtures.mk (keep both in step).
+    func testCommittedFixturesAreReproducible() throws {
+        var corrupt = CorpusGenerator.Options(records: 20, seed: 105)
+        corrupt.corruptFraction = 0.65
+        corrupt.coreModelBytes = 2000
+        var floorless = CorpusGenerator.Options(records: 9, seed: 104)
+        floorless.floorlessFraction = 1
+        floorless.coreModelBytes = 2000
+        var truncated = CorpusGenerator.Options(records: 9, seed: 106)
+        truncated.framesEvery = 3
+        truncated.truncateLastFrame = true
+        truncated.coreModelBytes = 2000
+        for (name, o) in [("corrupt/corrupt-records.jsonl", corrupt), ("exports/rooms-floorless.jsonl.zst", floorless),
+                          ("corrupt/truncated.jsonl.zst", truncated)] {
+            let fileName = (name as NSString).lastPathComponent
+            let (path, stats) = try generate(fileName, o)
+            let committed = try Data(contentsOf: URL(fileURLWithPath: "\(Self.fixturesDirectory)/\(name)"))
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), committed, "\(name): run make fixtures")
+            if name.hasPrefix("corrupt/corrupt") {
+                XCTAssertEqual(Set(stats.corruptByKind.keys), Set(CorruptKind.allCases))
+            }
+        }
+        let reader = try ExportReader(path: "\(Self.fixturesDirectory)/corrupt/truncated.jsonl.zst")
+        var count = 0
+        while reader.nextLine() != nil { count += 1 }
+        XCTAssertEqual(count, 6)
+        XCTAssertNotNil(reader.fault)
+    }
+
     // MARK: - Options
 
     func testBadOptionsAreRefused() {
