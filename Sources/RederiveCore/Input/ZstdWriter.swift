@@ -17,6 +17,13 @@ public final class ZstdWriter {
     private var output: [UInt8]
     private var buffer: [UInt8] = []
     private let bufferLimit = 1 << 20
+    /// Bytes appended since the current zstd frame began (or since the file began).
+    private var frameHasData = false
+    /// Whether any frame has been ended by `endFrame()`.
+    private var endedAFrame = false
+    /// Bytes written to the file so far (compressed bytes for `.zst`). After `endFrame()`
+    /// this is the offset where the next frame starts.
+    public private(set) var fileBytesWritten: Int64 = 0
 
     /// Opens `path` for writing; `level` is the zstd level. Plain text when `path` does not
     /// end in `.zst`.
@@ -45,6 +52,7 @@ public final class ZstdWriter {
 
     /// Appends bytes.
     public func write(_ bytes: some Sequence<UInt8>) throws(ZstdWriterError) {
+        frameHasData = true
         buffer.append(contentsOf: bytes)
         if buffer.count >= bufferLimit { try flush(end: false) }
     }
@@ -54,9 +62,19 @@ public final class ZstdWriter {
         try write(string.utf8)
     }
 
+    /// Ends the current zstd frame (when it holds any data); what is written next starts a
+    /// new frame in the same file, as `cat a.zst b.zst` would make. No-op for plain files.
+    public func endFrame() throws(ZstdWriterError) {
+        guard cstream != nil, frameHasData else { return }
+        try flush(end: true)
+        frameHasData = false
+        endedAFrame = true
+    }
+
     /// Ends the frame, closes and renames the file into place.
     public func finish() throws(ZstdWriterError) {
-        try flush(end: true)
+        // After `endFrame()` with nothing written since, do not append an empty frame.
+        if frameHasData || !endedAFrame || cstream == nil { try flush(end: true) }
         guard let file else { return }
         self.file = nil
         if fflush(file) != 0 || fsync(fileno(file)) != 0 || fclose(file) != 0 {
@@ -75,6 +93,7 @@ public final class ZstdWriter {
             if !buffer.isEmpty, fwrite(buffer, 1, buffer.count, file) != buffer.count {
                 throw ZstdWriterError(message: "\(path): write failed: \(String(cString: strerror(errno)))")
             }
+            fileBytesWritten += Int64(buffer.count)
             buffer.removeAll(keepingCapacity: true)
             return
         }
@@ -97,6 +116,7 @@ public final class ZstdWriter {
                     failure = String(cString: strerror(errno))
                     return
                 }
+                fileBytesWritten += Int64(written)
                 let done = end ? remaining == 0 : inBuf.pos == inBuf.size
                 if done { return }
             }
