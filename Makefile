@@ -40,15 +40,20 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product rederive
 
+# The demo: import every fixture (good and corrupt) into a local store, then re-derive
+# whatever is stale. Skipped corrupt records (exit 3) are expected here.
 run: build
 	@mkdir -p out
-	$(REDERIVE) summarize Fixtures/exports --out out/demo-summaries.jsonl --report out/demo-report.jsonl
+	$(REDERIVE) import Fixtures --db $(DEMO_DB) --report out/demo-import-issues.jsonl; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ]
+	$(REDERIVE) derive --db $(DEMO_DB) --report out/demo-derive-issues.jsonl
+	@echo "Store: $(DEMO_DB); issues: out/demo-import-issues.jsonl"
 
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
 include Fixtures/fixtures.mk
+fixtures: build
 
 clean:
 	rm -rf .build .build-* out bench-corpus

@@ -349,7 +349,7 @@ extern "C" int32_t rj_parse_room(rj_parser *p, const uint8_t *buf, size_t len, s
         auto err = p->dom.parse(in, len, false).get(root);
         if (err) {
             out->error = map_error(err);
-            set_message(out->message, "room: %s", simdjson::error_message(err));
+            set_message(out->message, "%s", simdjson::error_message(err));
             return out->error;
         }
         return parse_room(p, root, out);

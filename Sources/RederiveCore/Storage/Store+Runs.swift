@@ -101,8 +101,9 @@ extension Store {
     // MARK: - Failure ledger
 
     /// The ledger key of an issue: by record id when known, else by file and line, else file.
+    /// A duplicate is keyed by its line: its id belongs to the record that was kept.
     static func ledgerKey(_ issue: RecordIssue) -> String {
-        if let id = issue.id { return "id:" + id }
+        if let id = issue.id, issue.code != "duplicate_id" { return "id:" + id }
         if let line = issue.line { return "line:\(issue.file):\(line)" }
         return "file:" + issue.file
     }
