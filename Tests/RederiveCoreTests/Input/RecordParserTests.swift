@@ -209,6 +209,15 @@ final class RecordParserTests: XCTestCase {
         assertFailure(parser.parse(line), stage: .parse, code: "non_finite_number")
     }
 
+    func testV1TimestampOutsideISO8601YearsIsCorrupt() throws {
+        for t in [1e300, -1e300, 3e11, -7e10] {
+            let line = try ExportFixtures.v1Line(name: "x", timestamp: t, room: tinyRoom)
+            assertFailure(parse(line), stage: .parse, code: "invalid_timestamp")
+        }
+        let edge = try ExportFixtures.v1Line(name: "x", timestamp: -63_113_904_000, room: tinyRoom)
+        XCTAssertNotNil(parse(edge).successValue())
+    }
+
     func testParserIsReusableAfterFailures() throws {
         assertFailure(parse("[1]"), stage: .parse, code: "not_an_object")
         let line = try ExportFixtures.v2Line(id: uuid, name: "After", room: tinyRoom)
