@@ -151,6 +151,9 @@ extern "C" int32_t rj_parse_record(rj_parser *p, const uint8_t *buf, size_t len,
             if (field.value().get_object().get(inner) || inner.raw_json().get(raw)) {
                 out->error = RJ_INTERNAL; set_message(out->message, "could not locate the raw object"); return out->error;
             }
+            // raw_json() runs up to the next structural character, so it also holds the
+            // whitespace after the closing brace: the value itself ends at '}'.
+            while (!raw.empty() && raw.back() != '}') raw.remove_suffix(1);
             out->fields[idx].bytes = reinterpret_cast<const char *>(raw.data()) - reinterpret_cast<const char *>(in) + reinterpret_cast<const char *>(buf);
             out->fields[idx].length = raw.size();
         }

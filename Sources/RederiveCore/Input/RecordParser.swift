@@ -224,6 +224,10 @@ struct RecordFields {
             case 1:
                 let name = try string(RJF_ROOM_NAME)
                 let timestamp = try number(RJF_TIMESTAMP)
+                guard ReferenceDate.representable.contains(timestamp) else {
+                    throw RecordFailure(stage: .parse, code: "invalid_timestamp",
+                                        message: "timestamp \(timestamp) is outside the years 1 to 9999")
+                }
                 let room = try base64(RJF_FULL_ROOM_DATA, required: true)!
                 let summary = try base64(RJF_SUMMARY_JSON, required: false)
                 let walls = optionalNumber(RJF_WALL_COUNT), objects = optionalNumber(RJF_OBJECT_COUNT)

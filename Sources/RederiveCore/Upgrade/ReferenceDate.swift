@@ -4,11 +4,17 @@ public enum ReferenceDate {
     /// Seconds between the Unix epoch and 2001-01-01T00:00:00Z.
     public static let unixOffset: Double = 978_307_200
 
+    /// The seconds that ISO 8601's four-digit years can express: 0001-01-01T00:00:00Z up to
+    /// (not including) 10000-01-01T00:00:00Z. A record timestamp outside it is corrupt.
+    public static let representable: Range<Double> = -63_113_904_000 ..< 252_423_993_600
+
     /// ISO 8601 UTC text for seconds since the reference date: `2026-02-10T09:15:00Z`, with
-    /// milliseconds (`.250`) when the time has a fraction of a second.
+    /// milliseconds (`.250`) when the time has a fraction of a second. Values outside
+    /// `representable` are clamped to it (never a trap: the parser rejects such records).
     public static func iso8601(secondsSinceReferenceDate seconds: Double) -> String {
         guard seconds.isFinite else { return "1970-01-01T00:00:00Z" }
-        let unix = seconds + unixOffset
+        let clamped = min(max(seconds, representable.lowerBound), representable.upperBound - 0.001)
+        let unix = clamped + unixOffset
         var millis = Int64((unix * 1000).rounded())
         var days = millis / 86_400_000
         millis -= days * 86_400_000

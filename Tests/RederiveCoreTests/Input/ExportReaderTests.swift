@@ -1,0 +1,307 @@
+import Foundation
+import XCTest
+@testable import RederiveCore
+
+/// Streaming lines from plain and (multi-frame) zstd exports, and the file-level faults.
+final class ExportReaderTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+
+    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func tearDown() { dir = nil }
+
+    private struct ReadResult {
+        var lines: [ExportLine]
+        var fault: ExportReadError?
+        var texts: [String] { lines.map { String(decoding: $0.bytes, as: UTF8.self) } }
+        var numbers: [Int] { lines.map(\.number) }
+    }
+
+    private func readAll(_ path: String, maxLineBytes: Int = 256 << 20) throws -> ReadResult {
+        let reader = try ExportReader(path: path, maxLineBytes: maxLineBytes)
+        var lines: [ExportLine] = []
+        while let line = reader.nextLine() { lines.append(line) }
+        XCTAssertNil(reader.nextLine(), "the reader stays at its end")
+        return ReadResult(lines: lines, fault: reader.fault)
+    }
+
+    private func bytes(_ path: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) }
+    private func put(_ bytes: [UInt8], _ path: String) throws { try Data(bytes).write(to: URL(fileURLWithPath: path)) }
+
+    /// Distinct, realistic-looking lines (a record-ish JSON object of about `size` bytes each).
+    private func makeLines(_ count: Int, size: Int = 300) -> [String] {
+        (0..<count).map { i in
+            let pad = String(repeating: String(UnicodeScalar(UInt8(97 + i % 26))), count: max(0, size - 40))
+            return "{\"n\":\(i),\"pad\":\"\(pad)\",\"k\":\(i &* 2_654_435_761 % 1_000_003)}"
+        }
+    }
+
+    // MARK: Lines
+
+    private let tricky = "{\"a\":1}\n\n   \n{\"b\":2}\r\n\t\n{\"c\":3}\r\n\r\nlast-without-newline"
+
+    func testPlainLinesNumbersBlankLinesCRLFAndFinalLine() throws {
+        let path = dir.file("t.jsonl")
+        try put(Array(tricky.utf8), path)
+        let r = try readAll(path)
+        XCTAssertNil(r.fault)
+        XCTAssertEqual(r.texts, ["{\"a\":1}", "{\"b\":2}", "{\"c\":3}", "last-without-newline"])
+        XCTAssertEqual(r.numbers, [1, 4, 6, 8], "1-based, blank lines counted but not returned")
+        XCTAssertFalse(r.lines.contains { $0.oversized })
+    }
+
+    func testZstdGivesTheSameLinesAsPlain() throws {
+        let plain = dir.file("t.jsonl"), zst = dir.file("t.jsonl.zst")
+        let text = tricky + "\n" + makeLines(5000).joined(separator: "\n") + "\r\n"
+        try ExportFixtures.write(Array(text.utf8), to: plain)
+        try ExportFixtures.write(Array(text.utf8), to: zst)
+        XCTAssertNotEqual(try bytes(plain), try bytes(zst), "the .zst file is really compressed")
+        let a = try readAll(plain), b = try readAll(zst)
+        XCTAssertNil(a.fault)
+        XCTAssertNil(b.fault)
+        XCTAssertEqual(a.lines.count, 5004)
+        XCTAssertEqual(a.texts, b.texts)
+        XCTAssertEqual(a.numbers, b.numbers)
+        XCTAssertEqual(b.numbers.last, 5008)
+        XCTAssertEqual(b.texts.last, makeLines(5000).last)
+    }
+
+    func testZstdEmptyFileHasNoLinesAndNoFault() throws {
+        let zst = dir.file("empty.jsonl.zst")
+        try ExportFixtures.write([], to: zst)
+        let r = try readAll(zst)
+        XCTAssertEqual(r.lines.count, 0)
+        XCTAssertNil(r.fault)
+    }
+
+    func testMultiFrameZstdReadsEveryFrame() throws {
+        // Frame boundaries fall inside a line and between lines: frames form one stream.
+        let a = dir.file("a.jsonl.zst"), b = dir.file("b.jsonl.zst"), c = dir.file("c.jsonl.zst")
+        let joined = dir.file("joined.jsonl.zst")
+        try ExportFixtures.write(Array("{\"f\":1}\n{\"f\":2}\n{\"split\":".utf8), to: a)
+        try ExportFixtures.write(Array("3}\n\n{\"f\":4}\n".utf8), to: b)
+        let many = makeLines(3000)
+        try ExportFixtures.write(Array(many.map { $0 + "\n" }.joined().utf8), to: c)
+        try put(try bytes(a) + bytes(b) + bytes(c), joined)
+        let r = try readAll(joined)
+        XCTAssertNil(r.fault)
+        XCTAssertEqual(Array(r.texts.prefix(4)), ["{\"f\":1}", "{\"f\":2}", "{\"split\":3}", "{\"f\":4}"])
+        XCTAssertEqual(Array(r.numbers.prefix(4)), [1, 2, 3, 5])
+        XCTAssertEqual(Array(r.texts.dropFirst(4)), many)
+        XCTAssertEqual(r.numbers.last, 5 + 3000)
+    }
+
+    // MARK: Faults
+
+    func testTruncatedZstdKeepsCompleteLinesAndReportsTheFileSize() throws {
+        let full = dir.file("full.jsonl.zst"), cut = dir.file("cut.jsonl.zst")
+        let lines = makeLines(20000)  // about 6 MB decompressed: many blocks
+        try ExportFixtures.write(lines: lines, to: full)
+        let whole = try bytes(full)
+        let kept = Array(whole.prefix(whole.count * 2 / 3))
+        try put(kept, cut)
+        let r = try readAll(cut)
+        XCTAssertEqual(r.fault?.code, "truncated_frame")
+        XCTAssertEqual(r.fault?.byteOffset, Int64(kept.count))
+        XCTAssertEqual(r.fault?.path, cut)
+        XCTAssertGreaterThan(r.lines.count, 0)
+        XCTAssertLessThan(r.lines.count, lines.count)
+        XCTAssertEqual(r.texts, Array(lines.prefix(r.lines.count)), "only complete lines, in order, before the fault")
+        XCTAssertEqual(r.numbers, Array(1...r.lines.count))
+    }
+
+    func testTruncatedSecondFrameKeepsTheFirstFrame() throws {
+        let a = dir.file("a.jsonl.zst"), b = dir.file("b.jsonl.zst"), joined = dir.file("j.jsonl.zst")
+        try ExportFixtures.write(lines: ["{\"a\":1}", "{\"a\":2}"], to: a)
+        try ExportFixtures.write(lines: makeLines(100), to: b)
+        let joinedBytes = try bytes(a) + Array(try bytes(b).dropLast(3))
+        try put(joinedBytes, joined)
+        let r = try readAll(joined)
+        XCTAssertEqual(r.fault?.code, "truncated_frame")
+        XCTAssertEqual(r.fault?.byteOffset, Int64(joinedBytes.count))
+        XCTAssertEqual(Array(r.texts.prefix(2)), ["{\"a\":1}", "{\"a\":2}"])
+    }
+
+    /// Offsets of the block headers of the single frame in `frame` (zstd format, RFC 8878).
+    private func blockHeaderOffsets(_ frame: [UInt8]) -> [Int] {
+        precondition(Array(frame.prefix(4)) == [0x28, 0xB5, 0x2F, 0xFD], "zstd magic")
+        let fhd = frame[4]
+        let fcsFlag = Int(fhd >> 6), singleSegment = (fhd >> 5) & 1 == 1, didFlag = Int(fhd & 3)
+        var pos = 5 + (singleSegment ? 0 : 1) + [0, 1, 2, 4][didFlag]
+        pos += [singleSegment ? 1 : 0, 2, 4, 8][fcsFlag]
+        var offsets: [Int] = []
+        while pos + 3 <= frame.count {
+            offsets.append(pos)
+            let header = Int(frame[pos]) | Int(frame[pos + 1]) << 8 | Int(frame[pos + 2]) << 16
+            let last = header & 1 == 1, type = (header >> 1) & 3, size = header >> 3
+            pos += 3 + (type == 1 ? 1 : size)  // RLE blocks hold one byte
+            if last { break }
+        }
+        return offsets
+    }
+
+    func testDamagedFrameInTheMiddleIsReportedAsDamaged() throws {
+        let good = dir.file("good.jsonl.zst"), bad = dir.file("bad.jsonl.zst")
+        let lines = makeLines(20000)
+        try ExportFixtures.write(lines: lines, to: good)
+        var data = try bytes(good)
+        let blocks = blockHeaderOffsets(data)
+        XCTAssertGreaterThan(blocks.count, 4, "test data spans several blocks")
+        // Flip the block-type bits of a block in the middle to the reserved type 3.
+        let target = blocks[blocks.count / 2]
+        data[target] |= 0b110
+        try put(data, bad)
+        let r = try readAll(bad)
+        XCTAssertEqual(r.fault?.code, "damaged_frame")
+        let offset = try XCTUnwrap(r.fault?.byteOffset)
+        XCTAssertGreaterThan(offset, 0)
+        XCTAssertLessThan(offset, Int64(data.count))
+        XCTAssertGreaterThan(r.lines.count, 0)
+        XCTAssertLessThan(r.lines.count, lines.count)
+        XCTAssertEqual(r.texts, Array(lines.prefix(r.lines.count)), "complete lines before the damage are kept")
+    }
+
+    func testDamagedBytesInTheMiddleOfACompressedBlock() throws {
+        let good = dir.file("good.jsonl.zst"), bad = dir.file("bad.jsonl.zst")
+        let lines = makeLines(20000)
+        try ExportFixtures.write(lines: lines, to: good)
+        var data = try bytes(good)
+        let blocks = blockHeaderOffsets(data)
+        // Overwrite the start of a compressed block's body (its literals/sequence headers).
+        let target = blocks[blocks.count / 2] + 3
+        for i in 0..<16 { data[target + i] = 0xFF }
+        try put(data, bad)
+        let r = try readAll(bad)
+        XCTAssertEqual(r.fault?.code, "damaged_frame")
+        XCTAssertEqual(r.texts, Array(lines.prefix(r.lines.count)))
+    }
+
+    func testNotZstdDataNamedZstIsDamagedAtOffsetZero() throws {
+        let path = dir.file("plain-text.jsonl.zst")
+        try put(Array("{\"roomName\":\"Bedroom\"}\n{\"roomName\":\"Kitchen\"}\n".utf8), path)
+        let r = try readAll(path)
+        XCTAssertEqual(r.lines.count, 0)
+        XCTAssertEqual(r.fault?.code, "damaged_frame")
+        XCTAssertEqual(r.fault?.byteOffset, 0)
+    }
+
+    func testMissingFileIsUnreadable() {
+        let path = dir.file("missing.jsonl")
+        XCTAssertThrowsError(try ExportReader(path: path)) { error in
+            let e = error as? ExportReadError
+            XCTAssertEqual(e?.code, "file_unreadable")
+            XCTAssertEqual(e?.path, path)
+            XCTAssertEqual(e?.byteOffset, 0)
+        }
+    }
+
+    func testOtherNamesAreUnsupported() throws {
+        for name in ["data.json", "data.zst", "data.jsonl.gz", "data.jsonl.zst.bak"] {
+            let path = dir.file(name)
+            try put(Array("{}\n".utf8), path)
+            XCTAssertThrowsError(try ExportReader(path: path), name) { error in
+                XCTAssertEqual((error as? ExportReadError)?.code, "unsupported_file_type", name)
+            }
+        }
+    }
+
+    // MARK: Oversized lines
+
+    func testOversizedLineIsFlaggedAndTheNextLineIsStillRead() throws {
+        for name in ["o.jsonl", "o.jsonl.zst"] {
+            let path = dir.file(name)
+            let long = String(repeating: "x", count: 500)
+            try ExportFixtures.write(Array("{\"a\":1}\n\(long)\n{\"b\":2}\n\(long)".utf8), to: path)
+            let r = try readAll(path, maxLineBytes: 100)
+            XCTAssertNil(r.fault, name)
+            XCTAssertEqual(r.numbers, [1, 2, 3, 4], name)
+            XCTAssertEqual(r.lines.map(\.oversized), [false, true, false, true], name)
+            XCTAssertEqual(r.lines[1].bytes, [], name)
+            XCTAssertEqual(r.texts[2], "{\"b\":2}", name)
+        }
+    }
+
+    func testOversizedLineSpanningChunksIsFlagged() throws {
+        // 3 MB line: spans several 1 MB read/decompression chunks.
+        for name in ["big.jsonl", "big.jsonl.zst"] {
+            let path = dir.file(name)
+            let long = [UInt8](repeating: UInt8(ascii: "y"), count: 3 << 20)
+            try ExportFixtures.write(Array("{\"a\":1}\n".utf8) + long + Array("\n{\"b\":2}\n".utf8), to: path)
+            let r = try readAll(path, maxLineBytes: 1 << 20)
+            XCTAssertEqual(r.lines.map(\.oversized), [false, true, false], name)
+            XCTAssertEqual(r.texts[2], "{\"b\":2}", name)
+            XCTAssertEqual(r.numbers, [1, 2, 3], name)
+            // Under a larger limit the same line comes back whole.
+            let whole = try readAll(path, maxLineBytes: 4 << 20)
+            XCTAssertEqual(whole.lines.map(\.oversized), [false, false, false], name)
+            XCTAssertEqual(whole.lines[1].bytes.count, long.count, name)
+        }
+    }
+
+    func testLinesKeepPaddingCapacityForTheParser() throws {
+        let path = dir.file("p.jsonl")
+        try put(Array("{\"a\":1}\n{\"b\":2}".utf8), path)
+        let r = try readAll(path)
+        for line in r.lines { XCTAssertGreaterThanOrEqual(line.bytes.capacity, line.bytes.count + 64) }
+    }
+
+    // MARK: Bounded memory
+
+    private func peakResidentBytes() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
+    }
+
+    func testLargeStreamIsReadInBoundedMemory() throws {
+        let path = dir.file("large.jsonl.zst")
+        let lineCount = 100_000
+        let template = Array(try ExportFixtures.v1Line(name: "Hallway", timestamp: 1, room: try ExportFixtures.compactRoom("Hallway2")).prefix(1990).utf8)
+        let writer = try ZstdWriter(path: path, level: 1)
+        var expectedBytes: Int64 = 0
+        for i in 0..<lineCount {
+            let line = Array("\(i):".utf8) + template + [0x0A]
+            expectedBytes += Int64(line.count)
+            try writer.write(line)
+        }
+        try writer.finish()
+        XCTAssertGreaterThan(expectedBytes, 190_000_000)
+
+        let before = peakResidentBytes()
+        let reader = try ExportReader(path: path)
+        var count = 0, last = 0
+        while let line = reader.nextLine() {
+            count += 1
+            last = line.number
+        }
+        XCTAssertNil(reader.fault)
+        XCTAssertEqual(count, lineCount)
+        XCTAssertEqual(last, lineCount)
+        XCTAssertEqual(reader.decodedBytes, expectedBytes)
+        XCTAssertEqual(reader.fileBytes, Int64(try FileManager.default.attributesOfItem(atPath: path)[.size] as! Int))
+        // Holding the stream would raise the peak by ~200 MB; streaming needs a few MB.
+        XCTAssertLessThan(peakResidentBytes() - before, 64 << 20)
+    }
+
+    // MARK: Export file lists
+
+    func testExportFilesExpandsDirectoriesSortedAndRefusesOtherNames() throws {
+        let sub = dir.url.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        for name in ["b.jsonl", "a.jsonl.zst", "notes.txt", "sub/c.jsonl", "data.json"] {
+            try put([], dir.file(name))
+        }
+        let files = try ExportFiles.resolve([dir.path, dir.file("b.jsonl")])
+        XCTAssertEqual(files, [dir.file("a.jsonl.zst"), dir.file("b.jsonl"), dir.file("sub/c.jsonl")])
+        XCTAssertThrowsError(try ExportFiles.resolve([dir.file("data.json")])) { error in
+            guard case .usage(let message)? = error as? RederiveError else { return XCTFail("expected usage, got \(error)") }
+            XCTAssertTrue(message.contains("data.json"))
+        }
+    }
+
+    func testExportFileKind() {
+        XCTAssertEqual(ExportFileKind(path: "x/a.jsonl"), .plain)
+        XCTAssertEqual(ExportFileKind(path: "a.jsonl.zst"), .zstd)
+        XCTAssertNil(ExportFileKind(path: "a.json"))
+        XCTAssertNil(ExportFileKind(path: "a.zst"))
+    }
+}
