@@ -55,5 +55,27 @@ test: deps
 include Fixtures/fixtures.mk
 fixtures: build
 
+# Benchmark: a generated corpus shaped like real records (~120 KB each, mostly the opaque
+# coreModel; 20% without floors; 0.5% corrupt), then import and derive --all with 1 and 2
+# workers. Each line prints records/s, MB/s and the process's peak resident memory.
+BENCH_RECORDS ?= 20000
+BENCH_DIR     ?= bench-corpus
+BENCH_CORPUS   = $(BENCH_DIR)/corpus-$(BENCH_RECORDS).jsonl.zst
+BENCH_DB       = $(BENCH_DIR)/bench.sqlite
+
+bench: build
+	@mkdir -p $(BENCH_DIR)
+	@[ -f $(BENCH_CORPUS) ] || $(REDERIVE) generate --out $(BENCH_CORPUS) --records $(BENCH_RECORDS) --seed 42 \
+	    --core-model-bytes 100000 --floorless-fraction 0.2 --corrupt-fraction 0.005 --frames-every 1000
+	@ls -l $(BENCH_CORPUS)
+	@for w in 1 2; do rm -f $(BENCH_DB) $(BENCH_DB)-wal $(BENCH_DB)-shm; \
+	  echo "== import, $$w worker(s)"; \
+	  $(REDERIVE) import $(BENCH_CORPUS) --db $(BENCH_DB) --workers $$w --report $(BENCH_DIR)/import-issues.jsonl; \
+	  s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s; done
+	@for w in 1 2; do echo "== derive --all --rewrite, $$w worker(s)"; \
+	  $(REDERIVE) derive --db $(BENCH_DB) --all --rewrite --workers $$w || exit $$?; done
+	@echo "== summarize (no store), 2 workers"
+	@$(REDERIVE) summarize $(BENCH_CORPUS) --workers 2 --out $(BENCH_DIR)/summaries.jsonl.zst; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ]
+
 clean:
 	rm -rf .build .build-* out bench-corpus

@@ -38,6 +38,9 @@ struct Derive: ParsableCommand {
     @Flag(name: .customLong("retry-failed"), help: "Only the records with an open decode/derive failure in the ledger.")
     var retryFailed = false
 
+    @Flag(help: "Write the derived columns even when the new values equal the stored ones.")
+    var rewrite = false
+
     func validate() throws {
         if all && retryFailed { throw ValidationError("--all and --retry-failed cannot be combined") }
     }
@@ -50,9 +53,10 @@ struct Derive: ParsableCommand {
             let selection = DeriveSelection(
                 all: all, ids: ids.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } },
                 since: since, retryFailed: retryFailed)
-            let config = DeriveConfiguration(
+            var config = DeriveConfiguration(
                 selection: selection, workers: options.workers, batchSize: options.batchSize,
                 reportPath: options.report, control: options.control, arguments: commandLineText)
+            config.rewriteUnchanged = rewrite
             return options.finish(try DeriveJob.run(config, store: store))
         }
         throw ExitCode(status)

@@ -20,6 +20,9 @@ public struct DeriveConfiguration: Sendable {
     public var pipeline: String?
     /// Show a progress line (only honoured when stderr is a terminal).
     public var showProgress: Bool
+    /// Write derived columns even when the result equals what is stored (refreshes
+    /// `derived_at`; also what a benchmark of the write path wants).
+    public var rewriteUnchanged = false
 
     /// Creates a configuration.
     public init(selection: DeriveSelection = DeriveSelection(), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -80,7 +83,7 @@ public enum DeriveJob {
                 stats.decodedBytes += Int64(room.skeleton.count)
                 switch result {
                 case .success(let (summary, json)):
-                    if room.storedVersion == deriver.version, room.storedFingerprint == deriver.fingerprint,
+                    if !config.rewriteUnchanged, room.storedVersion == deriver.version, room.storedFingerprint == deriver.fingerprint,
                        let stored = room.storedJSON, stored.utf8.elementsEqual(json) {
                         stats.recordsUnchanged += 1
                         writes.append(.unchanged(id: room.id))

@@ -45,6 +45,7 @@ public struct RunReport: Sendable {
         fields.append("\"durationSeconds\":\(JSONText.number((statistics.seconds * 1000).rounded() / 1000))")
         fields.append("\"recordsPerSecond\":\(JSONText.number(statistics.recordsPerSecond.rounded()))")
         fields.append("\"megabytesPerSecond\":\(JSONText.number((statistics.megabytesPerSecond * 10).rounded() / 10))")
+        fields.append("\"peakResidentMB\":\(JSONText.number(ResourceUsage.peakResidentMegabytes.rounded()))")
         fields.append("\"resumedFrom\":\(resumedFrom.map(String.init) ?? "null")")
         fields.append("\"stopReason\":\(stopReason.map(JSONText.string) ?? "null")")
         return "{\(fields.joined(separator: ","))}"
@@ -62,7 +63,7 @@ public struct RunReport: Sendable {
         }
         line += " in \(format(s.seconds, 2)) s (\(format(s.recordsPerSecond, 0)) records/s"
         if s.decodedBytes > 0 { line += ", \(format(s.megabytesPerSecond, 1)) MB/s" }
-        line += ")"
+        line += ", peak \(format(ResourceUsage.peakResidentMegabytes, 0)) MB)"
         if status != .completed { line += "; \(status.rawValue)" + (stopReason.map { ": \($0)" } ?? "") }
         return line
     }

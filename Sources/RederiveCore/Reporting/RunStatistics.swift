@@ -35,7 +35,7 @@ public struct RunStatistics: Sendable, Equatable {
         if !issues.isEmpty { line += " (\(issues))" }
         line += " in \(format(seconds, 2)) s (\(format(recordsPerSecond, 0)) records/s"
         if decodedBytes > 0 { line += ", \(format(megabytesPerSecond, 1)) MB/s" }
-        return line + ")"
+        return line + ", peak \(format(ResourceUsage.peakResidentMegabytes, 0)) MB)"
     }
 }
 

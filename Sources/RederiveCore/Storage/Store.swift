@@ -6,6 +6,8 @@ import GRDB
 public final class Store: @unchecked Sendable {
     /// The database file.
     public let path: String
+    /// Whether the store was opened read-only.
+    public let readOnly: Bool
     /// Where the pre-migration copy went, when opening migrated an existing store.
     public private(set) var backupPath: String?
     let pool: DatabasePool
@@ -15,13 +17,19 @@ public final class Store: @unchecked Sendable {
     /// A store written by a newer rederive (migrations this build does not know) is refused
     /// and left byte-identical. Before a migration changes an existing store, a copy of it is
     /// taken next to it (`PATH.backup-<migration>`).
-    public init(path: String) throws(RederiveError) {
+    ///
+    /// `readOnly` opens an existing, up-to-date store without writing anything to it (status,
+    /// export, dry runs): the file stays byte-identical.
+    public init(path: String, readOnly: Bool = false) throws(RederiveError) {
         self.path = path
+        self.readOnly = readOnly
         let migrator = StoreSchema.migrator
         let exists = FileManager.default.fileExists(atPath: path)
         var pendingOnExisting = false
         if exists {
             pendingOnExisting = try Self.inspect(path: path, migrator: migrator)
+        } else if readOnly {
+            throw .usage("\(path): no such store")
         } else {
             let dir = (path as NSString).deletingLastPathComponent
             if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
@@ -32,14 +40,24 @@ public final class Store: @unchecked Sendable {
         }
         var config = Configuration()
         config.busyMode = .timeout(30)
-        config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        config.readonly = readOnly
+        if !readOnly {
+            config.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                try db.execute(sql: "PRAGMA foreign_keys = ON")
+            }
         }
         do {
             pool = try DatabasePool(path: path, configuration: config)
         } catch {
             throw .io("\(path): cannot open the store: \(error)")
+        }
+        if readOnly {
+            let current = (try? pool.read { try migrator.hasCompletedMigrations($0) }) ?? false
+            if !current {
+                throw .io("\(path): the store's schema is older than this build; run `rederive import` or `rederive derive` once to migrate it")
+            }
+            return
         }
         do {
             if pendingOnExisting {
@@ -92,7 +110,7 @@ public final class Store: @unchecked Sendable {
 
     /// Checkpoints the WAL into the main file and closes the store.
     public func close() {
-        _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        if !readOnly { _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
         try? pool.close()
     }
 
