@@ -50,7 +50,7 @@ run: build
 
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) test --skip-build --disable-swift-testing
 
 include Fixtures/fixtures.mk
 fixtures: build
