@@ -26,6 +26,8 @@ struct Derive: ParsableCommand {
 
     @OptionGroup var options: BatchOptions
 
+    @OptionGroup var output: OutputOptions
+
     @Flag(help: "Re-derive every record, stale or not.")
     var all = false
 
@@ -46,6 +48,7 @@ struct Derive: ParsableCommand {
     }
 
     func run() throws {
+        output.bootstrap()
         let status = CommandRunner.run {
             let store = try Store(path: options.db)
             defer { store.close() }
@@ -57,7 +60,7 @@ struct Derive: ParsableCommand {
                 selection: selection, workers: options.workers, batchSize: options.batchSize,
                 reportPath: options.report, control: options.control, arguments: commandLineText)
             config.rewriteUnchanged = rewrite
-            return options.finish(try DeriveJob.run(config, store: store))
+            return try output.finish([try DeriveJob.run(config, store: store)])
         }
         throw ExitCode(status)
     }

@@ -25,10 +25,13 @@ struct Import: ParsableCommand {
 
     @OptionGroup var options: BatchOptions
 
+    @OptionGroup var output: OutputOptions
+
     @Flag(name: .customLong("skip-imported-files"), help: "Skip files whose content (hash) was already imported.")
     var skipImportedFiles = false
 
     func run() throws {
+        output.bootstrap()
         let status = CommandRunner.run {
             let files = try ExportFiles.resolve(paths)
             let store = try Store(path: options.db)
@@ -37,7 +40,7 @@ struct Import: ParsableCommand {
             let config = ImportConfiguration(
                 files: files, workers: options.workers, batchSize: options.batchSize, reportPath: options.report,
                 control: options.control, skipImportedFiles: skipImportedFiles, arguments: commandLineText)
-            return options.finish(try ImportJob.run(config, store: store))
+            return try output.finish([try ImportJob.run(config, store: store)])
         }
         throw ExitCode(status)
     }

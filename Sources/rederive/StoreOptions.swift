@@ -1,6 +1,52 @@
 import ArgumentParser
 import Foundation
+import Logging
 import RederiveCore
+
+extension LogFormat: ExpressibleByArgument {}
+
+/// Logging and output options every command shares.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .customLong("log-format"), help: "Log lines on stderr as human (default) or json (for log shippers).")
+    var logFormat: LogFormat = .human
+
+    @Flag(help: "Log debug details (files read, batches committed).")
+    var verbose = false
+
+    @Flag(help: "Log only warnings and errors (no tally line).")
+    var quiet = false
+
+    @Option(name: .customLong("metrics-file"), help: "Write the run's figures here in the Prometheus text format (atomically).")
+    var metricsFile: String?
+
+    @Flag(help: "Print a machine-readable run summary (JSON) on stdout.")
+    var json = false
+
+    func validate() throws {
+        if verbose && quiet { throw ValidationError("--verbose and --quiet cannot be combined") }
+    }
+
+    /// Installs the log handler; call once, first thing in `run()`.
+    func bootstrap() {
+        StderrLogHandler.bootstrap(format: logFormat, level: quiet ? .warning : verbose ? .debug : .info)
+    }
+
+    /// Logs the run's tally, prints `--json`, writes `--metrics-file`; returns the exit status.
+    func finish(_ reports: [RunReport], pipeline: String? = nil) throws(RederiveError) -> Int32 {
+        for report in reports {
+            if json { print(report.json()) }
+            logger.info("\(report.tallyLine())", metadata: [
+                "run": "\(report.runID)", "command": "\(report.command)", "status": "\(report.status.rawValue)",
+                "exit": "\(report.exitStatus)",
+            ])
+        }
+        if let metricsFile { try MetricsFile.write(reports, pipeline: pipeline, to: metricsFile) }
+        return reports.last?.exitStatus ?? 0
+    }
+}
+
+/// The CLI's logger.
+let logger = Logger(label: "rederive")
 
 /// Options shared by the commands that run batches against the store.
 struct BatchOptions: ParsableArguments {
@@ -22,12 +68,6 @@ struct BatchOptions: ParsableArguments {
     @Option(name: .customLong("max-error-rate"), help: "Abort (exit 4) once more than this share (0-1) of records were skipped.")
     var maxErrorRate: Double?
 
-    @Flag(help: "Print a machine-readable run summary (JSON) on stdout.")
-    var json = false
-
-    @Flag(help: "Print no tally line on stderr.")
-    var quiet = false
-
     func validate() throws {
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
         guard batchSize >= 1 else { throw ValidationError("--batch-size must be at least 1") }
@@ -36,13 +76,6 @@ struct BatchOptions: ParsableArguments {
     }
 
     var control: RunControl { RunControl(maxErrors: maxErrors, maxErrorRate: maxErrorRate) }
-
-    /// Prints the run's outcome and returns its exit status.
-    func finish(_ report: RunReport) -> Int32 {
-        if json { print(report.json()) }
-        if !quiet { CommandRunner.printError(report.tallyLine()) }
-        return report.exitStatus
-    }
 }
 
 /// The command line as typed, for the run history.

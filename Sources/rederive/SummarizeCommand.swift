@@ -31,25 +31,32 @@ struct Summarize: ParsableCommand {
     @Option(help: "Concurrent workers (default: number of cores).")
     var workers: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Flag(help: "Print no tally line on stderr.")
-    var quiet = false
+    @OptionGroup var output: OutputOptions
 
     func validate() throws {
         guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+        if output.json && out == nil { throw ValidationError("--json needs --out: the summaries themselves go to stdout otherwise") }
         if let out, !(out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst")) {
             throw ValidationError("--out must end in .jsonl or .jsonl.zst")
         }
     }
 
     func run() throws {
+        output.bootstrap()
         let status = CommandRunner.run {
             let files = try ExportFiles.resolve(paths)
             let config = SummarizeConfiguration(files: files, workers: workers, outPath: out, reportPath: report)
             let (outcome, report) = try SummarizeJob.run(config)
-            if !quiet {
-                CommandRunner.printError(outcome.statistics.tallyLine(command: "summarize", doneWord: "summarized",
-                                                                     issues: report.codeSummary))
+            if output.json || output.metricsFile != nil {
+                let run = RunReport(
+                    runID: 0, command: "summarize", status: .completed, exitStatus: outcome.exitStatus,
+                    statistics: outcome.statistics, counts: [("summarized", outcome.statistics.recordsDone)],
+                    issuesByCode: outcome.issuesByCode, newFailures: 0, summaryVersion: SummaryDeriver.currentVersion,
+                    fingerprint: SummaryDeriver().fingerprint, resumedFrom: nil, stopReason: nil)
+                if output.json { print(run.json()) }
+                if let metricsFile = output.metricsFile { try MetricsFile.write([run], pipeline: nil, to: metricsFile) }
             }
+            logger.info("\(outcome.statistics.tallyLine(command: "summarize", doneWord: "summarized", issues: report.codeSummary))")
             return outcome.exitStatus
         }
         throw ExitCode(status)
@@ -62,15 +69,15 @@ enum CommandRunner {
         do {
             return try body()
         } catch let error as RederiveError {
-            printError("rederive: error: \(error)")
+            printError("\(error)")
             return error.exitStatus
         } catch {
-            printError("rederive: error: \(error)")
+            printError("\(error)")
             return 2
         }
     }
 
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        logger.error("\(line)")
     }
 }

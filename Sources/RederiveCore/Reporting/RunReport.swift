@@ -25,6 +25,24 @@ public struct RunReport: Sendable {
     /// Why the run stopped early (budget or signal), if it did.
     public var stopReason: String?
 
+    /// Creates a report.
+    public init(runID: Int64, command: String, status: RunStatus, exitStatus: Int32, statistics: RunStatistics,
+                counts: [(String, Int)], issuesByCode: [String: Int], newFailures: Int, summaryVersion: Int,
+                fingerprint: String, resumedFrom: Int64?, stopReason: String?) {
+        self.runID = runID
+        self.command = command
+        self.status = status
+        self.exitStatus = exitStatus
+        self.statistics = statistics
+        self.counts = counts
+        self.issuesByCode = issuesByCode
+        self.newFailures = newFailures
+        self.summaryVersion = summaryVersion
+        self.fingerprint = fingerprint
+        self.resumedFrom = resumedFrom
+        self.stopReason = stopReason
+    }
+
     /// The machine-readable run summary (one JSON object).
     public func json() -> String {
         var fields: [String] = [

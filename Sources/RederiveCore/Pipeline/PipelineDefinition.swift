@@ -1,0 +1,300 @@
+import Foundation
+import Yams
+
+/// A pipeline file (`Pipelines/*.yml`): a versioned, named list of stages with their options.
+///
+/// ```yaml
+/// version: 1
+/// name: nightly
+/// store: out/nightly.sqlite
+/// stages:
+///   - import: { paths: [incoming], skip-imported-files: true }
+///   - derive: {}
+///   - export: { out: out/summaries.jsonl.zst }
+/// ```
+/// Unknown keys and unknown stages are errors naming the file and line.
+public struct PipelineDefinition: Sendable, Equatable {
+    /// The newest pipeline file version this build reads.
+    public static let currentVersion = 1
+
+    /// The file it was read from.
+    public var path: String
+    /// The file's format version.
+    public var version: Int
+    /// The pipeline's name (run history, metrics).
+    public var name: String
+    /// The store, unless `--db` overrides it.
+    public var store: String?
+    /// Workers for every stage, unless overridden.
+    public var workers: Int?
+    /// Batch size for every stage, unless overridden.
+    public var batchSize: Int?
+    /// Prometheus metrics file written at the end, unless overridden.
+    public var metricsFile: String?
+    /// The stages, in order.
+    public var stages: [PipelineStage]
+}
+
+/// One stage of a pipeline.
+public enum PipelineStage: Sendable, Equatable {
+    /// `import`: exports into the store.
+    case importExports(ImportStage)
+    /// `derive`: re-derive (or preview) stored summaries.
+    case derive(DeriveStage)
+    /// `export`: stored summaries out as JSON Lines.
+    case export(ExportStage)
+
+    /// The stage's name as written in pipeline files.
+    public var name: String {
+        switch self {
+        case .importExports: "import"
+        case .derive: "derive"
+        case .export: "export"
+        }
+    }
+}
+
+/// Options of an `import` stage.
+public struct ImportStage: Sendable, Equatable {
+    /// Export files or directories.
+    public var paths: [String] = []
+    /// Skip files already imported (by content hash).
+    public var skipImportedFiles = false
+    /// Error report path.
+    public var report: String?
+    /// Error budget: records.
+    public var maxErrors: Int?
+    /// Error budget: share of records.
+    public var maxErrorRate: Double?
+    /// Stage-level workers / batch size.
+    public var workers: Int?
+    /// Records per transaction.
+    public var batchSize: Int?
+}
+
+/// Options of a `derive` stage.
+public struct DeriveStage: Sendable, Equatable {
+    /// Re-derive every record, not only stale ones.
+    public var all = false
+    /// Only these ids.
+    public var ids: [String]?
+    /// Only records stored since this time.
+    public var since: String?
+    /// Only ledger failures.
+    public var retryFailed = false
+    /// Preview only: write nothing, report what would change.
+    public var dryRun = false
+    /// Where a dry run writes preview.md / preview.json.
+    public var previewOut: String?
+    /// Error report path.
+    public var report: String?
+    /// Error budget: records.
+    public var maxErrors: Int?
+    /// Error budget: share of records.
+    public var maxErrorRate: Double?
+    /// Stage-level workers.
+    public var workers: Int?
+    /// Records per transaction.
+    public var batchSize: Int?
+}
+
+/// Options of an `export` stage.
+public struct ExportStage: Sendable, Equatable {
+    /// Output file (`.jsonl` or `.jsonl.zst`).
+    public var out: String = ""
+    /// Export stale summaries too.
+    public var allRecords = false
+    /// Only records stored since this time.
+    public var since: String?
+}
+
+extension PipelineDefinition {
+    /// Reads and validates a pipeline file.
+    public static func load(path: String) throws(RederiveError) -> PipelineDefinition {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw .usage("\(path): cannot read the pipeline file: \(error.localizedDescription)")
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses pipeline text; `path` names the file in errors.
+    public static func parse(_ text: String, path: String) throws(RederiveError) -> PipelineDefinition {
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text) else { throw RederiveError.usage("\(path): the pipeline file is empty") }
+            root = node
+        } catch let error as RederiveError {
+            throw error
+        } catch {
+            throw .usage("\(path): not valid YAML: \(error)")
+        }
+        let top = try MappingReader(root, path: path, context: "the pipeline")
+        let version = try top.int("version", required: true)!
+        guard version >= 1, version <= currentVersion else {
+            throw .usage("\(path):\(top.line(of: "version")): pipeline version \(version) is not supported (this build reads 1 to \(currentVersion))")
+        }
+        var definition = PipelineDefinition(
+            path: path, version: version,
+            name: try top.string("name") ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension,
+            store: try top.string("store"), workers: try top.positiveInt("workers"),
+            batchSize: try top.positiveInt("batch-size"), metricsFile: try top.string("metrics-file"), stages: [])
+        guard let stagesNode = top.node("stages") else {
+            throw .usage("\(path):\(top.line): missing key \"stages\"")
+        }
+        guard let stages = stagesNode.sequence else {
+            throw .usage("\(path):\(lineOf(stagesNode)): \"stages\" must be a list")
+        }
+        for stageNode in stages {
+            definition.stages.append(try parseStage(stageNode, path: path))
+        }
+        try top.rejectUnknown(known: ["version", "name", "store", "workers", "batch-size", "metrics-file", "stages"])
+        if definition.stages.isEmpty { throw .usage("\(path):\(lineOf(stagesNode)): the pipeline has no stages") }
+        return definition
+    }
+
+    private static func parseStage(_ node: Node, path: String) throws(RederiveError) -> PipelineStage {
+        // A stage is a one-key mapping, `- derive: {...}`, or a bare name, `- derive`.
+        let name: String
+        var options: Node?
+        if let scalar = node.scalar {
+            name = scalar.string
+        } else if let mapping = node.mapping, mapping.count == 1, let (key, value) = mapping.first.map({ ($0.key, $0.value) }) {
+            name = key.string ?? ""
+            options = value
+        } else {
+            throw .usage("\(path):\(lineOf(node)): a stage is written `- NAME: {options}`")
+        }
+        let line = lineOf(node)
+        let empty = Node.mapping(Node.Mapping([]))
+        var optionsNode = options ?? empty
+        if let scalar = optionsNode.scalar, ["", "~", "null"].contains(scalar.string) { optionsNode = empty }
+        let reader = try MappingReader(optionsNode, path: path, context: "stage \(name)", fallbackLine: line)
+        switch name {
+        case "import":
+            var stage = ImportStage()
+            stage.paths = try reader.strings("paths") ?? []
+            stage.skipImportedFiles = try reader.bool("skip-imported-files") ?? false
+            stage.report = try reader.string("report")
+            stage.maxErrors = try reader.int("max-errors")
+            stage.maxErrorRate = try reader.double("max-error-rate")
+            stage.workers = try reader.positiveInt("workers")
+            stage.batchSize = try reader.positiveInt("batch-size")
+            try reader.rejectUnknown(known: ["paths", "skip-imported-files", "report", "max-errors", "max-error-rate", "workers", "batch-size"])
+            return .importExports(stage)
+        case "derive":
+            var stage = DeriveStage()
+            stage.all = try reader.bool("all") ?? false
+            stage.ids = try reader.strings("ids")
+            stage.since = try reader.string("since")
+            stage.retryFailed = try reader.bool("retry-failed") ?? false
+            stage.dryRun = try reader.bool("dry-run") ?? false
+            stage.previewOut = try reader.string("preview-out")
+            stage.report = try reader.string("report")
+            stage.maxErrors = try reader.int("max-errors")
+            stage.maxErrorRate = try reader.double("max-error-rate")
+            stage.workers = try reader.positiveInt("workers")
+            stage.batchSize = try reader.positiveInt("batch-size")
+            try reader.rejectUnknown(known: ["all", "ids", "since", "retry-failed", "dry-run", "preview-out", "report",
+                                             "max-errors", "max-error-rate", "workers", "batch-size"])
+            return .derive(stage)
+        case "export":
+            var stage = ExportStage()
+            guard let out = try reader.string("out") else {
+                throw .usage("\(path):\(line): stage export needs \"out\" (a .jsonl or .jsonl.zst path)")
+            }
+            stage.out = out
+            stage.allRecords = try reader.bool("all-records") ?? false
+            stage.since = try reader.string("since")
+            try reader.rejectUnknown(known: ["out", "all-records", "since"])
+            return .export(stage)
+        default:
+            throw .usage("\(path):\(line): unknown stage \"\(name)\" (known stages: import, derive, export)")
+        }
+    }
+}
+
+func lineOf(_ node: Node) -> Int { node.mark?.line ?? 0 }
+
+/// Reads a YAML mapping key by key, remembering which keys were read so the rest can be
+/// refused as unknown, with their line.
+struct MappingReader {
+    let mapping: Node.Mapping
+    let path: String
+    let context: String
+    let line: Int
+
+    init(_ node: Node, path: String, context: String, fallbackLine: Int = 0) throws(RederiveError) {
+        guard let mapping = node.mapping else {
+            throw .usage("\(path):\(node.mark?.line ?? fallbackLine): \(context) must be a mapping of keys to values")
+        }
+        self.mapping = mapping
+        self.path = path
+        self.context = context
+        self.line = node.mark?.line ?? fallbackLine
+    }
+
+    func node(_ key: String) -> Node? { mapping[key] }
+
+    func line(of key: String) -> Int {
+        mapping.first { $0.key.string == key }.map { lineOf($0.key) } ?? line
+    }
+
+    private func fail(_ key: String, _ expected: String) -> RederiveError {
+        .usage("\(path):\(line(of: key)): \"\(key)\" in \(context) must be \(expected)")
+    }
+
+    func string(_ key: String) throws(RederiveError) -> String? {
+        guard let node = node(key) else { return nil }
+        guard let s = node.scalar?.string else { throw fail(key, "a string") }
+        return s
+    }
+
+    func int(_ key: String, required: Bool = false) throws(RederiveError) -> Int? {
+        guard let node = node(key) else {
+            if required { throw .usage("\(path):\(line): missing key \"\(key)\" in \(context)") }
+            return nil
+        }
+        guard let v = node.int else { throw fail(key, "a whole number") }
+        return v
+    }
+
+    func positiveInt(_ key: String) throws(RederiveError) -> Int? {
+        guard let v = try int(key) else { return nil }
+        guard v >= 1 else { throw fail(key, "at least 1") }
+        return v
+    }
+
+    func double(_ key: String) throws(RederiveError) -> Double? {
+        guard let node = node(key) else { return nil }
+        guard let v = node.float ?? node.int.map(Double.init) else { throw fail(key, "a number") }
+        return v
+    }
+
+    func bool(_ key: String) throws(RederiveError) -> Bool? {
+        guard let node = node(key) else { return nil }
+        guard let v = node.bool else { throw fail(key, "true or false") }
+        return v
+    }
+
+    func strings(_ key: String) throws(RederiveError) -> [String]? {
+        guard let node = node(key) else { return nil }
+        if let s = node.scalar?.string { return [s] }
+        guard let seq = node.sequence else { throw fail(key, "a list of strings") }
+        var out: [String] = []
+        for item in seq {
+            guard let s = item.scalar?.string else { throw fail(key, "a list of strings") }
+            out.append(s)
+        }
+        return out
+    }
+
+    func rejectUnknown(known: Set<String>) throws(RederiveError) {
+        for (key, _) in mapping {
+            let name = key.string ?? "?"
+            if !known.contains(name) {
+                throw .usage("\(path):\(lineOf(key)): unknown key \"\(name)\" in \(context) (known: \(known.sorted().joined(separator: ", ")))")
+            }
+        }
+    }
+}

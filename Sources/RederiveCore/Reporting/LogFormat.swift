@@ -1,0 +1,59 @@
+import Foundation
+import Logging
+
+/// How log lines are written on stderr.
+public enum LogFormat: String, Sendable, CaseIterable {
+    /// `2026-11-22T17:08:15.934Z info  import: message key=value` for people.
+    case human
+    /// One JSON object per line for log shippers.
+    case json
+}
+
+/// A swift-log handler writing to stderr in the chosen format.
+public struct StderrLogHandler: LogHandler {
+    /// The format.
+    public let format: LogFormat
+    /// The logger's label.
+    public let label: String
+    /// Minimum level written.
+    public var logLevel: Logger.Level
+    /// Metadata attached to every line of this logger.
+    public var metadata: Logger.Metadata = [:]
+
+    /// Creates a handler.
+    public init(label: String, format: LogFormat, level: Logger.Level) {
+        self.label = label
+        self.format = format
+        self.logLevel = level
+    }
+
+    /// Metadata access by key.
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    /// Writes one line.
+    public func log(event: LogEvent) {
+        let time = ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate)
+        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+        let line: String
+        switch format {
+        case .human:
+            let pairs = merged.keys.sorted().map { "\($0)=\(merged[$0]!)" }.joined(separator: " ")
+            line = "\(time) \(event.level.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))\(event.message)"
+                + (pairs.isEmpty ? "" : " " + pairs)
+        case .json:
+            var fields = ["\"time\":\(JSONText.string(time))", "\"level\":\(JSONText.string(event.level.rawValue))",
+                          "\"logger\":\(JSONText.string(label))", "\"message\":\(JSONText.string(event.message.description))"]
+            for key in merged.keys.sorted() { fields.append("\(JSONText.string(key)):\(JSONText.string(merged[key]!.description))") }
+            line = "{" + fields.joined(separator: ",") + "}"
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Installs the handler for every logger of the process (once, at start-up).
+    public static func bootstrap(format: LogFormat, level: Logger.Level) {
+        LoggingSystem.bootstrap { label in StderrLogHandler(label: label, format: format, level: level) }
+    }
+}
