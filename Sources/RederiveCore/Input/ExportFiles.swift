@@ -17,6 +17,7 @@ public enum ExportFiles {
                 }
             } else {
                 guard ExportFileKind(path: path) != nil else {
+                    if !fm.fileExists(atPath: path) { throw .usage("\(path): no such file or directory") }
                     throw .usage("\(path): not an export file: expected a name ending in .jsonl or .jsonl.zst")
                 }
                 files.append(path)

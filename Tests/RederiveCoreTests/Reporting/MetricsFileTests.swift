@@ -1,0 +1,54 @@
+import XCTest
+@testable import RederiveCore
+
+final class MetricsFileTests: XCTestCase {
+    private func report() -> RunReport {
+        var s = RunStatistics()
+        s.recordsRead = 10
+        s.recordsDone = 7
+        s.recordsSkipped = 3
+        s.seconds = 2
+        return RunReport(runID: 5, command: "import", status: .completed, exitStatus: 3, statistics: s,
+                         counts: [("imported", 7)], issuesByCode: ["invalid_json": 2, "wrong_type": 1], newFailures: 3,
+                         summaryVersion: 1, fingerprint: "v1-x", resumedFrom: nil, stopReason: nil)
+    }
+
+    func testPrometheusTextFormat() {
+        let text = MetricsFile.text([report()], pipeline: "nightly", finishedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        let lines = text.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains("rederive_records{pipeline=\"nightly\",stage=\"0\",command=\"import\",outcome=\"read\"} 10"))
+        XCTAssertTrue(lines.contains("rederive_records{pipeline=\"nightly\",stage=\"0\",command=\"import\",outcome=\"imported\"} 7"))
+        XCTAssertTrue(lines.contains("rederive_issues{pipeline=\"nightly\",stage=\"0\",command=\"import\",code=\"invalid_json\"} 2"))
+        XCTAssertTrue(lines.contains("rederive_run_exit_status{pipeline=\"nightly\",stage=\"0\",command=\"import\"} 3"))
+        XCTAssertTrue(lines.contains("rederive_run_records_per_second{pipeline=\"nightly\",stage=\"0\",command=\"import\"} 5"))
+        XCTAssertTrue(lines.contains("rederive_last_run_timestamp_seconds{pipeline=\"nightly\"} 1700000000"))
+        // Every sample line belongs to a family announced by HELP and TYPE before it.
+        var declared = Set<String>()
+        for line in lines {
+            if line.hasPrefix("# TYPE ") { declared.insert(String(line.split(separator: " ")[2])) }
+            else if !line.hasPrefix("#") {
+                let name = String(line.prefix { $0 != "{" && $0 != " " })
+                XCTAssertTrue(declared.contains(name), "undeclared metric \(name)")
+                XCTAssertNotNil(Double(line.split(separator: " ").last!), "value of \(line)")
+            }
+        }
+        XCTAssertTrue(text.hasSuffix("\n"))
+    }
+
+    func testWriteIsAtomicAndReplaces() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("metrics-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("sub/run.prom").path
+        try MetricsFile.write([report()], pipeline: nil, to: path)
+        try MetricsFile.write([report()], pipeline: "again", to: path)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.contains("pipeline=\"again\""))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".partial"))
+    }
+
+    func testUnwritablePathIsAnIOError() {
+        XCTAssertThrowsError(try MetricsFile.write([report()], pipeline: nil, to: "/proc/nope/run.prom")) { error in
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, 2)
+        }
+    }
+}
