@@ -44,9 +44,23 @@ build: deps
 # whatever is stale. Skipped corrupt records (exit 3) are expected here.
 run: build
 	@mkdir -p out
-	$(REDERIVE) import Fixtures --db $(DEMO_DB) --report out/demo-import-issues.jsonl; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ]
-	$(REDERIVE) derive --db $(DEMO_DB) --report out/demo-derive-issues.jsonl
-	@echo "Store: $(DEMO_DB); issues: out/demo-import-issues.jsonl"
+	$(REDERIVE) run Pipelines/demo.yml --db $(DEMO_DB); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ]
+	@echo "Store: $(DEMO_DB); issues: out/demo-import-issues.jsonl; summaries: out/demo-summaries.jsonl.zst"
+
+# Nightly job: new exports from INCOMING (already-imported files skipped by content hash),
+# derive stale, export summaries. Run it twice: the second run imports nothing new.
+INCOMING ?= Fixtures/exports
+DB       ?= out/nightly.sqlite
+OUT      ?= out/nightly-summaries.jsonl.zst
+nightly: build
+	@mkdir -p out
+	$(REDERIVE) run Pipelines/nightly.yml --input $(INCOMING) --db $(DB) --out $(OUT)
+
+# Backfill after a calculation fix: dry run (preview in out/backfill-preview/), then apply.
+BACKFILL_DB ?= $(DEMO_DB)
+backfill: build
+	@[ -f $(BACKFILL_DB) ] || { echo "backfill: no store at $(BACKFILL_DB); run 'make run' (or set BACKFILL_DB=...) first"; exit 1; }
+	$(REDERIVE) run Pipelines/backfill.yml --db $(BACKFILL_DB)
 
 test: deps
 	$(SWIFT) build --build-tests
