@@ -19,6 +19,14 @@ struct Derive: ParsableCommand {
               rederive derive --db out/rooms.sqlite --all --workers 2 --json
               rederive derive --db out/rooms.sqlite --retry-failed
 
+            Dry run: --dry-run opens the store read-only, derives what the same command would, \
+            writes nothing to the store (no summaries, no run row; the file stays byte-identical) \
+            and reports what would change, field by field, in DB-preview/preview.md and \
+            preview.json (or --preview-out DIR); --json prints that JSON on stdout. Exit 3 when \
+            some records would fail; the error budget does not apply.
+              rederive derive --db out/rooms.sqlite --dry-run
+              rederive derive --db rooms.sqlite --all --dry-run --preview-out preview --json
+
             Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error budget,
             1 usage error, 2 fatal I/O, 130/143 stopped by SIGINT/SIGTERM (batch in hand committed).
             """
@@ -43,19 +51,31 @@ struct Derive: ParsableCommand {
     @Flag(help: "Write the derived columns even when the new values equal the stored ones.")
     var rewrite = false
 
+    @Flag(name: .customLong("dry-run"), help: "Write nothing to the store; report what would change (preview.md, preview.json).")
+    var dryRun = false
+
+    @Option(name: .customLong("preview-out"), help: "With --dry-run: the directory for preview.md and preview.json (default: DB-preview next to the store).")
+    var previewOut: String?
+
     func validate() throws {
         if all && retryFailed { throw ValidationError("--all and --retry-failed cannot be combined") }
+        if previewOut != nil && !dryRun { throw ValidationError("--preview-out needs --dry-run") }
+        if rewrite && dryRun { throw ValidationError("--rewrite and --dry-run cannot be combined") }
+    }
+
+    private var selection: DeriveSelection {
+        DeriveSelection(
+            all: all, ids: ids.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } },
+            since: since, retryFailed: retryFailed)
     }
 
     func run() throws {
         output.bootstrap()
+        if dryRun { throw ExitCode(runDry()) }
         let status = CommandRunner.run {
             let store = try Store(path: options.db)
             defer { store.close() }
             RunControl.installSignalHandlers()
-            let selection = DeriveSelection(
-                all: all, ids: ids.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } },
-                since: since, retryFailed: retryFailed)
             var config = DeriveConfiguration(
                 selection: selection, workers: options.workers, batchSize: options.batchSize,
                 reportPath: options.report, control: options.control, arguments: commandLineText)
@@ -63,5 +83,23 @@ struct Derive: ParsableCommand {
             return try output.finish([try DeriveJob.run(config, store: store)])
         }
         throw ExitCode(status)
+    }
+
+    /// `--dry-run`: read-only store, no signal handlers (nothing to commit: a stop just ends
+    /// the process, and the preview files are only ever renamed into place whole).
+    private func runDry() -> Int32 {
+        CommandRunner.run {
+            let store = try Store(path: options.db, readOnly: true)
+            defer { store.close() }
+            let config = DeriveConfiguration(
+                selection: selection, workers: options.workers, batchSize: options.batchSize,
+                reportPath: options.report, control: options.control, arguments: commandLineText)
+            let report = try DeriveJob.preview(config, store: store)
+            let dir = previewOut ?? ChangeReport.defaultDirectory(forStore: options.db)
+            try report.write(toDirectory: dir)
+            if output.json { print(report.json()) }
+            logger.info("\(report.tallyLine()); preview in \(dir)/")
+            return report.exitStatus
+        }
     }
 }

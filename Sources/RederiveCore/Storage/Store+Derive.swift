@@ -29,10 +29,11 @@ public struct DeriveSelection: Sendable, Equatable {
     }
 }
 
-/// A stored record to derive: its key, id, raw room (without coreModel) and current summary.
+/// A stored record to derive: its key, id, room name, raw room (without coreModel) and current summary.
 struct StoredRoom: Sendable {
     var seq: Int64
     var id: String
+    var roomName: String
     var sourceFile: String
     var sourceLine: Int
     var skeleton: [UInt8]
@@ -96,7 +97,7 @@ extension Store {
             return try pool.read { db in
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                           summary.summary_json, record.source_file, record.source_line
+                           summary.summary_json, record.source_file, record.source_line, record.room_name
                     FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                     LEFT JOIN summary ON summary.record_seq = record.seq
                     WHERE record.seq > ? AND record.seq <= ?\(where_)
@@ -112,7 +113,7 @@ extension Store {
                         bytes.append(contentsOf: data)
                         return bytes
                     }
-                    out.append(StoredRoom(seq: row[0], id: row[1], sourceFile: row[6], sourceLine: row[7], skeleton: skeleton, storedVersion: row[3],
+                    out.append(StoredRoom(seq: row[0], id: row[1], roomName: row[8], sourceFile: row[6], sourceLine: row[7], skeleton: skeleton, storedVersion: row[3],
                                           storedFingerprint: row[4], storedJSON: row[5]))
                 }
                 return out

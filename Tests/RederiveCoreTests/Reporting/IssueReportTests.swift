@@ -87,7 +87,8 @@ final class IssueReportTests: XCTestCase {
     func testTallyLine() {
         var s = RunStatistics()
         s.recordsRead = 120; s.recordsDone = 110; s.recordsSkipped = 10; s.fileFaults = 1; s.seconds = 2; s.decodedBytes = 4_000_000
-        XCTAssertEqual(s.tallyLine(command: "summarize", doneWord: "summarized", issues: "10 invalid_json"),
-                       "summarize: 120 read, 110 summarized, 10 skipped, 1 file fault (10 invalid_json) in 2.00 s (60 records/s, 2.0 MB/s)")
+        let line = s.tallyLine(command: "summarize", doneWord: "summarized", issues: "10 invalid_json")
+        XCTAssertTrue(line.hasPrefix("summarize: 120 read, 110 summarized, 10 skipped, 1 file fault (10 invalid_json) in 2.00 s (60 records/s, 2.0 MB/s, peak "), line)
+        XCTAssertTrue(line.hasSuffix(" MB)"), line)
     }
 }
