@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RederiveCore
 
 /// The `rederive` command: a thin shell over RederiveCore. Each subcommand parses its
@@ -21,4 +22,20 @@ struct Rederive: ParsableCommand {
             """,
         subcommands: [Import.self, Derive.self, Summarize.self, Generate.self]
     )
+
+    /// Parses and runs the subcommand; argument errors exit 1 (not ArgumentParser's 64) as
+    /// documented.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            if code.rawValue == 64 {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(1)
+            }
+            exit(withError: error)
+        }
+    }
 }
