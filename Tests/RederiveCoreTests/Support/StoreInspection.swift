@@ -70,8 +70,8 @@ enum StoreInspection {
         for table in a.keys.sorted() {
             let x = a[table] ?? [], y = b[table] ?? []
             if x == y { continue }
-            let onlyA = Set(x).subtracting(y).sorted().prefix(3)
-            let onlyB = Set(y).subtracting(x).sorted().prefix(3)
+            let onlyA = Set(x).subtracting(y).sorted().prefix(2).map { String($0.prefix(400)) }
+            let onlyB = Set(y).subtracting(x).sorted().prefix(2).map { String($0.prefix(400)) }
             XCTFail("\(what): table \(table) differs (\(x.count) vs \(y.count) rows); only in first: \(Array(onlyA)); only in second: \(Array(onlyB))",
                     file: file, line: line)
         }
