@@ -269,22 +269,28 @@ final class CrashRecoveryTests: XCTestCase {
                 continue
             }
             runID = run["id"]
-            let checkpoint = run["checkpoint_seq"] as Int64? ?? 0
             let renamedSeq = Int64.random(in: 1...maxSeq, using: &generator)
             try other.write { try $0.execute(sql: "UPDATE record SET room_name = room_name || '-x' WHERE seq = ?", arguments: [renamedSeq]) }
             renamed[renamedSeq, default: 0] += 1
-            if checkpoint > 0 {
-                // Already committed by the run: made stale again, it must not be visited again.
-                let seq = Int64.random(in: 1...checkpoint, using: &generator)
-                try other.write { try $0.execute(sql: "UPDATE summary SET summary_version = 0 WHERE record_seq = ?", arguments: [seq]) }
-                behind.insert(seq)
+            // The cursor position is read inside the writing transaction: the run cannot commit
+            // meanwhile, so "behind" and "ahead" are exact at the moment of the change.
+            let (b, a): (Int64?, Int64?) = try other.write { db in
+                let checkpoint = try Int64.fetchOne(db, sql: "SELECT checkpoint_seq FROM run WHERE id = ?", arguments: [runID]) ?? 0
+                var b: Int64?, a: Int64?
+                if checkpoint > 0 {
+                    // Already committed by the run: made stale again, it must not be visited again.
+                    b = Int64.random(in: 1...checkpoint, using: &generator)
+                    try db.execute(sql: "UPDATE summary SET summary_version = 0 WHERE record_seq = ?", arguments: [b])
+                }
+                // Well ahead of anything fetched (at most ~5 batches of 20 are in flight).
+                if checkpoint + 200 < maxSeq {
+                    a = Int64.random(in: (checkpoint + 200)...maxSeq, using: &generator)
+                    try db.execute(sql: "UPDATE summary SET summary_version = 0 WHERE record_seq = ?", arguments: [a])
+                }
+                return (b, a)
             }
-            // Well ahead of anything fetched (a few batches of 20 may be in flight).
-            if checkpoint + 200 < maxSeq {
-                let seq = Int64.random(in: (checkpoint + 200)...maxSeq, using: &generator)
-                try other.write { try $0.execute(sql: "UPDATE summary SET summary_version = 0 WHERE record_seq = ?", arguments: [seq]) }
-                ahead.insert(seq)
-            }
+            if let b { behind.insert(b) }
+            if let a { ahead.insert(a) }
             // A new record past the run's upper bound: left for the next run.
             let source = Int64.random(in: 1...maxSeq, using: &generator)
             let seq: Int64 = try other.write { db in
