@@ -116,6 +116,25 @@ final class DeriveJobTests: XCTestCase {
         XCTAssertEqual(try StoreFixtures.derive(store, DeriveSelection(since: "2026-11-02T00:00:00Z"), deriver: v2).statistics.recordsRead, 0)
     }
 
+    func testSinceComparesTimesNotText() throws {
+        // Stored times carry milliseconds only when non-zero ("…:00Z" vs "…:00.500Z"), and
+        // --since may be written with another precision or offset: compare instants.
+        let v2 = SummaryDeriver(version: 2)
+        let all = try seqs()
+        try StoreInspection.execute(db, "UPDATE record SET stored_at = '2020-01-01T00:00:00Z'")
+        let times = ["2026-11-01T10:00:00.500Z", "2026-11-01T10:00:00Z", "2026-11-01T09:59:59.900Z", "2026-11-01T10:00:01Z"]
+        for (i, time) in times.enumerated() {
+            try StoreInspection.execute(db, "UPDATE record SET stored_at = ? WHERE seq = ?", [time, all[i].seq])
+        }
+        for since in ["2026-11-01T10:00:00Z", "2026-11-01T10:00:00.000Z", "2026-11-01T12:00:00+02:00"] {
+            XCTAssertEqual(try store.countSelected(DeriveSelection(since: since), deriver: v2, after: 0, upTo: Int64.max), 3, since)
+        }
+        XCTAssertEqual(try store.countSelected(DeriveSelection(since: "2026-11-01T10:00:00.600Z"), deriver: v2, after: 0, upTo: Int64.max), 1)
+        XCTAssertEqual(try store.countSelected(DeriveSelection(since: "2026-11-01"), deriver: v2, after: 0, upTo: Int64.max), 4)
+        let report = try StoreFixtures.derive(store, DeriveSelection(since: "2026-11-01T10:00:00Z"), deriver: v2)
+        XCTAssertEqual(report.statistics.recordsRead, 3)
+    }
+
     func testRetryFailedReDerivesOnlyLedgerFailures() throws {
         let target = try seqs()[7]
         let original = try XCTUnwrap(try StoreInspection.rows(db, "SELECT skeleton FROM raw_room WHERE record_seq = ?", [target.seq]).first?["skeleton"] as Data?)
