@@ -221,4 +221,28 @@ final class ImportJobTests: XCTestCase {
         referenceStore.close()
         StoreInspection.assertEqual(try StoreInspection.dump(db), try StoreInspection.dump(reference), "interrupted + rerun vs uninterrupted")
     }
+
+    func testSkipImportedFilesRegistersEachCompleteFile() throws {
+        let files = try StoreFixtures.committedExportFiles
+        let db = dir.file("store.sqlite")
+        let store = try Store(path: db)
+        try ImportJob.run(ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false), store: store)
+        // Every file read to its end without fault is registered with its own size and record count;
+        // the truncated one is not.
+        let rows = try StoreInspection.rows(db, "SELECT path, bytes, records, content_hash FROM imported_file ORDER BY path")
+        XCTAssertEqual(rows.map { $0["path"] as String }, files.filter { !$0.hasSuffix("truncated.jsonl.zst") })
+        for row in rows {
+            let path: String = row["path"]
+            let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            XCTAssertEqual(row["bytes"] as Int, size, path)
+            XCTAssertEqual(row["records"] as Int, try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE source_file = ?", [path]), path)
+            XCTAssertEqual(row["content_hash"] as String?, FileHasher.hash(path: path))
+        }
+        // The next run skips them and reads only the truncated file again.
+        let again = try ImportJob.run(ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false), store: store)
+        XCTAssertEqual(again.count("filesSkipped"), files.count - 1)
+        XCTAssertEqual(again.statistics.recordsRead, 6)
+        XCTAssertEqual(again.statistics.recordsUnchanged, 6)
+        store.close()
+    }
 }
