@@ -86,6 +86,7 @@ public enum ImportJob {
         let progress = ProgressLine(label: "import", enabled: config.showProgress && isatty(2) == 1)
         var seenIDs: [String: Int] = [:]
         var recordsInFile = 0
+        var bytesInFile: Int64 = 0
         var currentFile = ""
         var status = RunStatus.completed
         var stopReason: String?
@@ -95,9 +96,11 @@ public enum ImportJob {
                 currentFile = batch.file
                 seenIDs.removeAll(keepingCapacity: true)
                 recordsInFile = 0
+                bytesInFile = 0
             }
             stats.decodedBytes += batch.decodedBytes
             stats.fileBytes += batch.fileBytes
+            bytesInFile += batch.fileBytes
             let file = batch.file
             var items = pool.map(batch.lines) { processor, line in processor.importItem(line: line, file: file) }
             for i in items.indices {
@@ -132,7 +135,7 @@ public enum ImportJob {
                 }
                 // Only a file read to its end without fault counts as imported.
                 items.append(.fileDone(path: file, contentHash: batch.fault == nil ? fileHashes[file] : nil,
-                                       bytes: stats.fileBytes, records: recordsInFile))
+                                       bytes: bytesInFile, records: recordsInFile))
             }
             writer.submit((items, stats))
             if writer.failed { break }

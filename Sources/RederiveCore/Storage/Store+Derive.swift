@@ -59,7 +59,9 @@ extension Store {
             args += StatementArguments(canonical)
         }
         if let since = selection.since {
-            sql += " AND record.stored_at >= ?"
+            // Compare instants, not text: stored times omit a zero fraction ("…:00Z" sorts
+            // after "…:00.500Z" as text) and --since may carry another precision or offset.
+            sql += " AND julianday(record.stored_at) >= julianday(?)"
             args += [since]
         }
         return (sql, args)

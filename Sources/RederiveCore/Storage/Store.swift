@@ -74,38 +74,20 @@ public final class Store: @unchecked Sendable {
     // Reads an existing file without writing to it. Returns whether migrations are pending
     // on a non-empty store; throws when the store is newer than this build or not a store.
     private static func inspect(path: String, migrator: DatabaseMigrator) throws(RederiveError) -> Bool {
-        var config = Configuration()
-        config.readonly = true
-        do {
-            let queue = try DatabaseQueue(path: path, configuration: config)
-            defer { try? queue.close() }
-            return try queue.read { db throws(RederiveError) -> Bool in
-                do {
-                    guard try db.tableExists("grdb_migrations") else {
-                        if try db.tableExists("record") || !(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master").isEmpty) {
-                            throw RederiveError.io("\(path): not a rederive store (it has tables but no schema history); refusing to touch it")
-                        }
-                        return false
-                    }
-                    let applied = try migrator.appliedIdentifiers(db)
-                    let known = Set(migrator.migrations)
-                    let unknown = applied.subtracting(known)
-                    if !unknown.isEmpty {
-                        throw RederiveError.io(
-                            "\(path): this store was written by a newer rederive (schema migrations \(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. Use a newer rederive; the file was not modified.")
-                    }
-                    return !applied.isEmpty && applied.count < known.count
-                } catch let error as RederiveError {
-                    throw error
-                } catch {
-                    throw RederiveError.io("\(path): cannot read the store: \(error)")
-                }
+        let history = try SchemaHistoryReader.read(path: path)
+        guard let applied = history.applied else {
+            if !history.tables.isEmpty {
+                throw RederiveError.io("\(path): not a rederive store (it has tables but no schema history); refusing to touch it")
             }
-        } catch let error as RederiveError {
-            throw error
-        } catch {
-            throw .io("\(path): cannot read the store: \(error)")
+            return false
         }
+        let known = Set(migrator.migrations)
+        let unknown = Set(applied).subtracting(known)
+        if !unknown.isEmpty {
+            throw RederiveError.io(
+                "\(path): this store was written by a newer rederive (schema migrations \(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. Use a newer rederive; the file was not modified.")
+        }
+        return !applied.isEmpty && applied.count < known.count
     }
 
     /// Checkpoints the WAL into the main file and closes the store.

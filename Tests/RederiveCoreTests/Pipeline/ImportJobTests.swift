@@ -1,0 +1,248 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import RederiveCore
+
+/// `ImportJob` into a temporary store, over the committed fixtures.
+final class ImportJobTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func tearDown() {
+        RunControl.resetStop()
+        dir = nil
+    }
+
+    private var corruptFile: String { RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt/corrupt-records.jsonl").path }
+    private var truncatedFile: String { RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt/truncated.jsonl.zst").path }
+
+    /// The ledger the committed fixtures must leave: key → (stage, code).
+    private var expectedLedger: [String: String] {
+        let c = corruptFile
+        return [
+            "file:\(truncatedFile)": "read truncated_frame",
+            "id:24A3F4AD-534F-4621-8E89-0E40524172EE": "decode bad_transform",
+            "id:42A827DF-7C6B-45BF-86F6-8AA1E35A2FD9": "upgrade unsupported_format_version",
+            "id:8D43D369-68DD-4213-8F7E-6F17A8B02936": "decode negative_dimension",
+            "id:A8793A76-214C-4C4F-A9F9-B629AC69AD76": "decode invalid_room_json",
+            "id:D23CF642-9068-43FD-94B0-E0B13E91AAB4": "parse wrong_type",
+            "id:EC9AC796-27FD-49DE-A02A-A5228DCC9563": "parse missing_key",
+            "id:F11AE001-B4FD-4070-AE95-E5C4CACB4A32": "parse invalid_base64",
+            "line:\(c):1": "parse invalid_json",
+            "line:\(c):3": "parse invalid_utf8",
+            "line:\(c):4": "parse not_an_object",
+            "line:\(c):8": "parse missing_key",
+            "line:\(c):14": "parse non_finite_number",
+            "line:\(c):20": "upgrade duplicate_id",
+        ]
+    }
+
+    private func ledger(_ path: String) throws -> [String: String] {
+        var out: [String: String] = [:]
+        for row in try StoreInspection.rows(path, "SELECT record_key, stage, code FROM failure") {
+            out[row["record_key"]] = "\(row["stage"] as String) \(row["code"] as String)"
+        }
+        return out
+    }
+
+    func testImportCommittedFixturesCountsLedgerAndSortedReport() throws {
+        let db = dir.file("store.sqlite"), reportPath = dir.file("issues.jsonl")
+        let store = try Store(path: db)
+        let report = try StoreFixtures.importFiles(try StoreFixtures.committedExportFiles, into: store, reportPath: reportPath)
+        store.close()
+        XCTAssertEqual(report.status, .completed)
+        XCTAssertEqual(report.exitStatus, 3)
+        XCTAssertEqual(report.count("imported"), StoreFixtures.committedGoodRecords)
+        XCTAssertEqual(report.count("updated"), 0)
+        XCTAssertEqual(report.statistics.recordsSkipped, 13)
+        XCTAssertEqual(report.statistics.fileFaults, 1)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM record"), StoreFixtures.committedGoodRecords)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary"), StoreFixtures.committedGoodRecords)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM raw_room"), StoreFixtures.committedGoodRecords)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(DISTINCT id) FROM record"), StoreFixtures.committedGoodRecords)
+        XCTAssertEqual(try ledger(db), expectedLedger)
+        // The duplicate kept line 13's record: that id is stored, from line 13.
+        let kept = try StoreInspection.rows(db, "SELECT source_line FROM record WHERE id = '074125BB-8C2A-4749-9543-8902F78EF811'")
+        XCTAssertEqual(kept.map { $0["source_line"] as Int }, [13])
+        // The run row.
+        let run = try XCTUnwrap(try StoreInspection.run(db))
+        XCTAssertEqual(run["status"] as String, "completed")
+        XCTAssertEqual(run["exit_status"] as Int, 3)
+        XCTAssertEqual(run["records_read"] as Int, 58)
+        XCTAssertEqual(run["records_done"] as Int, 45)
+        // The report: one line per issue, sorted by file then line (file faults after the file's lines).
+        let lines = [UInt8](try Data(contentsOf: URL(fileURLWithPath: reportPath))).split(separator: 0x0A)
+        let issues = try lines.map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]) }
+        XCTAssertEqual(issues.count, 14)
+        let keys = issues.map { ($0["file"] as? String ?? "", ($0["line"] as? Int) ?? Int.max) }
+        XCTAssertTrue(zip(keys, keys.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }, "\(keys)")
+    }
+
+    func testRawRoomsAreStoredByteExact() throws {
+        let db = dir.file("store.sqlite")
+        let store = try Store(path: db)
+        let files = try StoreFixtures.committedExportFiles
+        try StoreFixtures.importFiles(files, into: store)
+        var checked = 0
+        for file in files {
+            let lines = try StoreFixtures.lines(of: file)
+            for row in try StoreInspection.rows(db, "SELECT id, source_line, raw_hash, raw_size FROM record WHERE source_file = ?", [file]) {
+                let number: Int = row["source_line"]
+                let expected = try StoreFixtures.expectedRawRoom(line: lines[number - 1])
+                let id: String = row["id"]
+                let stored = try XCTUnwrap(try store.rawRoom(id: id), id)
+                XCTAssertEqual(stored.count, expected.count, "\(file):\(number)")
+                XCTAssertTrue(stored == expected, "\(file):\(number): raw room is not byte-exact")
+                XCTAssertEqual(row["raw_hash"] as String, ContentHash.digest(expected).hex)
+                XCTAssertEqual(row["raw_size"] as Int, expected.count)
+                // A lower-case id finds the same record.
+                XCTAssertEqual(try store.rawRoom(id: id.lowercased()), stored)
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, StoreFixtures.committedGoodRecords)
+        // The committed v3 rooms carry a coreModel: the split really happened.
+        XCTAssertGreaterThan(try StoreInspection.int(db, "SELECT COUNT(*) FROM raw_room WHERE core_model_offset >= 0"), 0)
+        XCTAssertNil(try store.rawRoom(id: "00000000-0000-4000-8000-000000000000"))
+        store.close()
+    }
+
+    func testImportingAgainChangesNothing() throws {
+        let db = dir.file("store.sqlite")
+        let store = try Store(path: db)
+        let files = try StoreFixtures.committedExportFiles
+        try StoreFixtures.importFiles(files, into: store)
+        let before = try StoreInspection.dump(db, excluding: .strict)
+        let again = try StoreFixtures.importFiles(files, into: store, batchSize: 3, workers: 1)
+        let after = try StoreInspection.dump(db, excluding: .strict)
+        // The ledger's last_seen_at is refreshed by design; everything else stays, seq and times included.
+        var b = before, a = after
+        b["failure"] = b["failure"]?.map { $0.replacingOccurrences(of: #"last_seen_at=\S+"#, with: "", options: .regularExpression) }
+        a["failure"] = a["failure"]?.map { $0.replacingOccurrences(of: #"last_seen_at=\S+"#, with: "", options: .regularExpression) }
+        StoreInspection.assertEqual(b, a, "second import")
+        XCTAssertEqual(again.count("imported"), 0)
+        XCTAssertEqual(again.count("updated"), 0)
+        XCTAssertEqual(again.count("rederived"), 0)
+        XCTAssertEqual(again.statistics.recordsUnchanged, StoreFixtures.committedGoodRecords)
+        XCTAssertEqual(again.newFailures, 0)
+        XCTAssertEqual(again.exitStatus, 3)
+        // Nothing of the second run landed in the derived data.
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE run_id = ?", [again.runID]), 0)
+        store.close()
+    }
+
+    func testChangedRawDataIsUpdatedAndRederived() throws {
+        let id = "11111111-1111-4111-8111-111111111111"
+        let first = dir.file("a.jsonl"), second = dir.file("b.jsonl")
+        try ExportFixtures.write(lines: [String(decoding: ExportFixtures.v3Line(id: id, name: "Room", roomText: try ExportFixtures.compactRoom("Kitchen")), as: UTF8.self)], to: first)
+        try ExportFixtures.write(lines: [String(decoding: ExportFixtures.v3Line(id: id, name: "Room", roomText: try ExportFixtures.compactRoom("Bedroom3")), as: UTF8.self)], to: second)
+        let db = dir.file("store.sqlite")
+        let store = try Store(path: db)
+        let r1 = try StoreFixtures.importFiles([first], into: store)
+        XCTAssertEqual(r1.count("imported"), 1)
+        let before = try XCTUnwrap(try StoreInspection.rows(db, "SELECT record.seq, raw_hash, summary_json, wall_count FROM record JOIN summary ON record_seq = seq").first)
+        let r2 = try StoreFixtures.importFiles([second], into: store)
+        XCTAssertEqual(r2.count("updated"), 1)
+        XCTAssertEqual(r2.count("imported"), 0)
+        let rows = try StoreInspection.rows(db, "SELECT record.seq, raw_hash, summary_json, wall_count, summary.run_id, source_file FROM record JOIN summary ON record_seq = seq")
+        XCTAssertEqual(rows.count, 1)
+        let after = try XCTUnwrap(rows.first)
+        XCTAssertEqual(after["seq"] as Int64, before["seq"] as Int64, "updated in place")
+        XCTAssertNotEqual(after["raw_hash"] as String, before["raw_hash"] as String)
+        XCTAssertNotEqual(after["summary_json"] as String, before["summary_json"] as String)
+        XCTAssertEqual(after["run_id"] as Int64, r2.runID, "re-derived by the second run")
+        XCTAssertEqual(after["source_file"] as String, second)
+        XCTAssertEqual(try store.rawRoom(id: id), try ExportFixtures.compactRoom("Bedroom3"))
+        // And the summary is the one a fresh import of the new data makes.
+        let fresh = dir.file("fresh.sqlite")
+        let freshStore = try Store(path: fresh)
+        try StoreFixtures.importFiles([second], into: freshStore)
+        freshStore.close()
+        XCTAssertEqual(try StoreInspection.dump(db)["summary"], try StoreInspection.dump(fresh)["summary"])
+        store.close()
+    }
+
+    func testErrorBudgetAbortsAfterCommittingWorkDone() throws {
+        // corrupt-records.jsonl: line 1 is corrupt, line 2 good. Batches of 2: the first batch
+        // holds one good record and one error, which is over a budget of 0.
+        let db = dir.file("store.sqlite")
+        let store = try Store(path: db)
+        let report = try StoreFixtures.importFiles([corruptFile], into: store, batchSize: 2,
+                                                   control: RunControl(maxErrors: 0))
+        XCTAssertEqual(report.status, .aborted)
+        XCTAssertEqual(report.exitStatus, 4)
+        XCTAssertNotNil(report.stopReason)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM record"), 1, "the batch in hand was committed")
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE id = 'B14FD529-E9C0-454B-997B-8F4C2BC9492D'"), 1)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM failure"), 1)
+        let run = try XCTUnwrap(try StoreInspection.run(db))
+        XCTAssertEqual(run["status"] as String, "aborted")
+        XCTAssertEqual(run["exit_status"] as Int, 4)
+        // Running again without the budget finishes and equals an uninterrupted import.
+        let rerun = try StoreFixtures.importFiles([corruptFile], into: store, batchSize: 2)
+        XCTAssertEqual(rerun.status, .completed)
+        XCTAssertEqual(rerun.resumedFrom, report.runID)
+        store.close()
+        let reference = dir.file("reference.sqlite")
+        let referenceStore = try Store(path: reference)
+        try StoreFixtures.importFiles([corruptFile], into: referenceStore)
+        referenceStore.close()
+        StoreInspection.assertEqual(try StoreInspection.dump(db), try StoreInspection.dump(reference), "aborted + rerun vs uninterrupted")
+    }
+
+    func testStopRequestInterruptsAndRerunCompletes() throws {
+        let files = try StoreFixtures.committedExportFiles
+        let db = dir.file("store.sqlite")
+        let store = try Store(path: db)
+        RunControl.requestStop(signal: SIGINT)
+        let stopped = try StoreFixtures.importFiles(files, into: store, batchSize: 3)
+        RunControl.resetStop()
+        XCTAssertEqual(stopped.status, .interrupted)
+        XCTAssertEqual(stopped.exitStatus, 130)
+        XCTAssertEqual(stopped.stopReason, "SIGINT")
+        let stoppedRecords = try StoreInspection.int(db, "SELECT COUNT(*) FROM record")
+        XCTAssertGreaterThan(stoppedRecords, 0, "the batch in hand was committed")
+        XCTAssertLessThan(stoppedRecords, StoreFixtures.committedGoodRecords)
+        XCTAssertEqual(try StoreInspection.run(db)?["status"] as String?, "interrupted")
+
+        RunControl.requestStop(signal: SIGTERM)
+        let stoppedAgain = try StoreFixtures.importFiles(files, into: store, batchSize: 3)
+        RunControl.resetStop()
+        XCTAssertEqual(stoppedAgain.exitStatus, 143)
+        XCTAssertEqual(stoppedAgain.resumedFrom, stopped.runID)
+
+        let rerun = try StoreFixtures.importFiles(files, into: store, batchSize: 3)
+        XCTAssertEqual(rerun.status, .completed)
+        XCTAssertEqual(rerun.exitStatus, 3)
+        XCTAssertEqual(rerun.resumedFrom, stoppedAgain.runID)
+        store.close()
+        let reference = dir.file("reference.sqlite")
+        let referenceStore = try Store(path: reference)
+        try StoreFixtures.importFiles(files, into: referenceStore)
+        referenceStore.close()
+        StoreInspection.assertEqual(try StoreInspection.dump(db), try StoreInspection.dump(reference), "interrupted + rerun vs uninterrupted")
+    }
+
+    func testSkipImportedFilesRegistersEachCompleteFile() throws {
+        let files = try StoreFixtures.committedExportFiles
+        let db = dir.file("store.sqlite")
+        let store = try Store(path: db)
+        try ImportJob.run(ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false), store: store)
+        // Every file read to its end without fault is registered with its own size and record count;
+        // the truncated one is not.
+        let rows = try StoreInspection.rows(db, "SELECT path, bytes, records, content_hash FROM imported_file ORDER BY path")
+        XCTAssertEqual(rows.map { $0["path"] as String }, files.filter { !$0.hasSuffix("truncated.jsonl.zst") })
+        for row in rows {
+            let path: String = row["path"]
+            let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+            XCTAssertEqual(row["bytes"] as Int, size, path)
+            XCTAssertEqual(row["records"] as Int, try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE source_file = ?", [path]), path)
+            XCTAssertEqual(row["content_hash"] as String?, FileHasher.hash(path: path))
+        }
+        // The next run skips them and reads only the truncated file again.
+        let again = try ImportJob.run(ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false), store: store)
+        XCTAssertEqual(again.count("filesSkipped"), files.count - 1)
+        XCTAssertEqual(again.statistics.recordsRead, 6)
+        XCTAssertEqual(again.statistics.recordsUnchanged, 6)
+        store.close()
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import XCTest
+@testable import RederiveCore
+
+/// The built `rederive` executable, run as a child process.
+enum CommandLineTool {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var built: Result<String, Error>?
+
+    /// The path of `.build/debug/rederive`, building it once when it is missing (the test
+    /// target does not depend on the executable).
+    static func executable() throws -> String {
+        try lock.withLock {
+            if let built { return try built.get() }
+            let root = RoomFixtures.repoRoot
+            let path = root.appendingPathComponent(".build/debug/rederive").path
+            let result: Result<String, Error>
+            if FileManager.default.isExecutableFile(atPath: path) {
+                result = .success(path)
+            } else {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                process.arguments = ["swift", "build", "--product", "rederive"]
+                process.currentDirectoryURL = root
+                do {
+                    try process.run()
+                    process.waitUntilExit()
+                    if process.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: path) {
+                        result = .success(path)
+                    } else {
+                        result = .failure(XCTSkip("could not build the rederive executable (swift build --product rederive exited \(process.terminationStatus))"))
+                    }
+                } catch {
+                    result = .failure(XCTSkip("could not run swift build to get the rederive executable: \(error)"))
+                }
+            }
+            built = result
+            return try result.get()
+        }
+    }
+
+    /// A started child process.
+    final class Child {
+        let process = Process()
+        let stderrPath: String
+
+        init(_ arguments: [String], stderrPath: String) throws {
+            self.stderrPath = stderrPath
+            process.executableURL = URL(fileURLWithPath: try CommandLineTool.executable())
+            process.arguments = arguments
+            FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+            try process.run()
+        }
+
+        var pid: Int32 { process.processIdentifier }
+        var isRunning: Bool { process.isRunning }
+
+        func signal(_ sig: Int32) { kill(pid, sig) }
+
+        /// Waits for the end (at most `timeout` seconds, then kills it and fails).
+        @discardableResult
+        func wait(timeout: Double = 180, file: StaticString = #filePath, line: UInt = #line) -> (status: Int32, signaled: Bool) {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < deadline { usleep(5_000) }
+            if process.isRunning {
+                kill(pid, SIGKILL)
+                XCTFail("rederive \(process.arguments ?? []) did not finish within \(timeout) s", file: file, line: line)
+            }
+            process.waitUntilExit()
+            return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
+        }
+
+        var stderr: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+    }
+
+    /// Runs to the end and returns the exit status.
+    static func run(_ arguments: [String], stderrPath: String, file: StaticString = #filePath, line: UInt = #line) throws -> Int32 {
+        let child = try Child(arguments, stderrPath: stderrPath)
+        let (status, signaled) = child.wait(file: file, line: line)
+        XCTAssertFalse(signaled, "rederive \(arguments) died of signal \(status): \(child.stderr)", file: file, line: line)
+        return status
+    }
+
+    /// The latest run row of a store another process is writing, read without creating or
+    /// migrating anything; nil while there is none yet.
+    static func latestRun(_ db: String) -> Row? {
+        guard FileManager.default.fileExists(atPath: db) else { return nil }
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(5)
+        guard let queue = try? DatabaseQueue(path: db, configuration: config) else { return nil }
+        defer { try? queue.close() }
+        return try? queue.read { try Row.fetchOne($0, sql: "SELECT * FROM run ORDER BY id DESC LIMIT 1") }
+    }
+
+    /// Polls until the latest run of `command` has read at least `records` records, or the
+    /// child ended. Returns that run row (nil when the child ended before).
+    static func waitForProgress(_ child: Child, db: String, command: String, records: Int, after runID: Int64 = 0) -> Row? {
+        while child.isRunning {
+            if let run = latestRun(db), (run["command"] as String?) == command, (run["id"] as Int64) > runID,
+               (run["records_read"] as Int? ?? 0) >= records {
+                return run
+            }
+            usleep(2_000)
+        }
+        return nil
+    }
+}
