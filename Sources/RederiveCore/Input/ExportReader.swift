@@ -145,7 +145,9 @@ public final class ExportReader {
                 return ExportLine(number: lineNumber, bytes: [], oversized: true)
             }
             bytes = pending
+            // Start the next line with room for one like this one: no regrowth copies.
             pending = []
+            pending.reserveCapacity(bytes.count + Int(RJ_PADDING))
             bytes.reserveCapacity(bytes.count + Int(RJ_PADDING))
         }
         if bytes.last == 0x0D { bytes.removeLast() }
