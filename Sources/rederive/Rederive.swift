@@ -19,6 +19,6 @@ struct Rederive: ParsableCommand {
               130  interrupted by SIGINT (the batch in hand was committed)
               143  terminated by SIGTERM (the batch in hand was committed)
             """,
-        subcommands: [Import.self, Derive.self, Summarize.self, Generate.self, Status.self]
+        subcommands: [Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Export.self]
     )
 }
