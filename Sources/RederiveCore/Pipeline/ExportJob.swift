@@ -68,6 +68,8 @@ public enum ExportJob {
                 let page = try store.fetchExportPage(includeStale: config.includeStale, derivedSince: since,
                                                      deriver: deriver, after: cursor, upTo: upper, limit: config.pageSize)
                 guard let last = page.last else { break }
+                // The keyset must move forward; a page that does not would repeat forever.
+                guard last.seq > cursor else { throw .io("\(store.path): keyset did not advance past seq \(cursor)") }
                 cursor = last.seq
                 for row in page {
                     stats.recordsRead += 1
