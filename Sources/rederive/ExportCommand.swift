@@ -7,25 +7,31 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write stored summaries as JSON Lines (one object per record, in store order).",
         discussion: """
-            Writes one line per record that has a summary fresh for this build (summary_version and
-            derivation fingerprint equal to this build's); --all-records writes every record that has
-            any summary, stale ones included (check their summaryVersion). Each line is:
+            Writes one line per record whose summary is fresh for this build
+            (summary_version and derivation fingerprint equal to this build's);
+            --all-records writes every record that has any summary, stale ones
+            included (check their summaryVersion). Each line is:
 
-              {"id","roomName","capturedAt","summaryVersion","fingerprint","derivedAt","summary":{...}}
+              {"id", "roomName", "capturedAt", "summaryVersion",
+               "fingerprint", "derivedAt", "summary": {...}}
 
-            where "summary" is the stored summary JSON, verbatim. Records are read in keyset pages
-            (seq > last ORDER BY seq LIMIT 1000, up to the last record present when the export
-            started), so memory stays bounded whatever the store size. The file is written under
-            FILE.partial and renamed into place only when complete: after an error or a signal
-            nothing is left at --out. The run is recorded in the store's run history (command
-            "export"); a tally goes to stderr, --json prints the run summary on stdout.
+            where "summary" is the stored summary JSON, verbatim. Records are
+            read in keyset pages (seq > last ORDER BY seq LIMIT 1000, up to the
+            last record present when the export started), so memory stays
+            bounded whatever the store size. The file is written as
+            FILE.partial and renamed into place only when complete: after an
+            error or a signal nothing is left at --out. The run is recorded in
+            the store's run history (command "export"); a tally goes to
+            stderr, --json prints the run summary on stdout.
 
             Examples:
               rederive export --db out/rooms.sqlite --out summaries.jsonl.zst
-              rederive export --db out/rooms.sqlite --out changed.jsonl --since 2026-11-01T00:00:00Z --json
+              rederive export --db out/rooms.sqlite --out new.jsonl \\
+                --since 2026-11-01T00:00:00Z --json
 
-            Exit status: 0 written, 1 usage error, 2 fatal I/O (nothing written at --out),
-            130/143 stopped by SIGINT/SIGTERM (nothing written at --out).
+            Exit status: 0 written, 1 usage error, 2 fatal I/O (nothing
+            written at --out), 130/143 stopped by SIGINT/SIGTERM (nothing
+            written at --out).
             """
     )
 
