@@ -20,7 +20,7 @@ struct Rederive: ParsableCommand {
               130  interrupted by SIGINT (the batch in hand was committed)
               143  terminated by SIGTERM (the batch in hand was committed)
             """,
-        subcommands: [Import.self, Derive.self, Summarize.self, Generate.self]
+        subcommands: [Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Export.self]
     )
 
     /// Parses and runs the subcommand; argument errors exit 1 (not ArgumentParser's 64) as

@@ -69,11 +69,18 @@ public struct RunReport: Sendable {
         return "{\(fields.joined(separator: ","))}"
     }
 
+    // "filesSkipped" → "files skipped" for people; JSON keeps the camelCase key.
+    private static func words(_ key: String) -> String {
+        key.reduce(into: "") { out, c in
+            if c.isUppercase { out += " " + c.lowercased() } else { out.append(c) }
+        }
+    }
+
     /// The one-line tally for stderr.
     public func tallyLine() -> String {
         let s = statistics
         var line = "\(command) (run \(runID)\(resumedFrom.map { ", continuing run \($0)" } ?? "")): \(s.recordsRead) read"
-        for (name, value) in counts { line += ", \(value) \(name)" }
+        for (name, value) in counts { line += ", \(value) \(Self.words(name))" }
         line += ", \(s.recordsUnchanged) unchanged, \(s.recordsSkipped) skipped"
         if s.fileFaults > 0 { line += ", \(s.fileFaults) file fault\(s.fileFaults == 1 ? "" : "s")" }
         if !issuesByCode.isEmpty {

@@ -226,7 +226,7 @@ final class ImportJobTests: XCTestCase {
         let files = try StoreFixtures.committedExportFiles
         let db = dir.file("store.sqlite")
         let store = try Store(path: db)
-        try ImportJob.run(ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false), store: store)
+        _ = try ImportJob.run(ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false), store: store)
         // Every file read to its end without fault is registered with its own size and record count;
         // the truncated one is not.
         let rows = try StoreInspection.rows(db, "SELECT path, bytes, records, content_hash FROM imported_file ORDER BY path")

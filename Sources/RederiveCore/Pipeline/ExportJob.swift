@@ -1,0 +1,150 @@
+import Foundation
+
+/// What `rederive export` does, resolved once from flags.
+public struct ExportConfiguration: Sendable {
+    /// The output file: JSON Lines, zstd-compressed when it ends in `.zst`.
+    public var outPath: String
+    /// Export every record that has a summary, stale ones included (`--all-records`);
+    /// by default only summaries fresh for `deriver`.
+    public var includeStale: Bool
+    /// Only summaries derived at or after this ISO 8601 time (`--since`), e.g.
+    /// `2026-11-01T00:00:00Z`, `2026-11-01T00:00:00.250+01:00` or `2026-11-01`.
+    public var since: String?
+    /// The derivation that decides which summaries are fresh.
+    public var deriver: SummaryDeriver
+    /// Rows per keyset page: bounds memory whatever the store size.
+    public var pageSize: Int
+    /// The command line, for the run history.
+    public var arguments: String
+    /// The pipeline file that started this run, if any.
+    public var pipeline: String?
+
+    /// Creates a configuration.
+    public init(outPath: String, includeStale: Bool = false, since: String? = nil,
+                deriver: SummaryDeriver = SummaryDeriver(), pageSize: Int = 1000, arguments: String = "export",
+                pipeline: String? = nil) {
+        self.outPath = outPath
+        self.includeStale = includeStale
+        self.since = since
+        self.deriver = deriver
+        self.pageSize = max(1, pageSize)
+        self.arguments = arguments
+        self.pipeline = pipeline
+    }
+}
+
+/// `rederive export`: streams stored summaries out as JSON Lines, one object per record in
+/// `seq` order:
+///
+/// `{"id","roomName","capturedAt","summaryVersion","fingerprint","derivedAt","summary":{...}}`
+///
+/// where `summary` is the stored summary JSON, verbatim. Rows are read in keyset pages up to
+/// the last record present when the run started, so memory stays bounded. The file is
+/// written under a temporary name and renamed into place only when complete: after a
+/// failure or a stop nothing is left at the output path. The run is kept in the history.
+public enum ExportJob {
+    /// Runs the export from `store` (which must be open read-write: the run is recorded).
+    public static func run(_ config: ExportConfiguration, store: Store) throws(RederiveError) -> RunReport {
+        let start = DispatchTime.now()
+        let deriver = config.deriver
+        // A bad --since is a usage error: reject it before anything is recorded or written.
+        let since = try config.since.map { text throws(RederiveError) in try storedTimestamp(text) }
+        // No resume key: an export is rewritten whole, so there is nothing to continue.
+        let run = try store.beginRun(command: "export", pipeline: config.pipeline, arguments: config.arguments,
+                                     resumeKey: nil, deriver: deriver)
+        var stats = RunStatistics()
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
+
+        var status = RunStatus.completed
+        var stopReason: String?
+        var excluded = 0
+        do throws(RederiveError) {
+            let writer: ZstdWriter
+            do { writer = try ZstdWriter(path: config.outPath) } catch { throw .io(error.message) }
+            let upper = try store.maxSeq()
+            var cursor: Int64 = 0
+            var line: [UInt8] = []
+            pages: while true {
+                let page = try store.fetchExportPage(includeStale: config.includeStale, derivedSince: since,
+                                                     deriver: deriver, after: cursor, upTo: upper, limit: config.pageSize)
+                guard let last = page.last else { break }
+                // The keyset must move forward; a page that does not would repeat forever.
+                guard last.seq > cursor else { throw .io("\(store.path): keyset did not advance past seq \(cursor)") }
+                cursor = last.seq
+                for row in page {
+                    stats.recordsRead += 1
+                    stats.decodedBytes += Int64(row.summaryJSON.utf8.count)
+                    line.removeAll(keepingCapacity: true)
+                    appendLine(row, to: &line)
+                    do { try writer.write(line) } catch { throw .io(error.message) }
+                    stats.recordsDone += 1
+                }
+                if let signal = RunControl.receivedSignal {
+                    // Dropping the writer unlinks its temporary file: a stopped export leaves nothing.
+                    status = .interrupted
+                    stopReason = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
+                    break pages
+                }
+            }
+            if status == .completed {
+                do { try writer.finish() } catch { throw .io(error.message) }
+            }
+            excluded = max(0, try store.countRecords(upTo: upper) - stats.recordsDone)
+        } catch {
+            stats.seconds = elapsed()
+            try? store.finishRun(run.runID, status: .failed, exitStatus: error.exitStatus, statistics: stats)
+            throw error
+        }
+        stats.seconds = elapsed()
+        let exit: Int32 = status == .interrupted ? RunControl.exitStatus(forSignal: RunControl.receivedSignal ?? SIGINT) : 0
+        try store.finishRun(run.runID, status: status, exitStatus: exit, statistics: stats)
+        return RunReport(
+            runID: run.runID, command: "export", status: status, exitStatus: exit, statistics: stats,
+            counts: [("exported", stats.recordsDone), ("excluded", excluded)], issuesByCode: [:], newFailures: 0,
+            summaryVersion: deriver.version, fingerprint: deriver.fingerprint, resumedFrom: nil, stopReason: stopReason)
+    }
+
+    // One output line; the stored summary JSON is spliced in verbatim (it was written by
+    // the deriver as a JSON object), so exporting never re-encodes it.
+    static func appendLine(_ row: ExportRow, to out: inout [UInt8]) {
+        out += #"{"id":"#.utf8
+        JSONText.appendString(row.id, to: &out)
+        out += #","roomName":"#.utf8
+        JSONText.appendString(row.roomName, to: &out)
+        out += #","capturedAt":"#.utf8
+        JSONText.appendString(row.capturedAt, to: &out)
+        out += #","summaryVersion":"#.utf8
+        out += String(row.summaryVersion).utf8
+        out += #","fingerprint":"#.utf8
+        JSONText.appendString(row.fingerprint, to: &out)
+        out += #","derivedAt":"#.utf8
+        JSONText.appendString(row.derivedAt, to: &out)
+        out += #","summary":"#.utf8
+        out += row.summaryJSON.utf8
+        out += "}\n".utf8
+    }
+
+    /// `text` (ISO 8601: date-time with an offset, optionally fractional seconds, or a bare
+    /// date meaning its UTC midnight) as the store writes times: UTC, always with
+    /// milliseconds, so text comparison orders it exactly against stored times.
+    static func storedTimestamp(_ text: String) throws(RederiveError) -> String {
+        let formats: [ISO8601DateFormatter.Options] = [
+            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate],
+        ]
+        for options in formats {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = options
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            if let date = formatter.date(from: text) {
+                return withMilliseconds(ReferenceDate.iso8601(secondsSinceReferenceDate: date.timeIntervalSinceReferenceDate))
+            }
+        }
+        throw .usage("--since: not an ISO 8601 time: \(text) (e.g. 2026-11-01T00:00:00Z or 2026-11-01)")
+    }
+
+    // The store omits `.000` on whole seconds; comparing "…:05Z" with "…:05.250Z" as text
+    // would be wrong, so both sides are compared in the always-milliseconds form.
+    static func withMilliseconds(_ stored: String) -> String {
+        stored.contains(".") ? stored : String(stored.dropLast()) + ".000Z"
+    }
+}

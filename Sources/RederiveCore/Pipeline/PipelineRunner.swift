@@ -1,0 +1,172 @@
+import Foundation
+import Logging
+
+/// Command-line values that override a pipeline file (flag > file > default).
+public struct PipelineOverrides: Sendable {
+    /// `--db`: the store.
+    public var store: String?
+    /// `--workers`.
+    public var workers: Int?
+    /// `--batch-size`.
+    public var batchSize: Int?
+    /// `--input`: replaces the paths of every import stage.
+    public var inputs: [String]?
+    /// `--out`: replaces the output of every export stage.
+    public var out: String?
+    /// `--dry-run`: derive stages only preview, import and export stages are skipped.
+    public var dryRun = false
+    /// `--max-errors` for every stage.
+    public var maxErrors: Int?
+    /// `--max-error-rate` for every stage.
+    public var maxErrorRate: Double?
+    /// `--metrics-file`.
+    public var metricsFile: String?
+
+    /// No overrides.
+    public init() {}
+}
+
+/// A pipeline with every option resolved once into immutable stage configurations.
+public struct ResolvedPipeline: Sendable {
+    /// One stage, ready to run.
+    public enum Stage: Sendable {
+        /// An import.
+        case importExports(ImportConfiguration)
+        /// A derive.
+        case derive(DeriveConfiguration)
+        /// A dry-run derive writing its preview into the directory.
+        case preview(DeriveConfiguration, directory: String)
+        /// An export.
+        case export(ExportConfiguration)
+        /// A stage `--dry-run` leaves out.
+        case skipped(String)
+    }
+
+    /// The pipeline's name.
+    public var name: String
+    /// The store.
+    public var store: String
+    /// The metrics file, if any.
+    public var metricsFile: String?
+    /// The stages in order.
+    public var stages: [Stage]
+
+    /// Resolves `definition` with `overrides` (flag > file > default).
+    public static func resolve(_ definition: PipelineDefinition, overrides: PipelineOverrides,
+                               deriver: SummaryDeriver = SummaryDeriver(),
+                               arguments: String) throws(RederiveError) -> ResolvedPipeline {
+        guard let store = overrides.store ?? definition.store else {
+            throw .usage("\(definition.path): no store: give --db or a `store:` key")
+        }
+        let defaultWorkers = ProcessInfo.processInfo.activeProcessorCount
+        var stages: [Stage] = []
+        for stage in definition.stages {
+            switch stage {
+            case .importExports(let s):
+                if overrides.dryRun { stages.append(.skipped("import")); continue }
+                let paths = overrides.inputs ?? s.paths
+                guard !paths.isEmpty else { throw .usage("\(definition.path): stage import has no paths (give `paths:` or --input)") }
+                stages.append(.importExports(ImportConfiguration(
+                    files: try ExportFiles.resolve(paths),
+                    workers: overrides.workers ?? s.workers ?? definition.workers ?? defaultWorkers,
+                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? 500,
+                    reportPath: s.report, deriver: deriver,
+                    control: RunControl(maxErrors: overrides.maxErrors ?? s.maxErrors,
+                                        maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
+                    skipImportedFiles: s.skipImportedFiles, arguments: arguments, pipeline: definition.name)))
+            case .derive(let s):
+                let config = DeriveConfiguration(
+                    selection: DeriveSelection(all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed),
+                    workers: overrides.workers ?? s.workers ?? definition.workers ?? defaultWorkers,
+                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? 500,
+                    reportPath: s.report, deriver: deriver,
+                    control: RunControl(maxErrors: overrides.maxErrors ?? s.maxErrors,
+                                        maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
+                    arguments: arguments, pipeline: definition.name)
+                if s.dryRun || overrides.dryRun {
+                    stages.append(.preview(config, directory: s.previewOut ?? ChangeReport.defaultDirectory(forStore: store)))
+                } else {
+                    stages.append(.derive(config))
+                }
+            case .export(let s):
+                if overrides.dryRun { stages.append(.skipped("export")); continue }
+                let out = overrides.out ?? s.out
+                guard out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst") else {
+                    throw .usage("\(definition.path): export output \(out) must end in .jsonl or .jsonl.zst")
+                }
+                stages.append(.export(ExportConfiguration(outPath: out, includeStale: s.allRecords, since: s.since,
+                                                          deriver: deriver, arguments: arguments, pipeline: definition.name)))
+            }
+        }
+        return ResolvedPipeline(name: definition.name, store: store,
+                                metricsFile: overrides.metricsFile ?? definition.metricsFile, stages: stages)
+    }
+}
+
+/// What a pipeline run did.
+public struct PipelineOutcome: Sendable {
+    /// The run reports of the stages that ran against the store, in order.
+    public var reports: [RunReport]
+    /// The previews of dry-run derive stages.
+    public var previews: [ChangeReport]
+    /// The pipeline's exit status: the first stopping stage's, else 3 when a stage skipped
+    /// records, else 0.
+    public var exitStatus: Int32
+}
+
+/// Runs a resolved pipeline's stages in order against one store. A stage that skipped
+/// records (exit 3) lets the pipeline go on; a stage stopped by the error budget (4) or a
+/// signal (130/143) stops it; a fatal error throws.
+public enum PipelineRunner {
+    /// Runs `pipeline`; `log` receives each stage's tally line as it finishes.
+    public static func run(_ pipeline: ResolvedPipeline, log: (String) -> Void) throws(RederiveError) -> PipelineOutcome {
+        var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: 0)
+        var store: Store?
+        defer { store?.close() }
+        func writable() throws(RederiveError) -> Store {
+            if let store { return store }
+            let opened = try Store(path: pipeline.store)
+            store = opened
+            return opened
+        }
+        for stage in pipeline.stages {
+            var status: Int32 = 0
+            switch stage {
+            case .skipped(let name):
+                log("\(name): skipped (--dry-run)")
+                continue
+            case .importExports(let config):
+                let report = try ImportJob.run(config, store: try writable())
+                outcome.reports.append(report)
+                log(report.tallyLine())
+                status = report.exitStatus
+            case .derive(let config):
+                let report = try DeriveJob.run(config, store: try writable())
+                outcome.reports.append(report)
+                log(report.tallyLine())
+                status = report.exitStatus
+            case .preview(let config, let directory):
+                // A preview reads through its own read-only connection: it writes nothing.
+                let readOnly = try Store(path: pipeline.store, readOnly: true)
+                defer { readOnly.close() }
+                let preview = try DeriveJob.preview(config, store: readOnly)
+                try preview.write(toDirectory: directory)
+                outcome.previews.append(preview)
+                log(preview.tallyLine() + "; preview in \(directory)/")
+                status = preview.exitStatus
+            case .export(let config):
+                let report = try ExportJob.run(config, store: try writable())
+                outcome.reports.append(report)
+                log(report.tallyLine())
+                status = report.exitStatus
+            }
+            if status == 3 {
+                outcome.exitStatus = 3
+            } else if status != 0 {
+                outcome.exitStatus = status
+                break
+            }
+        }
+        return outcome
+    }
+}

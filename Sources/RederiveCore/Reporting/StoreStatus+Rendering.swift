@@ -1,0 +1,118 @@
+extension StoreStatus {
+    /// The status as one JSON object (keys are stable; documented in `rederive status --help`):
+    ///
+    /// ```
+    /// {"store","currentSummaryVersion","currentFingerprint",
+    ///  "records":{"total","fresh","byVersion":[{"summaryVersion"(null = never derived),"records"}]},
+    ///  "stale":{"total","version","fingerprint","missing"},
+    ///  "failures":{"open","byCode":{code:n},"byStage":{stage:n},"byStageAndCode":[{"stage","code","count"}]},
+    ///  "runs":{"total","recent":[{"id","command","status","exitStatus","startedAt","durationSeconds",
+    ///                             "read","done","unchanged","skipped","pipeline"}]}}
+    /// ```
+    public func json() -> String {
+        func object(_ dict: [String: Int]) -> String {
+            "{" + dict.keys.sorted().map { "\(JSONText.string($0)):\(dict[$0]!)" }.joined(separator: ",") + "}"
+        }
+        let versions = recordsByVersion.map {
+            "{\"summaryVersion\":\($0.summaryVersion.map(String.init) ?? "null"),\"records\":\($0.records)}"
+        }
+        let failureRows = failures.map {
+            "{\"stage\":\(JSONText.string($0.stage)),\"code\":\(JSONText.string($0.code)),\"count\":\($0.count)}"
+        }
+        let runs = recentRuns.map { run in
+            let fields = [
+                "\"id\":\(run.id)",
+                "\"command\":\(JSONText.string(run.command))",
+                "\"status\":\(JSONText.string(run.status))",
+                "\"exitStatus\":\(run.exitStatus.map(String.init) ?? "null")",
+                "\"startedAt\":\(JSONText.string(run.startedAt))",
+                "\"durationSeconds\":\(run.durationSeconds.map { JSONText.number(($0 * 1000).rounded() / 1000) } ?? "null")",
+                "\"read\":\(run.read)",
+                "\"done\":\(run.done)",
+                "\"unchanged\":\(run.unchanged)",
+                "\"skipped\":\(run.skipped)",
+                "\"pipeline\":\(run.pipeline.map(JSONText.string) ?? "null")",
+            ]
+            return "{" + fields.joined(separator: ",") + "}"
+        }
+        let fields = [
+            "\"store\":\(JSONText.string(path))",
+            "\"currentSummaryVersion\":\(currentVersion)",
+            "\"currentFingerprint\":\(JSONText.string(currentFingerprint))",
+            "\"records\":{\"total\":\(totalRecords),\"fresh\":\(freshRecords),\"byVersion\":[\(versions.joined(separator: ","))]}",
+            "\"stale\":{\"total\":\(stale.total),\"version\":\(stale.version),\"fingerprint\":\(stale.fingerprint),\"missing\":\(stale.missing)}",
+            "\"failures\":{\"open\":\(openFailures),\"byCode\":\(object(failuresByCode)),\"byStage\":\(object(failuresByStage)),"
+                + "\"byStageAndCode\":[\(failureRows.joined(separator: ","))]}",
+            "\"runs\":{\"total\":\(totalRuns),\"recent\":[\(runs.joined(separator: ","))]}",
+        ]
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// The status as a compact text for people: a few `label  value` lines, then aligned
+    /// tables (versions, open failures, latest runs). Ends with a newline.
+    public func text() -> String {
+        var out = ""
+        func line(_ s: String = "") { out += s + "\n" }
+        line("store          \(path)")
+        line("this build     summary v\(currentVersion), fingerprint \(currentFingerprint)")
+        line("records        \(totalRecords) (\(freshRecords) fresh, \(stale.total) stale)")
+        if stale.total > 0 {
+            line("stale          \(stale.version) version, \(stale.fingerprint) fingerprint, \(stale.missing) missing"
+                 + " (run `rederive derive` to refresh)")
+        }
+
+        if !recordsByVersion.isEmpty {
+            line()
+            line("by summary version")
+            out += Self.table(
+                header: ["version", "records"],
+                rows: recordsByVersion.map { [$0.summaryVersion.map { "v\($0)" } ?? "never derived", String($0.records)] },
+                rightAligned: [1])
+        }
+
+        line()
+        if failures.isEmpty {
+            line("open failures  none")
+        } else {
+            line("open failures  \(openFailures)")
+            out += Self.table(header: ["stage", "code", "count"],
+                              rows: failures.map { [$0.stage, $0.code, String($0.count)] }, rightAligned: [2])
+        }
+
+        line()
+        if recentRuns.isEmpty {
+            line("runs           none")
+        } else {
+            line("runs           last \(recentRuns.count) of \(totalRuns), newest first")
+            out += Self.table(
+                header: ["id", "command", "status", "exit", "started_at", "duration", "read", "done", "unchanged", "skipped", "pipeline"],
+                rows: recentRuns.map { run in
+                    [String(run.id), run.command, run.status, run.exitStatus.map(String.init) ?? "-", run.startedAt,
+                     run.durationSeconds.map { format($0, 2) + " s" } ?? "-", String(run.read), String(run.done),
+                     String(run.unchanged), String(run.skipped), run.pipeline ?? "-"]
+                },
+                rightAligned: [0, 3, 5, 6, 7, 8, 9])
+        }
+        return out
+    }
+
+    // Columns padded to their widest cell, two spaces apart, indented by two; trailing
+    // spaces trimmed so the text diffs cleanly.
+    static func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
+        let all = [header] + rows
+        var widths = [Int](repeating: 0, count: header.count)
+        for row in all { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
+        var out = ""
+        for row in all {
+            var cells: [String] = []
+            for (i, cell) in row.enumerated() {
+                let pad = String(repeating: " ", count: widths[i] - cell.count)
+                cells.append(rightAligned.contains(i) ? pad + cell : cell + pad)
+            }
+            var text = "  " + cells.joined(separator: "  ")
+            while text.last == " " { text.removeLast() }
+            out += text + "\n"
+        }
+        return out
+    }
+}

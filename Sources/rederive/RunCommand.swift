@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import RederiveCore
+
+/// `rederive run`: run a pipeline file's stages in order.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a pipeline file (Pipelines/*.yml): import, derive, export stages in order.",
+        discussion: """
+            A pipeline file carries a version, a name, the store, and a list of stages with their
+            options (see README "Pipeline files"). Flags given here override the file; unknown
+            keys or stages in the file are errors naming the file and line. A stage that skipped
+            records lets the pipeline go on (exit 3 at the end); the error budget (4), a signal
+            (130/143) or a fatal error stops it.
+
+            Examples:
+              rederive run Pipelines/demo.yml
+              rederive run Pipelines/nightly.yml --input /data/incoming --db /data/rooms.sqlite --out /data/summaries.jsonl.zst
+              rederive run Pipelines/backfill.yml --db out/demo.sqlite --dry-run
+            """
+    )
+
+    @Argument(help: "The pipeline file.")
+    var pipeline: String
+
+    @Option(help: "The store (overrides the file's `store`).")
+    var db: String?
+
+    @Option(parsing: .upToNextOption, help: "Export files or directories for every import stage (overrides `paths`).")
+    var input: [String] = []
+
+    @Option(help: "Output file for every export stage (overrides `out`).")
+    var out: String?
+
+    @Option(help: "Concurrent workers for every stage.")
+    var workers: Int?
+
+    @Option(name: .customLong("batch-size"), help: "Records per batch (one transaction each) for every stage.")
+    var batchSize: Int?
+
+    @Option(name: .customLong("max-errors"), help: "Error budget for every stage: abort (exit 4) past N skipped records.")
+    var maxErrors: Int?
+
+    @Option(name: .customLong("max-error-rate"), help: "Error budget for every stage: abort (exit 4) past this share (0-1).")
+    var maxErrorRate: Double?
+
+    @Flag(name: .customLong("dry-run"), help: "Preview only: derive stages write preview reports, import and export are skipped.")
+    var dryRun = false
+
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+        if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
+        if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
+        if let maxErrorRate, !(0...1).contains(maxErrorRate) { throw ValidationError("--max-error-rate must be between 0 and 1") }
+    }
+
+    func run() throws {
+        output.bootstrap()
+        let status = CommandRunner.run {
+            let definition = try PipelineDefinition.load(path: pipeline)
+            var overrides = PipelineOverrides()
+            overrides.store = db
+            overrides.inputs = input.isEmpty ? nil : input
+            overrides.out = out
+            overrides.workers = workers
+            overrides.batchSize = batchSize
+            overrides.maxErrors = maxErrors
+            overrides.maxErrorRate = maxErrorRate
+            overrides.dryRun = dryRun
+            overrides.metricsFile = output.metricsFile
+            let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)
+            RunControl.installSignalHandlers()
+            logger.info("pipeline \(resolved.name): \(resolved.stages.count) stage(s) on \(resolved.store)")
+            let outcome = try PipelineRunner.run(resolved) { line in logger.info("\(line)") }
+            for report in outcome.reports where output.json { print(report.json()) }
+            for preview in outcome.previews where output.json { print(preview.json(pretty: false)) }
+            if let metricsFile = resolved.metricsFile {
+                try MetricsFile.write(outcome.reports, pipeline: resolved.name, to: metricsFile)
+            }
+            logger.info("pipeline \(resolved.name): exit \(outcome.exitStatus)")
+            return outcome.exitStatus
+        }
+        throw ExitCode(status)
+    }
+}

@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import RederiveCore
+
+/// `rederive status`: what a store holds and how current it is, without modifying it.
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what a store holds, how much is stale, open failures and the latest runs.",
+        discussion: """
+            Opens the store read-only: the file is never modified (not even
+            migrated), so status is safe to run next to an import or derive.
+
+            Shows the records by stored summary_version ("never derived": no
+            summary row); the records stale for this build and why (version:
+            summary_version differs; fingerprint: same version, different
+            derivation fingerprint; missing: no summary); the open failures in
+            the ledger by stage and code; the latest runs, newest first; and
+            this build's summary version and fingerprint.
+
+            --json prints one JSON object with these keys:
+              store, currentSummaryVersion, currentFingerprint,
+              records: {total, fresh,
+                        byVersion: [{summaryVersion (null: never derived),
+                                     records}]},
+              stale: {total, version, fingerprint, missing},
+              failures: {open, byCode: {code: n}, byStage: {stage: n},
+                         byStageAndCode: [{stage, code, count}]},
+              runs: {total,
+                     recent: [{id, command, status, exitStatus, startedAt,
+                               durationSeconds, read, done, unchanged,
+                               skipped, pipeline}]}
+
+            Examples:
+              rederive status --db out/rooms.sqlite
+              rederive status --db out/rooms.sqlite --json --runs 3
+
+            Exit status: 0 shown, 1 usage error (e.g. no such store),
+            2 I/O error.
+            """
+    )
+
+    @Option(help: "The SQLite store (must exist; opened read-only).")
+    var db: String
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    @Option(help: "How many of the latest runs to list.")
+    var runs: Int = 10
+
+    func validate() throws {
+        guard runs >= 0 else { throw ValidationError("--runs must not be negative") }
+    }
+
+    func run() throws {
+        let status = CommandRunner.run {
+            let store = try Store(path: db, readOnly: true)
+            defer { store.close() }
+            let status = try store.status(runLimit: runs)
+            if json { print(status.json()) } else { print(status.text(), terminator: "") }
+            return 0
+        }
+        throw ExitCode(status)
+    }
+}
