@@ -1,4 +1,5 @@
 import CZstd
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -30,6 +31,11 @@ public final class ZstdWriter {
     public init(path: String, level: Int32 = 3) throws(ZstdWriterError) {
         self.path = path
         self.temporaryPath = path + ".partial"
+        // Output folders (out/, reports/) are created on demand, as users expect.
+        let directory = (path as NSString).deletingLastPathComponent
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
         guard let file = fopen(temporaryPath, "wb") else {
             throw ZstdWriterError(message: "\(path): cannot create: \(String(cString: strerror(errno)))")
         }

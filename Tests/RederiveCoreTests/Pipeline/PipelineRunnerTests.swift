@@ -9,8 +9,25 @@ final class PipelineRunnerTests: XCTestCase {
     override func setUpWithError() throws { dir = try TemporaryDirectory() }
     override func tearDown() { dir = nil }
 
+    /// A shipped pipeline with its report and preview paths moved into the test's directory
+    /// (tests never write into the repository).
     private func pipeline(_ name: String) throws -> PipelineDefinition {
-        try PipelineDefinition.load(path: RoomFixtures.repoRoot.appendingPathComponent("Pipelines/\(name).yml").path)
+        var definition = try PipelineDefinition.load(path: RoomFixtures.repoRoot.appendingPathComponent("Pipelines/\(name).yml").path)
+        definition.stages = definition.stages.enumerated().map { index, stage in
+            switch stage {
+            case .importExports(var s):
+                s.report = s.report.map { _ in dir.file("import-\(index).jsonl") }
+                return .importExports(s)
+            case .derive(var s):
+                s.report = s.report.map { _ in dir.file("derive-\(index).jsonl") }
+                s.previewOut = dir.file("preview-\(index)")
+                return .derive(s)
+            case .export:
+                return stage
+            }
+        }
+        definition.metricsFile = nil
+        return definition
     }
 
     private func run(_ resolved: ResolvedPipeline) throws -> (PipelineOutcome, [String]) {
@@ -28,7 +45,7 @@ final class PipelineRunnerTests: XCTestCase {
         overrides.out = dir.file("summaries.jsonl.zst")
         overrides.metricsFile = dir.file("nightly.prom")
         let resolved = try ResolvedPipeline.resolve(try pipeline("nightly"), overrides: overrides, arguments: "test")
-        XCTAssertEqual(resolved.metricsFile, dir.file("nightly.prom"), "flag beats the file")
+        XCTAssertEqual(resolved.metricsFile, dir.file("nightly.prom"))
 
         let (first, _) = try run(resolved)
         XCTAssertEqual(first.exitStatus, 0)
