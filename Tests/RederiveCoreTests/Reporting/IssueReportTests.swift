@@ -79,9 +79,16 @@ final class IssueReportTests: XCTestCase {
     }
 
     func testUnwritableReportPathIsAnIOError() {
-        XCTAssertThrowsError(try IssueReport(path: dir.file("no/such/dir/r.jsonl"))) { error in
+        XCTAssertThrowsError(try IssueReport(path: "/proc/no/such/dir/r.jsonl")) { error in
             XCTAssertEqual((error as? RederiveError)?.exitStatus, 2)
         }
+    }
+
+    func testMissingReportFolderIsCreated() throws {
+        let report = try IssueReport(path: dir.file("new/folder/r.jsonl"))
+        try report.add(RecordIssue(file: "a", line: 1, stage: .parse, code: "invalid_json", message: "m"))
+        try report.finish()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("new/folder/r.jsonl")))
     }
 
     func testTallyLine() {
