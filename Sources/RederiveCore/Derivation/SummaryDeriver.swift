@@ -14,16 +14,20 @@ public struct SummaryDeriver: Sendable {
     /// Largest gap in metres between wall ends that the `wall_loop` walk still joins.
     public let wallJoinTolerance: Double
 
+    /// Identifies everything that changes the output: `"v<version>-"` followed by the
+    /// 16 hex digits of the FNV-1a 64 hash of a descriptor of the algorithm and its
+    /// parameters. Stored per record, so a forgotten version bump still marks records stale.
+    /// Computed once: it is compared for every record.
+    public let fingerprint: String
+
     /// Creates a deriver.
     public init(version: Int = SummaryDeriver.currentVersion, wallJoinTolerance: Double = 0.30) {
         self.version = version
         self.wallJoinTolerance = wallJoinTolerance
+        self.fingerprint = Self.fingerprint(version: version, wallJoinTolerance: wallJoinTolerance)
     }
 
-    /// Identifies everything that changes the output: `"v<version>-"` followed by the
-    /// 16 hex digits of the FNV-1a 64 hash of a descriptor of the algorithm and its
-    /// parameters. Stored per record, so a forgotten version bump still marks records stale.
-    public var fingerprint: String {
+    private static func fingerprint(version: Int, wallJoinTolerance: Double) -> String {
         // The tolerance is written by its bit pattern so any change, however small, shows.
         let descriptor = "room-summary;version=\(version)"
             + ";floor_area=floor_polygon>wall_loop>wall_hull>none"

@@ -141,17 +141,22 @@ extension Store {
                 let now = Store.now()
                 var newFailures = 0
                 let ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
+                // Ledger entries of records that went through, cleared at the end in one
+                // statement; a later failure of the same key in this batch keeps its entry.
+                var cleared = Set<String>()
                 for write in writes {
                     switch write {
                     case .summary(let seq, let id, let summary, let json):
                         try writeSummary(db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now)
-                        if !ledgerEmpty { try clearFailures(db, id: id, file: nil, line: nil) }
+                        if !ledgerEmpty { cleared.formUnion(Store.clearedKeys(id: id, file: nil, line: nil)) }
                     case .unchanged(let id):
-                        if !ledgerEmpty { try clearFailures(db, id: id, file: nil, line: nil) }
+                        if !ledgerEmpty { cleared.formUnion(Store.clearedKeys(id: id, file: nil, line: nil)) }
                     case .failure(let issue):
+                        cleared.remove(Store.ledgerKey(issue))
                         if try recordFailure(db, issue, runID: runID, now: now) { newFailures += 1 }
                     }
                 }
+                if !cleared.isEmpty { try clearFailures(db, keys: cleared) }
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpointSeq)
                 return newFailures
             }

@@ -57,6 +57,9 @@ extension Store {
                 var counts = ImportBatchCounts()
                 let now = Store.now()
                 let ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
+                // Ledger entries of records that went through, cleared at the end in one
+                // statement; a later failure of the same key in this batch keeps its entry.
+                var cleared = Set<String>()
                 for item in items {
                     switch item {
                     case .row(let row):
@@ -66,8 +69,9 @@ extension Store {
                         case .rederived: counts.rederived += 1
                         case .unchanged: counts.unchanged += 1
                         }
-                        if !ledgerEmpty { try clearFailures(db, id: row.record.id, file: row.file, line: row.line) }
+                        if !ledgerEmpty { cleared.formUnion(Store.clearedKeys(id: row.record.id, file: row.file, line: row.line)) }
                     case .issue(let issue):
+                        cleared.remove(Store.ledgerKey(issue))
                         if try recordFailure(db, issue, runID: runID, now: now) { counts.newFailures += 1 }
                     case .fileDone(let path, let hash, let bytes, let records):
                         if let hash {
@@ -78,6 +82,7 @@ extension Store {
                         }
                     }
                 }
+                if !cleared.isEmpty { try clearFailures(db, keys: cleared) }
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: nil)
                 return counts
             }

@@ -112,25 +112,38 @@ extension Store {
     @discardableResult
     func recordFailure(_ db: Database, _ issue: RecordIssue, runID: Int64, now: String) throws -> Bool {
         let key = Store.ledgerKey(issue)
-        let existed = try Bool.fetchOne(db, sql: "SELECT 1 FROM failure WHERE record_key = ? AND code = ?",
+        let existed = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM failure WHERE record_key = ? AND code = ?"),
                                         arguments: [key, issue.code]) ?? false
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO failure (record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT(record_key) DO UPDATE SET record_id = excluded.record_id, file = excluded.file,
                 line = excluded.line, stage = excluded.stage, code = excluded.code, message = excluded.message,
                 run_id = excluded.run_id, last_seen_at = excluded.last_seen_at,
                 first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at ELSE excluded.first_seen_at END
-            """, arguments: [key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code, issue.message,
+            """).execute(arguments: [key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code, issue.message,
                              runID, now, now])
         return !existed
     }
 
-    /// Clears the open failures of a record that now went through.
-    func clearFailures(_ db: Database, id: String, file: String?, line: Int?) throws {
-        try db.execute(sql: "DELETE FROM failure WHERE record_key = ?", arguments: ["id:" + id])
-        if let file, let line {
-            try db.execute(sql: "DELETE FROM failure WHERE record_key = ?", arguments: ["line:\(file):\(line)"])
+    /// The ledger keys a record that now went through clears: its id, and (from an
+    /// import) the line it came from.
+    static func clearedKeys(id: String, file: String?, line: Int?) -> [String] {
+        var keys = ["id:" + id]
+        if let file, let line { keys.append("line:\(file):\(line)") }
+        return keys
+    }
+
+    /// Deletes ledger entries in one statement per chunk (not one per record: a batch of
+    /// 500 successes would otherwise cost 500-1000 statements).
+    func clearFailures(_ db: Database, keys: Set<String>) throws {
+        let all = Array(keys)
+        var start = 0
+        while start < all.count {
+            let chunk = all[start..<min(start + 500, all.count)]
+            try db.execute(sql: "DELETE FROM failure WHERE record_key IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
+                           arguments: StatementArguments(Array(chunk)))
+            start += 500
         }
     }
 }

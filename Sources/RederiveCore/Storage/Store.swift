@@ -37,6 +37,7 @@ public final class Store: @unchecked Sendable {
                     throw .io("\(path): cannot create its directory: \(error.localizedDescription)")
                 }
             }
+            try Self.create(path: path)
         }
         var config = Configuration()
         config.busyMode = .timeout(30)
@@ -68,6 +69,24 @@ public final class Store: @unchecked Sendable {
             try migrator.migrate(pool)
         } catch {
             throw .io("\(path): cannot migrate the store: \(error)")
+        }
+    }
+
+    /// Page size of new stores. Raw rooms are ~100 KB blobs: 64 KB pages cut the number of
+    /// overflow pages, WAL frames and write calls per record 16-fold against SQLite's 4 KB.
+    static let pageSize = 65_536
+
+    // Creates an empty store with its page size fixed (it cannot change once in WAL mode).
+    private static func create(path: String) throws(RederiveError) {
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA page_size = \(pageSize)")
+                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            }
+            try queue.close()
+        } catch {
+            throw .io("\(path): cannot create the store: \(error)")
         }
     }
 

@@ -122,7 +122,7 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(row["code"] as String, "bad_transform")
         XCTAssertEqual(row["first_seen_at"] as String, "2026-01-03T00:00:00Z")
         // The record goes through from line 4: its id and line failures close, the duplicate's stays.
-        try store.pool.write { try store.clearFailures($0, id: "X", file: "a.jsonl", line: 4) }
+        try store.pool.write { try store.clearFailures($0, keys: Set(Store.clearedKeys(id: "X", file: "a.jsonl", line: 4))) }
         XCTAssertEqual(try StoreInspection.rows(db, "SELECT record_key FROM failure ORDER BY record_key").map { $0["record_key"] as String },
                        ["file:b.jsonl.zst", "line:a.jsonl:9"])
     }
