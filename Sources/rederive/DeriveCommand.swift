@@ -61,7 +61,7 @@ struct Derive: ParsableCommand {
         if all && retryFailed { throw ValidationError("--all and --retry-failed cannot be combined") }
         if previewOut != nil && !dryRun { throw ValidationError("--preview-out needs --dry-run") }
         if rewrite && dryRun { throw ValidationError("--rewrite and --dry-run cannot be combined") }
-        if let since, !Self.isISO8601(since) {
+        if let since, !DeriveSelection.isValidSince(since) {
             throw ValidationError("--since \(since): expected an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z")
         }
     }
@@ -70,16 +70,6 @@ struct Derive: ParsableCommand {
         DeriveSelection(
             all: all, ids: ids.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } },
             since: since, retryFailed: retryFailed)
-    }
-
-    /// Whether `text` is a date (YYYY-MM-DD) or an ISO 8601 time with a zone (Z or ±HH:MM).
-    static func isISO8601(_ text: String) -> Bool {
-        let formatter = ISO8601DateFormatter()
-        for options: ISO8601DateFormatter.Options in [[.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate]] {
-            formatter.formatOptions = options
-            if formatter.date(from: text) != nil { return true }
-        }
-        return false
     }
 
     func run() throws {

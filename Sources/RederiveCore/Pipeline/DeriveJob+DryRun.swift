@@ -12,9 +12,10 @@ extension DeriveJob {
     /// receives the per-record issue report (it is not part of the store). `topCount` is
     /// how many of the largest changes the report lists.
     public static func preview(_ config: DeriveConfiguration, store: Store, topCount: Int = 20) throws(RederiveError) -> ChangeReport {
+        try config.selection.validate()
         let start = DispatchTime.now()
         let deriver = config.deriver
-        let issues = try IssueReport(path: config.reportPath)
+        let issues = try IssueReport(path: config.reportPath, buffered: true)
         // Same upper bound as a fresh run: rows added while previewing are not counted.
         let upper = try store.maxSeq()
         let total = try store.countSelected(config.selection, deriver: deriver, after: 0, upTo: upper)

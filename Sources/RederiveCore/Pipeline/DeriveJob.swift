@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// What `rederive derive` does, resolved once from flags (and pipeline files).
 public struct DeriveConfiguration: Sendable {
@@ -50,7 +51,8 @@ public enum DeriveJob {
     public static func run(_ config: DeriveConfiguration, store: Store) throws(RederiveError) -> RunReport {
         let start = DispatchTime.now()
         let deriver = config.deriver
-        let report = try IssueReport(path: config.reportPath)
+        try config.selection.validate()
+        let report = try IssueReport(path: config.reportPath, buffered: true)
         let run = try store.beginRun(command: "derive", pipeline: config.pipeline, arguments: config.arguments,
                                      resumeKey: "derive:\(config.selection.description):\(deriver.fingerprint)",
                                      deriver: deriver)
@@ -60,6 +62,11 @@ public enum DeriveJob {
         try store.setUpperBound(runID: runID, upperBoundSeq: upper)
         let first = run.checkpointSeq ?? 0
         let total = try store.countSelected(config.selection, deriver: deriver, after: first, upTo: upper)
+        let log = Logger(label: "rederive.derive")
+        if let previous = run.resumedFrom {
+            log.notice("continuing unfinished run \(previous) after record key \(first) (up to \(upper))")
+        }
+        log.debug("selected", metadata: ["records": "\(total)", "selection": "\(config.selection.description)"])
 
         let fetched = RoomFetcher(store: store, selection: config.selection, deriver: deriver, after: first,
                                   upTo: upper, batchSize: config.batchSize)
@@ -99,6 +106,7 @@ public enum DeriveJob {
                 }
             }
             writer.submit((writes, batch.last!.seq, stats))
+            log.debug("batch", metadata: ["through": "\(batch.last!.seq)", "records": "\(batch.count)"])
             if writer.failed { break }
             progress.update(records: stats.recordsRead, bytes: 0,
                             fraction: total > 0 ? Double(stats.recordsRead) / Double(total) : nil)

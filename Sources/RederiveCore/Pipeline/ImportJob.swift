@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// What `rederive import` does, resolved once from flags (and pipeline files).
 public struct ImportConfiguration: Sendable {
@@ -53,6 +54,10 @@ public enum ImportJob {
         let run = try store.beginRun(command: "import", pipeline: config.pipeline, arguments: config.arguments,
                                      resumeKey: "import:" + ContentHash.digest(Array(config.files.joined(separator: "\n").utf8)).hex,
                                      deriver: config.deriver)
+        let log = Logger(label: "rederive.import")
+        if let previous = run.resumedFrom {
+            log.notice("continuing unfinished run \(previous): records already stored are left as they are")
+        }
         var stats = RunStatistics()
         var skippedFiles = 0
         var fileHashes: [String: String] = [:]
@@ -63,6 +68,7 @@ public enum ImportJob {
                 continue
             }
             if try store.hasImportedFile(contentHash: hash) {
+                log.info("already imported (same content), skipped", metadata: ["file": "\(file)"])
                 skippedFiles += 1
             } else {
                 fileHashes[file] = hash
@@ -126,7 +132,9 @@ public enum ImportJob {
                 }
             }
             if batch.endOfFile {
+                log.debug("file read", metadata: ["file": "\(file)", "records": "\(recordsInFile)"])
                 if let fault = batch.fault {
+                    log.warning("\(fault.description); the records before it are kept", metadata: ["code": "\(fault.code)"])
                     stats.fileFaults += 1
                     let issue = RecordIssue(file: fault.path, line: nil, byteOffset: fault.byteOffset, stage: .read,
                                             code: fault.code, message: fault.message)

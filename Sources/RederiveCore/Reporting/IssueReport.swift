@@ -1,6 +1,10 @@
-/// Collects the run's record issues: counts them by code and streams them, as JSON Lines,
-/// to the report file. Issues arrive in file-then-line order (the pipeline reads files in
-/// sorted order and keeps record order), so the report is sorted without holding it in memory.
+/// Collects the run's record issues: counts them by code and writes them, as JSON Lines
+/// sorted by file then line, to the report file.
+///
+/// Reading exports, issues arrive in file-then-line order (files are read in sorted order and
+/// records keep their order), so they are streamed without being held in memory. A derive
+/// visits records by store key, whose source files and lines need not be in that order: it
+/// asks for `buffered`, and the (few) issues are sorted when the report is finished.
 public final class IssueReport {
     /// Issues so far, by error code.
     public private(set) var countsByCode: [String: Int] = [:]
@@ -11,10 +15,12 @@ public final class IssueReport {
     private let writer: ZstdWriter?
     private var lastIssue: RecordIssue?
     private var pendingOutOfOrder: [RecordIssue] = []
+    private let buffered: Bool
 
     /// A report written to `path` (JSON Lines, `.zst` compressed when so named), or only
-    /// counted when `path` is nil.
-    public init(path: String?) throws(RederiveError) {
+    /// counted when `path` is nil. `buffered` holds issues until `finish()` and sorts them.
+    public init(path: String?, buffered: Bool = false) throws(RederiveError) {
+        self.buffered = buffered
         if let path {
             do { writer = try ZstdWriter(path: path) } catch { throw .io(error.message) }
         } else {
@@ -30,8 +36,7 @@ public final class IssueReport {
         countsByCode[issue.code, default: 0] += 1
         if issue.line == nil { fileFaults += 1 } else { recordIssues += 1 }
         guard writer != nil else { return }
-        // Defensive: keep the report sorted even if a caller delivers out of order.
-        if let last = lastIssue, RecordIssue.reportOrder(issue, last) {
+        if buffered || (lastIssue.map { RecordIssue.reportOrder(issue, $0) } ?? false) {
             pendingOutOfOrder.append(issue)
             return
         }
@@ -43,7 +48,8 @@ public final class IssueReport {
     public func finish() throws(RederiveError) {
         guard let writer else { return }
         if !pendingOutOfOrder.isEmpty {
-            // Rare path: rewrite is not possible on a stream, so append the stragglers sorted.
+            // Buffered: everything is here, sorted now. Streaming callers deliver in order; a
+            // straggler (a caller bug) is appended sorted rather than lost.
             for issue in pendingOutOfOrder.sorted(by: RecordIssue.reportOrder) { try write(issue) }
         }
         do { try writer.finish() } catch { throw .io(error.message) }

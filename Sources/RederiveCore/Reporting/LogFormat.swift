@@ -41,7 +41,7 @@ public struct StderrLogHandler: LogHandler {
         switch format {
         case .human:
             let pairs = merged.keys.sorted().map { "\($0)=\(merged[$0]!)" }.joined(separator: " ")
-            line = "\(time) \(event.level.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))\(event.message)"
+            line = "\(time) \(event.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(event.message)"
                 + (pairs.isEmpty ? "" : " " + pairs)
         case .json:
             var fields = ["\"time\":\(JSONText.string(time))", "\"level\":\(JSONText.string(event.level.rawValue))",

@@ -20,6 +20,28 @@ public struct DeriveSelection: Sendable, Equatable {
         self.retryFailed = retryFailed
     }
 
+    /// Whether `text` is a date (YYYY-MM-DD) or an ISO 8601 time with a zone (Z or ±HH:MM),
+    /// as `--since` takes.
+    public static func isValidSince(_ text: String) -> Bool {
+        let formatter = ISO8601DateFormatter()
+        let forms: [ISO8601DateFormatter.Options] = [
+            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
+        ]
+        for options in forms {
+            formatter.formatOptions = options
+            if formatter.date(from: text) != nil { return true }
+        }
+        return false
+    }
+
+    /// Refuses a selection that cannot mean anything (a `since` that is not a time).
+    public func validate() throws(RederiveError) {
+        if let since, !Self.isValidSince(since) {
+            throw .usage("--since \(since): expected an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z")
+        }
+        if all && retryFailed { throw .usage("--all and --retry-failed cannot be combined") }
+    }
+
     /// A stable text for the run history and the resume key.
     public var description: String {
         var parts: [String] = [all ? "all" : retryFailed ? "retry-failed" : "stale"]

@@ -98,4 +98,19 @@ final class IssueReportTests: XCTestCase {
         XCTAssertTrue(line.hasPrefix("summarize: 120 read, 110 summarized, 10 skipped, 1 file fault (10 invalid_json) in 2.00 s (60 records/s, 2.0 MB/s, peak "), line)
         XCTAssertTrue(line.hasSuffix(" MB)"), line)
     }
+
+    func testBufferedReportIsSortedWhateverTheArrivalOrder() throws {
+        let path = dir.file("derive-issues.jsonl")
+        let report = try IssueReport(path: path, buffered: true)
+        for (file, line) in [("b.jsonl", 3), ("a.jsonl", 9), ("b.jsonl", 1), ("a.jsonl", 2)] {
+            try report.add(RecordIssue(file: file, line: line, stage: .decode, code: "bad_transform", message: "m"))
+        }
+        try report.finish()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+        let order = try lines.map { line -> String in
+            let o = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            return "\(o["file"]!):\(o["line"]!)"
+        }
+        XCTAssertEqual(order, ["a.jsonl:2", "a.jsonl:9", "b.jsonl:1", "b.jsonl:3"])
+    }
 }
