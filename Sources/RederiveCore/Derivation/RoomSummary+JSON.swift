@@ -18,24 +18,24 @@ extension RoomSummary {
         raw(",\"object_count\":"); Self.appendInt(objectCount, to: &out)
         raw(",\"ceiling_height_m\":"); Self.appendRounded(ceilingHeightM, to: &out)
         raw(",\"estimated_floor_area_sqm\":"); Self.appendRounded(estimatedFloorAreaSqm, to: &out)
-        raw(",\"floor_area_method\":"); Self.appendString(floorAreaMethod.rawValue, to: &out)
+        raw(",\"floor_area_method\":"); JSONText.appendString(floorAreaMethod.rawValue, to: &out)
         raw(",\"volume_m3\":"); Self.appendRounded(volumeM3, to: &out)
         raw(",\"total_wall_area_sqm\":"); Self.appendRounded(totalWallAreaSqm, to: &out)
         raw(",\"perimeter_m\":"); Self.appendRounded(perimeterM, to: &out)
         raw(",\"longest_wall_m\":"); Self.appendRounded(longestWallM, to: &out)
         raw(",\"shortest_wall_m\":"); Self.appendRounded(shortestWallM, to: &out)
-        raw(",\"room_shape\":"); Self.appendString(roomShape, to: &out)
+        raw(",\"room_shape\":"); JSONText.appendString(roomShape, to: &out)
         raw(",\"object_categories\":{")
         for (i, key) in objectCategories.keys.sorted().enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            Self.appendString(key, to: &out)
+            JSONText.appendString(key, to: &out)
             out.append(UInt8(ascii: ":"))
             Self.appendInt(objectCategories[key]!, to: &out)
         }
         raw("},\"section_labels\":[")
         for (i, label) in sectionLabels.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
-            Self.appendString(label, to: &out)
+            JSONText.appendString(label, to: &out)
         }
         raw("],\"floor_polygon_2d_m\":[")
         for (i, p) in floorPolygon2D.enumerated() {
@@ -74,20 +74,5 @@ extension RoomSummary {
         out.append(contentsOf: r.description.utf8)
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    private static func appendString(_ value: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
-            case 0..<0x20:
-                out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-                                        hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
-            default: out.append(byte)
-            }
-        }
-        out.append(UInt8(ascii: "\""))
-    }
 }

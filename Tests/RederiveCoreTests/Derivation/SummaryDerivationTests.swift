@@ -108,7 +108,7 @@ final class SummaryDerivationTests: XCTestCase {
         let expected = #"{"wall_count":1,"door_count":2,"window_count":3,"opening_count":4,"object_count":5,"#
             + #""ceiling_height_m":3.0,"estimated_floor_area_sqm":11.81,"floor_area_method":"wall_hull","#
             + #""volume_m3":333333.33,"total_wall_area_sqm":0.0,"perimeter_m":0.13,"longest_wall_m":2.68,"#
-            + #""shortest_wall_m":1.0,"room_shape":"quote\" back\\ nl\u000a tab\u0009 bell\u0007 é ☃","#
+            + #""shortest_wall_m":1.0,"room_shape":"quote\" back\\ nl\n tab\t bell\u0007 é ☃","#
             + #""object_categories":{"M":3,"a\"":2,"z":1},"section_labels":["","kitchen"],"#
             + #""floor_polygon_2d_m":[{"x":0.0,"y":1.5},{"x":-2.5,"y":0.0}]}"#
         XCTAssertEqual(summary.jsonString(), expected)
