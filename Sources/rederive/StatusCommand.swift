@@ -53,6 +53,7 @@ struct Status: ParsableCommand {
     }
 
     func run() throws {
+        StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
             let store = try Store(path: db, readOnly: true)
             defer { store.close() }
