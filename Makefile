@@ -17,6 +17,7 @@ CONFIG     ?= release
 BUILD_DIR  ?= .build
 REDERIVE   ?= $(BUILD_DIR)/$(CONFIG)/rederive
 DEMO_DB    ?= out/demo.sqlite
+, := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config
 
 .PHONY: run test fixtures bench nightly backfill deps build clean
@@ -77,19 +78,31 @@ BENCH_DIR     ?= bench-corpus
 BENCH_CORPUS   = $(BENCH_DIR)/corpus-$(BENCH_RECORDS).jsonl.zst
 BENCH_DB       = $(BENCH_DIR)/bench.sqlite
 
+# Picks "key":value out of the --json run summary.
+BENCH_FIELD = sed -n 's/.*"$(1)":\([^,}]*\).*/\1/p'
+BENCH_LINE  = j=$$(cat $(BENCH_DIR)/last.json); \
+	printf '%-34s %8s records/s %8s MB/s  peak %4s MB  (%s records, %s s)\n' "$(1)" \
+	  "$$(echo "$$j" | $(call BENCH_FIELD,recordsPerSecond))" "$$(echo "$$j" | $(call BENCH_FIELD,megabytesPerSecond))" \
+	  "$$(echo "$$j" | $(call BENCH_FIELD,peakResidentMB))" "$$(echo "$$j" | $(call BENCH_FIELD,read))" \
+	  "$$(echo "$$j" | $(call BENCH_FIELD,durationSeconds))"
+
 bench: build
 	@mkdir -p $(BENCH_DIR)
 	@[ -f $(BENCH_CORPUS) ] || $(REDERIVE) generate --out $(BENCH_CORPUS) --records $(BENCH_RECORDS) --seed 42 \
 	    --core-model-bytes 100000 --floorless-fraction 0.2 --corrupt-fraction 0.005 --frames-every 1000
 	@ls -l $(BENCH_CORPUS)
+	@echo "MB/s: decompressed export bytes for import and summarize; raw room bytes read (without coreModel) for derive"
 	@for w in 1 2; do rm -f $(BENCH_DB) $(BENCH_DB)-wal $(BENCH_DB)-shm; \
-	  echo "== import, $$w worker(s)"; \
-	  $(REDERIVE) import $(BENCH_CORPUS) --db $(BENCH_DB) --workers $$w --report $(BENCH_DIR)/import-issues.jsonl; \
-	  s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s; done
-	@for w in 1 2; do echo "== derive --all --rewrite, $$w worker(s)"; \
-	  $(REDERIVE) derive --db $(BENCH_DB) --all --rewrite --workers $$w || exit $$?; done
-	@echo "== summarize (no store), 2 workers"
-	@$(REDERIVE) summarize $(BENCH_CORPUS) --workers 2 --out $(BENCH_DIR)/summaries.jsonl.zst; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ]
+	  $(REDERIVE) import $(BENCH_CORPUS) --db $(BENCH_DB) --workers $$w --quiet --json \
+	    --report $(BENCH_DIR)/import-issues.jsonl > $(BENCH_DIR)/last.json; \
+	  s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s; $(call BENCH_LINE,import$(,) $$w worker(s)); done
+	@for w in 1 2; do $(REDERIVE) derive --db $(BENCH_DB) --all --rewrite --workers $$w --quiet --json \
+	    > $(BENCH_DIR)/last.json || exit $$?; $(call BENCH_LINE,derive --all --rewrite$(,) $$w worker(s)); done
+	@$(REDERIVE) derive --db $(BENCH_DB) --all --workers 2 --quiet --json > $(BENCH_DIR)/last.json || exit $$?; \
+	  $(call BENCH_LINE,derive --all (unchanged)$(,) 2 workers)
+	@for w in 1 2; do $(REDERIVE) summarize $(BENCH_CORPUS) --workers $$w --out $(BENCH_DIR)/summaries.jsonl.zst \
+	    --quiet --json > $(BENCH_DIR)/last.json; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s; \
+	  $(call BENCH_LINE,summarize (no store)$(,) $$w worker(s)); done
 
 clean:
 	rm -rf .build .build-* out bench-corpus
