@@ -39,10 +39,10 @@ struct Derive: ParsableCommand {
     @Flag(help: "Re-derive every record, stale or not.")
     var all = false
 
-    @Option(help: "Only these record ids (comma-separated).")
+    @Option(help: "Only these record ids (comma-separated); stale ones only, unless with --all.")
     var ids: String?
 
-    @Option(help: "Only records stored (imported or changed) at or after this ISO 8601 time, e.g. 2026-11-01T00:00:00Z.")
+    @Option(help: "Only records stored (imported or changed) at or after this ISO 8601 time, e.g. 2026-11-01T00:00:00Z; stale ones only, unless with --all.")
     var since: String?
 
     @Flag(name: .customLong("retry-failed"), help: "Only the records with an open decode/derive failure in the ledger.")
