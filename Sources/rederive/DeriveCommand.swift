@@ -76,6 +76,10 @@ struct Derive: ParsableCommand {
         output.bootstrap()
         if dryRun { throw ExitCode(runDry()) }
         let status = CommandRunner.run {
+            // A mistyped --db must not quietly create (and "derive") an empty store.
+            guard FileManager.default.fileExists(atPath: options.db) else {
+                throw RederiveError.usage("\(options.db): no such store (`rederive import` creates one)")
+            }
             let store = try Store(path: options.db)
             defer { store.close() }
             RunControl.installSignalHandlers()

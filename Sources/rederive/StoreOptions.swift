@@ -50,7 +50,7 @@ let logger = Logger(label: "rederive")
 
 /// Options shared by the commands that run batches against the store.
 struct BatchOptions: ParsableArguments {
-    @Option(help: "The SQLite store (created when absent; a store written by a newer rederive is refused).")
+    @Option(help: "The SQLite store (import creates it when absent; a store written by a newer rederive is refused).")
     var db: String
 
     @Option(help: "Concurrent workers (default: number of cores).")

@@ -123,8 +123,13 @@ public enum PipelineRunner {
         var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: 0)
         var store: Store?
         defer { store?.close() }
-        func writable() throws(RederiveError) -> Store {
+        // Only an import may create the store: a derive or export on a missing (mistyped)
+        // store is a usage error, not an empty success.
+        func writable(mayCreate: Bool = false) throws(RederiveError) -> Store {
             if let store { return store }
+            if !mayCreate, !FileManager.default.fileExists(atPath: pipeline.store) {
+                throw .usage("\(pipeline.store): no such store (an import stage or `rederive import` creates one)")
+            }
             let opened = try Store(path: pipeline.store)
             store = opened
             return opened
@@ -136,7 +141,7 @@ public enum PipelineRunner {
                 log("\(name): skipped (--dry-run)")
                 continue
             case .importExports(let config):
-                let report = try ImportJob.run(config, store: try writable())
+                let report = try ImportJob.run(config, store: try writable(mayCreate: true))
                 outcome.reports.append(report)
                 log(report.tallyLine())
                 status = report.exitStatus
