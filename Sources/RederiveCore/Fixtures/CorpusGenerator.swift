@@ -505,23 +505,10 @@ public struct CorpusGenerator: Sendable {
         return Base64.encode(bytes)
     }
 
-    /// `YYYY-MM-DDTHH:MM:SSZ` for a Unix time (proleptic Gregorian, UTC), without Foundation's
-    /// formatters so the text never depends on locale or platform.
+    /// `YYYY-MM-DDTHH:MM:SSZ` for a Unix time (UTC), through `ReferenceDate` so the text
+    /// never depends on locale or platform.
     public static func iso8601(unixSeconds: Int) -> String {
-        let days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
-        let secs = unixSeconds - days * 86_400
-        // Howard Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secs / 3600)):\(two(secs / 60 % 60)):\(two(secs % 60))Z"
+        ReferenceDate.iso8601(secondsSinceReferenceDate: Double(unixSeconds) - ReferenceDate.unixOffset)
     }
 
     /// The summary as the app last stored it: counts and wall figures roughly right, but
