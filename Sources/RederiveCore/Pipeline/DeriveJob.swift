@@ -110,14 +110,8 @@ public enum DeriveJob {
             if writer.failed { break }
             progress.update(records: stats.recordsRead, bytes: 0,
                             fraction: total > 0 ? Double(stats.recordsRead) / Double(total) : nil)
-            if let signal = RunControl.receivedSignal {
-                status = .interrupted
-                stopReason = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
-                break
-            }
-            if let reason = config.control.budgetExceeded(skipped: stats.recordsSkipped, read: stats.recordsRead) {
-                status = .aborted
-                stopReason = reason
+            if let stop = config.control.stopRequest(skipped: stats.recordsSkipped, read: stats.recordsRead) {
+                (status, stopReason) = (stop.status, stop.reason)
                 break
             }
         }
@@ -131,11 +125,7 @@ public enum DeriveJob {
         }
         try report.finish()
         stats.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        let exit: Int32 = switch status {
-        case .interrupted: RunControl.exitStatus(forSignal: RunControl.receivedSignal ?? SIGINT)
-        case .aborted: 4
-        default: stats.recordsSkipped > 0 ? 3 : 0
-        }
+        let exit = RunControl.exitStatus(for: status, skipped: stats.recordsSkipped)
         try store.finishRun(runID, status: status, exitStatus: exit, statistics: stats)
         return RunReport(
             runID: runID, command: "derive", status: status, exitStatus: exit, statistics: stats,

@@ -79,10 +79,9 @@ public enum ExportJob {
                     do { try writer.write(line) } catch { throw .io(error.message) }
                     stats.recordsDone += 1
                 }
-                if let signal = RunControl.receivedSignal {
+                if let stop = RunControl().stopRequest(skipped: 0, read: stats.recordsRead) {
                     // Dropping the writer unlinks its temporary file: a stopped export leaves nothing.
-                    status = .interrupted
-                    stopReason = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
+                    (status, stopReason) = (stop.status, stop.reason)
                     break pages
                 }
             }
@@ -96,7 +95,7 @@ public enum ExportJob {
             throw error
         }
         stats.seconds = elapsed()
-        let exit: Int32 = status == .interrupted ? RunControl.exitStatus(forSignal: RunControl.receivedSignal ?? SIGINT) : 0
+        let exit = RunControl.exitStatus(for: status, skipped: 0)
         try store.finishRun(run.runID, status: status, exitStatus: exit, statistics: stats)
         return RunReport(
             runID: run.runID, command: "export", status: status, exitStatus: exit, statistics: stats,

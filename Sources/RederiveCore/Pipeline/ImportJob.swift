@@ -149,15 +149,8 @@ public enum ImportJob {
             if writer.failed { break }
             progress.update(records: stats.recordsRead, bytes: stats.decodedBytes,
                             fraction: totalBytes > 0 ? Double(stats.fileBytes) / Double(totalBytes) : nil)
-            if let signal = RunControl.receivedSignal {
-                status = .interrupted
-                stopReason = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
-                break
-            }
-            if let reason = config.control.budgetExceeded(skipped: stats.recordsSkipped + stats.fileFaults,
-                                                          read: stats.recordsRead) {
-                status = .aborted
-                stopReason = reason
+            if let stop = config.control.stopRequest(skipped: stats.recordsSkipped + stats.fileFaults, read: stats.recordsRead) {
+                (status, stopReason) = (stop.status, stop.reason)
                 break
             }
         }
@@ -172,11 +165,7 @@ public enum ImportJob {
         try report.finish()
         stats = totals.merged(into: stats)
         stats.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        let exit: Int32 = switch status {
-        case .interrupted: RunControl.exitStatus(forSignal: RunControl.receivedSignal ?? SIGINT)
-        case .aborted: 4
-        default: stats.recordsSkipped + stats.fileFaults > 0 ? 3 : 0
-        }
+        let exit = RunControl.exitStatus(for: status, skipped: stats.recordsSkipped + stats.fileFaults)
         try store.finishRun(runID, status: status, exitStatus: exit, statistics: stats)
         let c = totals.snapshot
         return RunReport(

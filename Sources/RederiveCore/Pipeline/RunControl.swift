@@ -56,6 +56,27 @@ public struct RunControl: Sendable {
         return nil
     }
 
+    /// Why the run should stop after the batch just handed over, if it should: a signal
+    /// (`interrupted`) or the error budget (`aborted`), with the reason for the tally.
+    public func stopRequest(skipped: Int, read: Int) -> (status: RunStatus, reason: String)? {
+        if let signal = Self.receivedSignal {
+            return (.interrupted, signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")
+        }
+        if let reason = budgetExceeded(skipped: skipped, read: read) { return (.aborted, reason) }
+        return nil
+    }
+
+    /// The exit status a run ending with `status` implies: 130/143 for a signal, 4 for the
+    /// error budget, else 3 when records were skipped, 0 when none were.
+    public static func exitStatus(for status: RunStatus, skipped: Int) -> Int32 {
+        switch status {
+        case .interrupted: exitStatus(forSignal: receivedSignal ?? SIGINT)
+        case .aborted: 4
+        case .failed: 2
+        default: skipped > 0 ? 3 : 0
+        }
+    }
+
     /// Exit status for a stop by `signal`: 128 + signal number (130 SIGINT, 143 SIGTERM).
     public static func exitStatus(forSignal signal: Int32) -> Int32 { 128 + signal }
 }
