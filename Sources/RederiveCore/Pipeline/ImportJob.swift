@@ -90,7 +90,7 @@ public enum ImportJob {
         let pool = WorkerPool(workers: config.workers) { RecordProcessor(deriver: config.deriver) }
         let source = ExportBatchSource(files: files, maxLines: config.batchSize)
         let progress = ProgressLine(label: "import", enabled: config.showProgress && isatty(2) == 1)
-        var seenIDs: [String: Int] = [:]
+        var duplicates = DuplicateIDTracker()
         var recordsInFile = 0
         var bytesInFile: Int64 = 0
         var currentFile = ""
@@ -98,9 +98,9 @@ public enum ImportJob {
         var stopReason: String?
 
         while let batch = source.next() {
+            duplicates.enter(file: batch.file)
             if batch.file != currentFile {
                 currentFile = batch.file
-                seenIDs.removeAll(keepingCapacity: true)
                 recordsInFile = 0
                 bytesInFile = 0
             }
@@ -111,20 +111,12 @@ public enum ImportJob {
             var items = pool.map(batch.lines) { processor, line in processor.importItem(line: line, file: file) }
             for i in items.indices {
                 stats.recordsRead += 1
-                switch items[i] {
-                case .row(let row):
-                    if let first = seenIDs[row.record.id] {
-                        items[i] = .issue(RecordIssue(file: file, line: row.line, id: row.record.id, stage: .upgrade,
-                                                      code: "duplicate_id",
-                                                      message: "id \(row.record.id) already appeared on line \(first) of this file"))
-                        fallthrough
+                if case .row(let row) = items[i] {
+                    if let duplicate = duplicates.check(id: row.record.id, line: row.line) {
+                        items[i] = .issue(duplicate)
+                    } else {
+                        recordsInFile += 1
                     }
-                    seenIDs[row.record.id] = row.line
-                    recordsInFile += 1
-                case .issue:
-                    break
-                case .fileDone:
-                    break
                 }
                 if case .issue(let issue) = items[i] {
                     stats.recordsSkipped += 1

@@ -48,15 +48,11 @@ public enum SummarizeJob {
         let pool = WorkerPool(workers: config.workers) { RecordProcessor(deriver: config.deriver) }
         let source = ExportBatchSource(files: config.files, maxLines: config.batchLines)
         var stats = RunStatistics()
-        var seenIDs: [String: Int] = [:]
-        var currentFile = ""
+        var duplicates = DuplicateIDTracker()
         let version = config.deriver.version
 
         while let batch = source.next() {
-            if batch.file != currentFile {
-                currentFile = batch.file
-                seenIDs.removeAll(keepingCapacity: true)
-            }
+            duplicates.enter(file: batch.file)
             stats.decodedBytes += batch.decodedBytes
             stats.fileBytes += batch.fileBytes
             let file = batch.file
@@ -72,13 +68,11 @@ public enum SummarizeJob {
                 stats.recordsRead += 1
                 switch result {
                 case .success(let (id, text)):
-                    if let first = seenIDs[id] {
+                    if let duplicate = duplicates.check(id: id, line: line.number) {
                         stats.recordsSkipped += 1
-                        try report.add(RecordIssue(file: file, line: line.number, id: id, stage: .upgrade, code: "duplicate_id",
-                                                   message: "id \(id) already appeared on line \(first) of this file"))
+                        try report.add(duplicate)
                         continue
                     }
-                    seenIDs[id] = line.number
                     stats.recordsDone += 1
                     try output.write(text)
                 case .failure(let failure):
