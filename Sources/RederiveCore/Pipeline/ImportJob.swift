@@ -146,7 +146,7 @@ public enum ImportJob {
                 break
             }
         }
-        if status != .completed { source.cancel() }
+        source.cancel()  // stops the reader thread if the loop ended early (no-op at the end)
         progress.finish()
         do {
             try writer.finish()

@@ -47,6 +47,7 @@ public enum SummarizeJob {
         let output = try OutputSink(path: config.outPath)
         let pool = WorkerPool(workers: config.workers) { RecordProcessor(deriver: config.deriver) }
         let source = ExportBatchSource(files: config.files, maxLines: config.batchLines)
+        defer { source.cancel() }  // an output error must not leave the reader thread waiting
         var stats = RunStatistics()
         var duplicates = DuplicateIDTracker()
         let version = config.deriver.version
