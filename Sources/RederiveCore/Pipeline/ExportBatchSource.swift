@@ -28,7 +28,7 @@ public final class ExportBatchSource: @unchecked Sendable {
     private var isCancelled = false
 
     /// Starts reading `files` in order.
-    public init(files: [String], maxLines: Int = 512, maxBytes: Int = 24 << 20, prefetch: Int = 2) {
+    public init(files: [String], maxLines: Int = 512, maxBytes: Int = 16 << 20, prefetch: Int = 2) {
         self.files = files
         self.maxLines = maxLines
         self.maxBytes = maxBytes
