@@ -18,13 +18,15 @@ extension DeriveJob {
         let issues = try IssueReport(path: config.reportPath, buffered: true)
         // Same upper bound as a fresh run: rows added while previewing are not counted.
         let upper = try store.maxSeq()
-        let total = try store.countSelected(config.selection, deriver: deriver, after: 0, upTo: upper)
+        // Only the progress line's ETA uses the count: no terminal, no extra scan.
+        let showProgress = config.showProgress && isatty(2) == 1
+        let total = showProgress ? try store.countSelected(config.selection, deriver: deriver, after: 0, upTo: upper) : 0
         let fetched = RoomFetcher(store: store, selection: config.selection, deriver: deriver, after: 0, upTo: upper,
                                   batchSize: config.batchSize)
         defer { fetched.cancel() }
         let pool = WorkerPool(workers: config.workers) { RecordProcessor(deriver: deriver) }
         let collector = ChangeCollector(summaryVersion: deriver.version, fingerprint: deriver.fingerprint, topCount: topCount)
-        let progress = ProgressLine(label: "derive --dry-run", enabled: config.showProgress && isatty(2) == 1)
+        let progress = ProgressLine(label: "derive --dry-run", enabled: showProgress)
         var read = 0
 
         while let batch = try fetched.next() {

@@ -61,12 +61,15 @@ public enum DeriveJob {
         if let bound = run.upperBoundSeq { upper = bound } else { upper = try store.maxSeq() }
         try store.setUpperBound(runID: runID, upperBoundSeq: upper)
         let first = run.checkpointSeq ?? 0
-        let total = try store.countSelected(config.selection, deriver: deriver, after: first, upTo: upper)
+        // The count is a scan of its own and only feeds the progress line's ETA: skip it when
+        // there is no terminal to show one.
+        let showProgress = config.showProgress && isatty(2) == 1
+        let total = showProgress ? try store.countSelected(config.selection, deriver: deriver, after: first, upTo: upper) : 0
         let log = Logger(label: "rederive.derive")
         if let previous = run.resumedFrom {
             log.notice("continuing unfinished run \(previous) after record key \(first) (up to \(upper))")
         }
-        log.debug("selected", metadata: ["records": "\(total)", "selection": "\(config.selection.description)"])
+        log.debug("selected", metadata: ["after": "\(first)", "upTo": "\(upper)", "selection": "\(config.selection.description)"])
 
         let fetched = RoomFetcher(store: store, selection: config.selection, deriver: deriver, after: first,
                                   upTo: upper, batchSize: config.batchSize)
@@ -76,7 +79,7 @@ public enum DeriveJob {
             newFailures.add(n)
         }
         let pool = WorkerPool(workers: config.workers) { RecordProcessor(deriver: deriver) }
-        let progress = ProgressLine(label: "derive", enabled: config.showProgress && isatty(2) == 1)
+        let progress = ProgressLine(label: "derive", enabled: showProgress)
         var stats = RunStatistics()
         var status = RunStatus.completed
         var stopReason: String?

@@ -135,21 +135,11 @@ public enum PipelineRunner {
             return opened
         }
         for stage in pipeline.stages {
-            var status: Int32 = 0
+            let report: RunReport
             switch stage {
             case .skipped(let name):
                 log("\(name): skipped (--dry-run)")
                 continue
-            case .importExports(let config):
-                let report = try ImportJob.run(config, store: try writable(mayCreate: true))
-                outcome.reports.append(report)
-                log(report.tallyLine())
-                status = report.exitStatus
-            case .derive(let config):
-                let report = try DeriveJob.run(config, store: try writable())
-                outcome.reports.append(report)
-                log(report.tallyLine())
-                status = report.exitStatus
             case .preview(let config, let directory):
                 // A preview reads through its own read-only connection: it writes nothing.
                 let readOnly = try Store(path: pipeline.store, readOnly: true)
@@ -158,13 +148,18 @@ public enum PipelineRunner {
                 try preview.write(toDirectory: directory)
                 outcome.previews.append(preview)
                 log(preview.tallyLine() + "; preview in \(directory)/")
-                status = preview.exitStatus
+                if preview.exitStatus != 0 { outcome.exitStatus = preview.exitStatus }
+                continue
+            case .importExports(let config):
+                report = try ImportJob.run(config, store: try writable(mayCreate: true))
+            case .derive(let config):
+                report = try DeriveJob.run(config, store: try writable())
             case .export(let config):
-                let report = try ExportJob.run(config, store: try writable())
-                outcome.reports.append(report)
-                log(report.tallyLine())
-                status = report.exitStatus
+                report = try ExportJob.run(config, store: try writable())
             }
+            outcome.reports.append(report)
+            log(report.tallyLine())
+            let status = report.exitStatus
             if status == 3 {
                 outcome.exitStatus = 3
             } else if status != 0 {
