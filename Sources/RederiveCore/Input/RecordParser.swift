@@ -30,11 +30,12 @@ public final class RecordParser {
             }
             return .failure(RecordFailure(stage: .parse, code: code, message: messageText(&record.message)))
         }
-        return line.withUnsafeBufferPointer { buf in
-            let base = UnsafeRawPointer(buf.baseAddress)
-            return withUnsafePointer(to: &record.fields) { tuple in
+        // Extracted strings and raw objects point into the parser and into `line`, both alive
+        // for this call: `parsed()` copies what it keeps.
+        return withExtendedLifetime(line) {
+            withUnsafePointer(to: &record.fields) { tuple in
                 tuple.withMemoryRebound(to: rj_value.self, capacity: Int(RJF_COUNT.rawValue)) { fields in
-                    RecordFields(fields: fields, lineBase: base).parsed()
+                    RecordFields(fields: fields).parsed()
                 }
             }
         }
@@ -117,7 +118,6 @@ func messageText<T>(_ tuple: inout T) -> String {
 /// Typed access to the extracted top-level fields of one record.
 struct RecordFields {
     let fields: UnsafePointer<rj_value>
-    let lineBase: UnsafeRawPointer?
 
     private static let names: [String] = [
         "formatVersion", "id", "roomName", "capturedAt", "timestamp", "fullRoomDataJSON", "summaryJSON",
