@@ -41,10 +41,18 @@ let package = Package(
             ],
             path: "Sources/RederiveCore"
         ),
+        // The deterministic corpus generator behind `rederive generate`, `make fixtures`
+        // and `make bench`: test and benchmark support, kept out of the product library.
+        .target(
+            name: "RederiveCorpus",
+            dependencies: ["RederiveCore"],
+            path: "Sources/RederiveCorpus"
+        ),
         .executableTarget(
             name: "rederive",
             dependencies: [
                 "RederiveCore",
+                "RederiveCorpus",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -52,7 +60,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RederiveCoreTests",
-            dependencies: ["RederiveCore"],
+            dependencies: ["RederiveCore", "RederiveCorpus", "rederive"],
             path: "Tests/RederiveCoreTests",
             // The independent Python reference for the derivation tests' expected values.
             exclude: ["Derivation/expected_summaries.py"]

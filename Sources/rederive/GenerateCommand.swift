@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RederiveCore
+import RederiveCorpus
 
 /// `rederive generate`: writes a synthetic export built from the real sample rooms
 /// (deterministic: the same options and seed give the same bytes).

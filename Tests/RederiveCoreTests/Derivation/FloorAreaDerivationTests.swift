@@ -1,5 +1,6 @@
 import XCTest
 @testable import RederiveCore
+import RederiveCorpus
 
 /// Floor-area geometry: invariance under rigid motion and wall order, and degenerate rooms.
 final class FloorAreaDerivationTests: XCTestCase {

@@ -1,6 +1,7 @@
 import CZstd
 import Foundation
 import RederiveCore
+import RederiveCorpus
 import XCTest
 
 final class CorpusGeneratorTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+import RederiveCorpus
 
 /// Process-level: the `rederive` executable killed (`kill -9`) or signalled (SIGTERM/SIGINT)
 /// in the middle of `import` and `derive`, then run again, must end with exactly the store an

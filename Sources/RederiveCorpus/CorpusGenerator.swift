@@ -1,3 +1,4 @@
+import RederiveCore
 import Foundation
 
 #if canImport(Glibc)

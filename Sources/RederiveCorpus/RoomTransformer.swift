@@ -38,6 +38,7 @@ public struct RigidTransform: Sendable, Equatable {
 }
 
 #if canImport(Glibc)
+import RederiveCore
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

@@ -1,3 +1,4 @@
+import RederiveCore
 import Foundation
 
 /// A JSON value as the generator builds and writes it: objects keep their keys and are
