@@ -4,14 +4,14 @@ public struct RecordFailure: Error, Sendable, Equatable {
     /// The stage that failed.
     public var stage: RecordIssue.Stage
     /// Stable error code.
-    public var code: String
+    public var code: IssueCode
     /// What is wrong.
     public var message: String
     /// The record id, when it was known before the failure.
     public var id: String?
 
     /// Creates a failure.
-    public init(stage: RecordIssue.Stage, code: String, message: String, id: String? = nil) {
+    public init(stage: RecordIssue.Stage, code: IssueCode, message: String, id: String? = nil) {
         self.stage = stage
         self.code = code
         self.message = message

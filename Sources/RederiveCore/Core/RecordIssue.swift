@@ -28,13 +28,13 @@ public struct RecordIssue: Sendable, Equatable, Hashable {
     /// Stage that failed.
     public var stage: Stage
     /// Stable machine-readable error code, e.g. `invalid_json`.
-    public var code: String
+    public var code: IssueCode
     /// What is wrong, for people.
     public var message: String
 
     /// Creates an issue.
     public init(file: String, line: Int?, byteOffset: Int64? = nil, id: String? = nil,
-                stage: Stage, code: String, message: String) {
+                stage: Stage, code: IssueCode, message: String) {
         self.file = file
         self.line = line
         self.byteOffset = byteOffset

@@ -2,12 +2,12 @@
 /// and nothing of that record's derivation is written.
 public struct DerivationFailure: Error, Sendable, Equatable {
     /// Stable machine-readable code, e.g. `"non_finite_value"` or `"negative_value"`.
-    public let code: String
+    public let code: IssueCode
     /// Human-readable detail naming the offending field, e.g. `"volume_m3 is not finite"`.
     public let message: String
 
     /// Creates a failure.
-    public init(code: String, message: String) {
+    public init(code: IssueCode, message: String) {
         self.code = code
         self.message = message
     }

@@ -80,10 +80,10 @@ public struct SummaryDeriver: Sendable {
         ]
         for (name, value) in checked {
             if !value.isFinite {
-                return .failure(DerivationFailure(code: "non_finite_value", message: "\(name) is not finite"))
+                return .failure(DerivationFailure(code: .nonFiniteValue, message: "\(name) is not finite"))
             }
             if value < 0 {
-                return .failure(DerivationFailure(code: "negative_value", message: "\(name) is negative"))
+                return .failure(DerivationFailure(code: .negativeValue, message: "\(name) is negative"))
             }
         }
 
@@ -94,7 +94,7 @@ public struct SummaryDeriver: Sendable {
                 let world = floor.transform.apply(to: SIMD3(corner.x, corner.y, 0))
                 // Coordinates may be negative, but must be finite to be written as JSON.
                 guard world.x.isFinite, world.z.isFinite else {
-                    return .failure(DerivationFailure(code: "non_finite_value", message: "floor_polygon_2d_m is not finite"))
+                    return .failure(DerivationFailure(code: .nonFiniteValue, message: "floor_polygon_2d_m is not finite"))
                 }
                 polygon.append(SIMD2(world.x, world.z))
             }

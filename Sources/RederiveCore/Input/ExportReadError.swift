@@ -2,7 +2,7 @@
 /// the run goes on with the next file.
 public struct ExportReadError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Stable error code: `unsupported_file_type`, `file_unreadable`, `damaged_frame`, `truncated_frame`.
-    public var code: String
+    public var code: IssueCode
     /// The file.
     public var path: String
     /// Byte offset in the (compressed) file where reading stopped.
@@ -11,7 +11,7 @@ public struct ExportReadError: Error, Sendable, Equatable, CustomStringConvertib
     public var message: String
 
     /// Creates an error.
-    public init(code: String, path: String, byteOffset: Int64, message: String) {
+    public init(code: IssueCode, path: String, byteOffset: Int64, message: String) {
         self.code = code
         self.path = path
         self.byteOffset = byteOffset

@@ -44,12 +44,12 @@ public final class ExportReader {
     /// `file_unreadable` when it cannot be opened.
     public init(path: String, maxLineBytes: Int = 256 << 20) throws(ExportReadError) {
         guard let kind = ExportFileKind(path: path) else {
-            throw ExportReadError(code: "unsupported_file_type", path: path, byteOffset: 0,
+            throw ExportReadError(code: .unsupportedFileType, path: path, byteOffset: 0,
                                   message: "not an export: expected a name ending in .jsonl or .jsonl.zst")
         }
         guard let file = fopen(path, "rb") else {
             let reason = String(cString: strerror(errno))
-            throw ExportReadError(code: "file_unreadable", path: path, byteOffset: 0,
+            throw ExportReadError(code: .fileUnreadable, path: path, byteOffset: 0,
                                   message: "cannot open: \(reason)")
         }
         self.path = path
@@ -174,7 +174,7 @@ public final class ExportReader {
         guard let file else { return 0 }
         let n = input.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
         if n == 0, ferror(file) != 0 {
-            fault = ExportReadError(code: "file_unreadable", path: path, byteOffset: fileBytes,
+            fault = ExportReadError(code: .fileUnreadable, path: path, byteOffset: fileBytes,
                                     message: "read failed: \(String(cString: strerror(errno)))")
             return nil
         }
@@ -199,7 +199,7 @@ public final class ExportReader {
                 if n == 0 {
                     if lastZstdResult != 0 {
                         fault = ExportReadError(
-                            code: "truncated_frame", path: path, byteOffset: fileBytes,
+                            code: .truncatedFrame, path: path, byteOffset: fileBytes,
                             message: "zstd frame is truncated: the file ends inside a frame")
                     }
                     return false
@@ -222,7 +222,7 @@ public final class ExportReader {
             fileBytes += Int64(inputPos - consumedBefore)
             if ZSTD_isError(result) != 0 {
                 let reason = String(cString: ZSTD_getErrorName(result))
-                fault = ExportReadError(code: "damaged_frame", path: path, byteOffset: fileBytes,
+                fault = ExportReadError(code: .damagedFrame, path: path, byteOffset: fileBytes,
                                         message: "zstd frame is damaged: \(reason)")
                 return false
             }

@@ -22,11 +22,11 @@ public final class RecordParser {
             rj_parse_record(handle, buf.baseAddress, buf.count, line.capacity, &record)
         }
         if status != RJ_OK.rawValue {
-            let code: String = switch UInt32(status) {
-            case RJ_INVALID_UTF8.rawValue: "invalid_utf8"
-            case RJ_NOT_OBJECT.rawValue: "not_an_object"
-            case RJ_NUMBER_OUT_OF_RANGE.rawValue: "non_finite_number"
-            default: "invalid_json"
+            let code: IssueCode = switch UInt32(status) {
+            case RJ_INVALID_UTF8.rawValue: .invalidUTF8
+            case RJ_NOT_OBJECT.rawValue: .notAnObject
+            case RJ_NUMBER_OUT_OF_RANGE.rawValue: .nonFiniteNumber
+            default: .invalidJSON
             }
             return .failure(RecordFailure(stage: .parse, code: code, message: messageText(&record.message)))
         }
@@ -47,17 +47,17 @@ public final class RecordParser {
             rj_parse_room(handle, buf.baseAddress, buf.count, bytes.capacity, &roomOut)
         }
         if status != RJ_OK.rawValue {
-            let code: String = switch UInt32(status) {
-            case RJ_INVALID_UTF8.rawValue: "invalid_utf8"
-            case RJ_NOT_OBJECT.rawValue: "room_not_object"
-            case RJ_NUMBER_OUT_OF_RANGE.rawValue, RJ_NON_FINITE.rawValue: "non_finite_number"
-            case RJ_MISSING_KEY.rawValue: "missing_key"
-            case RJ_WRONG_TYPE.rawValue: "wrong_type"
-            case RJ_BAD_TRANSFORM.rawValue: "bad_transform"
-            case RJ_BAD_DIMENSIONS.rawValue: "bad_dimensions"
-            case RJ_NEGATIVE_DIMENSION.rawValue: "negative_dimension"
-            case RJ_INTERNAL.rawValue: "internal_error"
-            default: "invalid_room_json"
+            let code: IssueCode = switch UInt32(status) {
+            case RJ_INVALID_UTF8.rawValue: .invalidUTF8
+            case RJ_NOT_OBJECT.rawValue: .roomNotObject
+            case RJ_NUMBER_OUT_OF_RANGE.rawValue, RJ_NON_FINITE.rawValue: .nonFiniteNumber
+            case RJ_MISSING_KEY.rawValue: .missingKey
+            case RJ_WRONG_TYPE.rawValue: .wrongType
+            case RJ_BAD_TRANSFORM.rawValue: .badTransform
+            case RJ_BAD_DIMENSIONS.rawValue: .badDimensions
+            case RJ_NEGATIVE_DIMENSION.rawValue: .negativeDimension
+            case RJ_INTERNAL.rawValue: .internalError
+            default: .invalidRoomJSON
             }
             return .failure(RecordFailure(stage: .decode, code: code, message: "room: " + messageText(&roomOut.message)))
         }
@@ -139,11 +139,11 @@ struct RecordFields {
     }
 
     private func missing(_ f: rj_record_field, id: String? = nil) -> RecordFailure {
-        RecordFailure(stage: .parse, code: "missing_key", message: "missing required key \"\(Self.names[Int(f.rawValue)])\"", id: id)
+        RecordFailure(stage: .parse, code: .missingKey, message: "missing required key \"\(Self.names[Int(f.rawValue)])\"", id: id)
     }
 
     private func wrongType(_ f: rj_record_field, expected: String, id: String? = nil) -> RecordFailure {
-        RecordFailure(stage: .parse, code: "wrong_type",
+        RecordFailure(stage: .parse, code: .wrongType,
                       message: "key \"\(Self.names[Int(f.rawValue)])\" must be \(expected), found \(Self.kindName(value(f).kind))", id: id)
     }
 
@@ -184,7 +184,7 @@ struct RecordFields {
             if n < 0 { failed = true; count = 0 } else { count = Int(n) }
         }
         if failed {
-            throw RecordFailure(stage: .parse, code: "invalid_base64",
+            throw RecordFailure(stage: .parse, code: .invalidBase64,
                                 message: "key \"\(Self.names[Int(f.rawValue)])\" is not valid base64", id: id)
         }
         return decoded
@@ -207,7 +207,7 @@ struct RecordFields {
     private func uuid(_ f: rj_record_field) throws(RecordFailure) -> String {
         let text = try string(f)
         guard let id = RecordIdentity.canonicalUUID(text) else {
-            throw RecordFailure(stage: .parse, code: "invalid_id", message: "id \"\(text.prefix(64))\" is not a UUID")
+            throw RecordFailure(stage: .parse, code: .invalidID, message: "id \"\(text.prefix(64))\" is not a UUID")
         }
         return id
     }
@@ -225,7 +225,7 @@ struct RecordFields {
                 let name = try string(RJF_ROOM_NAME)
                 let timestamp = try number(RJF_TIMESTAMP)
                 guard ReferenceDate.representable.contains(timestamp) else {
-                    throw RecordFailure(stage: .parse, code: "invalid_timestamp",
+                    throw RecordFailure(stage: .parse, code: .invalidTimestamp,
                                         message: "timestamp \(timestamp) is outside the years 1 to 9999")
                 }
                 let room = try base64(RJF_FULL_ROOM_DATA, required: true)!
@@ -261,7 +261,7 @@ struct RecordFields {
             default:
                 var id: String?
                 if value(RJF_ID).kind == RJ_STRING.rawValue { id = RecordIdentity.canonicalUUID(String(decoding: bytes(value(RJF_ID)), as: UTF8.self)) }
-                throw RecordFailure(stage: .upgrade, code: "unsupported_format_version",
+                throw RecordFailure(stage: .upgrade, code: .unsupportedFormatVersion,
                                     message: "formatVersion \(version) is not supported (this build reads 1 to \(ExportRecordV3.formatVersion))",
                                     id: id)
             }

@@ -33,7 +33,7 @@ public final class IssueReport {
 
     /// Records one issue.
     public func add(_ issue: RecordIssue) throws(RederiveError) {
-        countsByCode[issue.code, default: 0] += 1
+        countsByCode[issue.code.rawValue, default: 0] += 1
         if issue.line == nil { fileFaults += 1 } else { recordIssues += 1 }
         guard writer != nil else { return }
         if buffered || (lastIssue.map { RecordIssue.reportOrder(issue, $0) } ?? false) {
@@ -75,7 +75,7 @@ extension RecordIssue {
         out += Array(",\"id\":".utf8)
         if let id { JSONText.appendString(id, to: &out) } else { out += Array("null".utf8) }
         out += Array(",\"stage\":\"\(stage.rawValue)\",\"code\":".utf8)
-        JSONText.appendString(code, to: &out)
+        JSONText.appendString(code.rawValue, to: &out)
         out += Array(",\"message\":".utf8)
         JSONText.appendString(message, to: &out)
         out += Array("}\n".utf8)

@@ -39,7 +39,7 @@ extension DeriveJob {
                 case .failure(let failure):
                     try issues.add(failure.issue(file: room.sourceFile, line: room.sourceLine))
                     collector.addFailure(id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
-                                         code: failure.code, message: failure.message)
+                                         code: failure.code.rawValue, message: failure.message)
                 }
             }
             read += batch.count

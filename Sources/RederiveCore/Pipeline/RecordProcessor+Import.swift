@@ -3,7 +3,7 @@ extension RecordProcessor {
     /// split and hashed). Runs on a worker.
     public func importItem(line: ExportLine, file: String) -> ImportItem {
         if line.oversized {
-            return .issue(RecordIssue(file: file, line: line.number, stage: .read, code: "line_too_long",
+            return .issue(RecordIssue(file: file, line: line.number, stage: .read, code: .lineTooLong,
                                       message: "line is longer than the reader's limit"))
         }
         switch process(line: line.bytes) {

@@ -59,7 +59,7 @@ public enum SummarizeJob {
             let file = batch.file
             let results = pool.map(batch.lines) { processor, line -> Result<(String, [UInt8]), RecordFailure> in
                 if line.oversized {
-                    return .failure(RecordFailure(stage: .read, code: "line_too_long", message: "line is longer than the reader's limit"))
+                    return .failure(RecordFailure(stage: .read, code: .lineTooLong, message: "line is longer than the reader's limit"))
                 }
                 return processor.process(line: line.bytes).map { derived in
                     (derived.record.id, summarizeLine(derived, file: file, line: line.number, version: version))

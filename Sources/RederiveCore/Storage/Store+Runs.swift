@@ -88,7 +88,7 @@ extension Store {
     /// The ledger key of an issue: by record id when known, else by file and line, else file.
     /// A duplicate is keyed by its line: its id belongs to the record that was kept.
     static func ledgerKey(_ issue: RecordIssue) -> String {
-        if let id = issue.id, issue.code != "duplicate_id" { return "id:" + id }
+        if let id = issue.id, issue.code != .duplicateID { return "id:" + id }
         if let line = issue.line { return "line:\(issue.file):\(line)" }
         return "file:" + issue.file
     }
@@ -98,7 +98,7 @@ extension Store {
     func recordFailure(_ db: Database, _ issue: RecordIssue, runID: Int64, now: String) throws -> Bool {
         let key = Store.ledgerKey(issue)
         let existed = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM failure WHERE record_key = ? AND code = ?"),
-                                        arguments: [key, issue.code]) ?? false
+                                        arguments: [key, issue.code.rawValue]) ?? false
         try db.cachedStatement(sql: """
             INSERT INTO failure (record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -106,7 +106,7 @@ extension Store {
                 line = excluded.line, stage = excluded.stage, code = excluded.code, message = excluded.message,
                 run_id = excluded.run_id, last_seen_at = excluded.last_seen_at,
                 first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at ELSE excluded.first_seen_at END
-            """).execute(arguments: [key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code, issue.message,
+            """).execute(arguments: [key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code.rawValue, issue.message,
                              runID, now, now])
         return !existed
     }

@@ -10,7 +10,7 @@ final class RecordParserTests: XCTestCase {
 
     private func parse(_ text: String) -> Result<ParsedRecord, RecordFailure> { parser.parse(Array(text.utf8)) }
 
-    private func assertFailure(_ result: Result<ParsedRecord, RecordFailure>, stage: RecordIssue.Stage, code: String,
+    private func assertFailure(_ result: Result<ParsedRecord, RecordFailure>, stage: RecordIssue.Stage, code: IssueCode,
                                file: StaticString = #filePath, line: UInt = #line) {
         guard let f = result.failureValue(file: file, line: line) else { return }
         XCTAssertEqual(f.stage, stage, f.message, file: file, line: line)
@@ -18,7 +18,7 @@ final class RecordParserTests: XCTestCase {
         XCTAssertFalse(f.message.isEmpty, file: file, line: line)
     }
 
-    private func assertRoomFailure(_ room: String, code: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRoomFailure(_ room: String, code: IssueCode, file: StaticString = #filePath, line: UInt = #line) {
         guard let f = parser.decodeRoom(Array(room.utf8)).failureValue(file: file, line: line) else { return }
         XCTAssertEqual(f.stage, .decode, f.message, file: file, line: line)
         XCTAssertEqual(f.code, code, f.message, file: file, line: line)
