@@ -15,7 +15,8 @@ struct Summarize: ParsableCommand {
             Example:
               rederive summarize Fixtures/exports --out summaries.jsonl.zst --report issues.jsonl
 
-            Exit status: 0 all good, 3 finished with skipped records, 1 usage error, 2 fatal I/O.
+            Exit status: 0 all good, 3 finished with skipped records, 1 usage error, 2 fatal I/O,
+            130/143 stopped by SIGINT/SIGTERM (nothing left at --out).
             """
     )
 
@@ -46,18 +47,9 @@ struct Summarize: ParsableCommand {
         let status = CommandRunner.run {
             let files = try ExportFiles.resolve(paths)
             let config = SummarizeConfiguration(files: files, workers: workers, outPath: out, reportPath: report)
-            let (outcome, report) = try SummarizeJob.run(config)
-            if output.json || output.metricsFile != nil {
-                let run = RunReport(
-                    runID: 0, command: "summarize", status: .completed, exitStatus: outcome.exitStatus,
-                    statistics: outcome.statistics, counts: [("summarized", outcome.statistics.recordsDone)],
-                    issuesByCode: outcome.issuesByCode, newFailures: 0, summaryVersion: SummaryDeriver.currentVersion,
-                    fingerprint: SummaryDeriver().fingerprint, resumedFrom: nil, stopReason: nil)
-                if output.json { print(run.json()) }
-                if let metricsFile = output.metricsFile { try MetricsFile.write([run], pipeline: nil, to: metricsFile) }
-            }
-            logger.info("\(outcome.statistics.tallyLine(command: "summarize", doneWord: "summarized", issues: report.codeSummary))")
-            return outcome.exitStatus
+            // A signal stops the run cleanly: no partial output is left at --out.
+            RunControl.installSignalHandlers()
+            return try output.finish([try SummarizeJob.run(config)])
         }
         throw ExitCode(status)
     }

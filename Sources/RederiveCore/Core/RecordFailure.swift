@@ -23,3 +23,9 @@ public struct RecordFailure: Error, Sendable, Equatable {
         RecordIssue(file: file, line: line, id: id, stage: stage, code: code, message: message)
     }
 }
+
+extension RecordFailure {
+    /// A line longer than the reader's limit (the reader keeps only its start).
+    public static let lineTooLong = RecordFailure(
+        stage: .read, code: .lineTooLong, message: "line is longer than the reader's limit")
+}

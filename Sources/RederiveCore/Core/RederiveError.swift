@@ -15,8 +15,8 @@ public enum RederiveError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The process exit status for this error.
     public var exitStatus: Int32 {
         switch self {
-        case .usage: 1
-        case .io: 2
+        case .usage: ExitStatus.usage
+        case .io: ExitStatus.failure
         }
     }
 }

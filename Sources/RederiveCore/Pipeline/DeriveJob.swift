@@ -1,44 +1,35 @@
 import Foundation
 import Logging
+import Synchronization
 
 /// What `rederive derive` does, resolved once from flags (and pipeline files).
 public struct DeriveConfiguration: Sendable {
     /// Which records.
     public var selection: DeriveSelection
-    /// Concurrent workers.
-    public var workers: Int
-    /// Rows per fetch and per transaction.
-    public var batchSize: Int
-    /// Error report path (JSON Lines), if any.
-    public var reportPath: String?
     /// The derivation to apply.
     public var deriver: SummaryDeriver
-    /// Error budget.
-    public var control: RunControl
-    /// The command line, for the run history.
-    public var arguments: String
-    /// The pipeline file that started this run, if any.
-    public var pipeline: String?
-    /// Show a progress line (only honoured when stderr is a terminal).
-    public var showProgress: Bool
     /// Write derived columns even when the result equals what is stored (refreshes
     /// `derived_at`; also what a benchmark of the write path wants).
     public var rewriteUnchanged = false
+    /// Workers, batch size, report, error budget and run-history details.
+    public var settings: RunSettings
 
     /// Creates a configuration.
-    public init(selection: DeriveSelection = DeriveSelection(), workers: Int = ProcessInfo.processInfo.activeProcessorCount,
-                batchSize: Int = 500, reportPath: String? = nil, deriver: SummaryDeriver = SummaryDeriver(),
-                control: RunControl = RunControl(), arguments: String = "derive", pipeline: String? = nil,
-                showProgress: Bool = true) {
+    public init(selection: DeriveSelection = DeriveSelection(), deriver: SummaryDeriver = SummaryDeriver(),
+                settings: RunSettings = RunSettings(arguments: "derive")) {
         self.selection = selection
-        self.workers = max(1, workers)
-        self.batchSize = max(1, batchSize)
-        self.reportPath = reportPath
         self.deriver = deriver
-        self.control = control
-        self.arguments = arguments
-        self.pipeline = pipeline
-        self.showProgress = showProgress
+        self.settings = settings
+    }
+
+    /// Creates a configuration from individual settings (defaults from `RunSettings`).
+    public init(selection: DeriveSelection = DeriveSelection(), workers: Int = RunSettings.defaultWorkers,
+                batchSize: Int = RunSettings.defaultBatchSize, reportPath: String? = nil,
+                deriver: SummaryDeriver = SummaryDeriver(), control: RunControl = RunControl(),
+                arguments: String = "derive", pipeline: String? = nil, showProgress: Bool = true) {
+        self.init(selection: selection, deriver: deriver,
+                  settings: RunSettings(workers: workers, batchSize: batchSize, reportPath: reportPath, control: control,
+                                        arguments: arguments, pipeline: pipeline, showProgress: showProgress))
     }
 }
 
@@ -46,143 +37,175 @@ public struct DeriveConfiguration: Sendable {
 /// LIMIT n`, bounded above by the largest key when the run started), deriving on concurrent
 /// workers while the next batch is read, one writer committing each batch with the run's
 /// checkpoint. A rerun of an unfinished run continues from that checkpoint.
-public enum DeriveJob {
+///
+/// Its dry run (`preview`) is the same job with another write: the results go to a
+/// `ChangeCollector` instead of the store, and no run is recorded.
+// @unchecked: `start`, `nextBatch` and `process` run on the driver's thread only; `write`
+// (the writer thread) reads immutable state and the `Mutex`-guarded count.
+public final class DeriveJob: BatchJob, @unchecked Sendable {
     /// Runs the derivation over `store`.
     public static func run(_ config: DeriveConfiguration, store: Store) throws(RederiveError) -> RunReport {
-        let start = DispatchTime.now()
-        let deriver = config.deriver
         try config.selection.validate()
-        let report = try IssueReport(path: config.reportPath, buffered: true)
-        let run = try store.beginRun(command: "derive", pipeline: config.pipeline, arguments: config.arguments,
-                                     resumeKey: "derive:\(config.selection.description):\(deriver.fingerprint)",
-                                     deriver: deriver)
-        let runID = run.runID
+        return try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+    }
+
+    /// A dry run of `run(_:store:)`: selects, fetches and derives exactly as a derive would,
+    /// but writes nothing to the store — no summaries, no run row, no failure ledger — and
+    /// returns what would change. Open `store` read-only to be sure the file stays
+    /// byte-identical. The error budget and signals are not consulted: there is nothing to
+    /// commit, so a preview always examines the whole selection.
+    /// `config.settings.reportPath`, when set, still receives the per-record issue report.
+    /// `topCount` is how many of the largest changes the report lists.
+    public static func preview(_ config: DeriveConfiguration, store: Store,
+                               topCount: Int = 20) throws(RederiveError) -> ChangeReport {
+        try config.selection.validate()
+        let deriver = config.deriver
+        let collector = ChangeCollector(summaryVersion: deriver.version, fingerprint: deriver.fingerprint,
+                                        topCount: topCount)
+        var settings = config.settings
+        settings.control = RunControl(honoursSignals: false)  // nothing to commit: examine the whole selection
+        let run = try BatchRunner.run(DeriveJob(config, store: store, mode: .preview(collector)), settings: settings)
+        var report = collector.report()
+        report.store = store.path
+        report.selection = config.selection.description
+        report.seconds = run.statistics.seconds
+        return report
+    }
+
+    /// Where a batch's results go.
+    enum Mode {
+        /// Into the store, with the run's checkpoint.
+        case apply
+        /// Into a change report; the store is only read.
+        case preview(ChangeCollector)
+    }
+
+    /// One batch's results and the key it ends at.
+    struct Results: Sendable {
+        var writes: [Store.DeriveWrite]
+        var lastSeq: Int64
+    }
+
+    let deriver: SummaryDeriver
+    let recording: RunRecording?
+    var command: String { if case .preview = mode { "derive --dry-run" } else { "derive" } }
+    var issuesOutOfOrder: Bool { true }
+    private let config: DeriveConfiguration
+    private let store: Store
+    private let mode: Mode
+    private let pool: WorkerPool<RecordProcessor>
+    private let failuresAdded = Mutex(0)
+    private var runID: Int64 = 0
+    private var fetcher: Prefetcher<Result<[StoredRoom], RederiveError>>?
+    private var total = 0
+
+    private init(_ config: DeriveConfiguration, store: Store, mode: Mode) {
+        self.config = config
+        self.store = store
+        self.mode = mode
+        self.deriver = config.deriver
+        if case .apply = mode {
+            let key = "derive:\(config.selection.description):\(config.deriver.fingerprint)"
+            recording = RunRecording(store: store, resumeKey: key)
+        } else {
+            recording = nil
+        }
+        let deriver = config.deriver
+        pool = WorkerPool(workers: config.settings.workers) { RecordProcessor(deriver: deriver) }
+    }
+
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError) {
+        // A preview is bounded like a fresh run: rows added while it reads are not counted.
         let upper: Int64
-        if let bound = run.upperBoundSeq { upper = bound } else { upper = try store.maxSeq() }
-        try store.setUpperBound(runID: runID, upperBoundSeq: upper)
-        let first = run.checkpointSeq ?? 0
+        if let bound = run?.upperBoundSeq { upper = bound } else { upper = try store.maxSeq() }
+        let first = run?.checkpointSeq ?? 0
+        if let run {
+            runID = run.runID
+            try store.setUpperBound(runID: run.runID, upperBoundSeq: upper)
+            if let previous = run.resumedFrom {
+                log.notice("continuing unfinished run \(previous) after record key \(first) (up to \(upper))")
+            }
+        }
         // The count is a scan of its own and only feeds the progress line's ETA: skip it when
         // there is no terminal to show one.
-        let showProgress = config.showProgress && isatty(2) == 1
-        let total = showProgress ? try store.countSelected(config.selection, deriver: deriver, after: first, upTo: upper) : 0
-        let log = Logger(label: "rederive.derive")
-        if let previous = run.resumedFrom {
-            log.notice("continuing unfinished run \(previous) after record key \(first) (up to \(upper))")
+        if config.settings.showProgress && isatty(2) == 1 {
+            total = try store.countSelected(config.selection, deriver: deriver, after: first, upTo: upper)
         }
-        log.debug("selected", metadata: ["after": "\(first)", "upTo": "\(upper)", "selection": "\(config.selection.description)"])
-
-        let fetched = RoomFetcher(store: store, selection: config.selection, deriver: deriver, after: first,
-                                  upTo: upper, batchSize: config.batchSize)
-        let newFailures = LockedCounter()
-        let writer = BackgroundWriter<([Store.DeriveWrite], Int64, RunStatistics)> { job throws(RederiveError) in
-            let n = try store.writeDeriveBatch(job.0, runID: runID, deriver: deriver, checkpointSeq: job.1, progress: job.2)
-            newFailures.add(n)
-        }
-        let pool = WorkerPool(workers: config.workers) { RecordProcessor(deriver: deriver) }
-        let progress = ProgressLine(label: "derive", enabled: showProgress)
-        var stats = RunStatistics()
-        var status = RunStatus.completed
-        var stopReason: String?
-
-        while let batch = try fetched.next() {
-            let results = pool.map(batch) { processor, room in processor.derive(room: room.skeleton, id: room.id) }
-            var writes: [Store.DeriveWrite] = []
-            writes.reserveCapacity(batch.count)
-            for (room, result) in zip(batch, results) {
-                stats.recordsRead += 1
-                stats.decodedBytes += Int64(room.skeleton.count)
-                switch result {
-                case .success(let (summary, json)):
-                    if !config.rewriteUnchanged, room.storedVersion == deriver.version, room.storedFingerprint == deriver.fingerprint,
-                       let stored = room.storedJSON, stored.utf8.elementsEqual(json) {
-                        stats.recordsUnchanged += 1
-                        writes.append(.unchanged(id: room.id))
-                    } else {
-                        stats.recordsDone += 1
-                        writes.append(.summary(seq: room.seq, id: room.id, summary: summary, json: json))
-                    }
-                case .failure(let failure):
-                    stats.recordsSkipped += 1
-                    let issue = failure.issue(file: room.sourceFile, line: room.sourceLine)
-                    try report.add(issue)
-                    writes.append(.failure(issue))
-                }
-            }
-            writer.submit((writes, batch.last!.seq, stats))
-            log.debug("batch", metadata: ["through": "\(batch.last!.seq)", "records": "\(batch.count)"])
-            if writer.failed { break }
-            progress.update(records: stats.recordsRead, bytes: 0,
-                            fraction: total > 0 ? Double(stats.recordsRead) / Double(total) : nil)
-            if let stop = config.control.stopRequest(skipped: stats.recordsSkipped, read: stats.recordsRead) {
-                (status, stopReason) = (stop.status, stop.reason)
-                break
-            }
-        }
-        fetched.cancel()
-        progress.finish()
-        do {
-            try writer.finish()
-        } catch {
-            try? store.finishRun(runID, status: .failed, exitStatus: 2, statistics: stats)
-            throw error
-        }
-        try report.finish()
-        stats.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        let exit = RunControl.exitStatus(for: status, skipped: stats.recordsSkipped)
-        try store.finishRun(runID, status: status, exitStatus: exit, statistics: stats)
-        return RunReport(
-            runID: runID, command: "derive", status: status, exitStatus: exit, statistics: stats,
-            counts: [("derived", stats.recordsDone)], issuesByCode: report.countsByCode, newFailures: newFailures.value,
-            summaryVersion: deriver.version, fingerprint: deriver.fingerprint, resumedFrom: run.resumedFrom,
-            stopReason: stopReason)
-    }
-}
-
-/// Reads keyset batches on a background thread, one batch ahead of the workers.
-final class RoomFetcher: @unchecked Sendable {
-    private let queue = BoundedQueue<Result<[StoredRoom], RederiveError>>(capacity: 1)
-    private let lock = NSLock()
-    private var stopped = false
-
-    init(store: Store, selection: DeriveSelection, deriver: SummaryDeriver, after: Int64, upTo: Int64, batchSize: Int) {
-        let thread = Thread { [self] in
-            var cursor = after
-            defer { queue.close() }
-            while !lock.withLock({ stopped }) {
+        log.debug("selected", metadata: ["after": "\(first)", "upTo": "\(upper)",
+                                         "selection": "\(config.selection.description)"])
+        let (store, selection, deriver, limit) = (store, config.selection, deriver, config.settings.batchSize)
+        fetcher = Prefetcher(capacity: 1) { emit in
+            var cursor = first
+            while true {
                 do throws(RederiveError) {
-                    let batch = try store.fetchRooms(selection, deriver: deriver, after: cursor, upTo: upTo, limit: batchSize)
-                    if batch.isEmpty { return }
-                    cursor = batch.last!.seq
-                    queue.push(.success(batch))
+                    let batch = try store.fetchRooms(selection, deriver: deriver, after: cursor, upTo: upper, limit: limit)
+                    guard let last = batch.last else { return }
+                    cursor = last.seq
+                    if !emit(.success(batch)) { return }
                 } catch {
-                    queue.push(.failure(error))
+                    _ = emit(.failure(error))
                     return
                 }
             }
         }
-        thread.start()
     }
 
-    /// The next batch, nil when done.
-    func next() throws(RederiveError) -> [StoredRoom]? {
-        switch queue.pop() {
-        case .none: return nil
-        case .success(let batch): return batch
-        case .failure(let error): throw error
+    func nextBatch() throws(RederiveError) -> [StoredRoom]? { try fetcher?.next()?.get() }
+
+    func process(_ batch: [StoredRoom], stats: inout RunStatistics,
+                 issues: IssueReport) throws(RederiveError) -> Results {
+        let results = pool.map(batch) { processor, room in processor.derive(room: room.skeleton, id: room.id) }
+        var writes: [Store.DeriveWrite] = []
+        writes.reserveCapacity(batch.count)
+        for (room, result) in zip(batch, results) {
+            stats.recordsRead += 1
+            stats.decodedBytes += Int64(room.skeleton.count)
+            switch result {
+            case .success(let (summary, json)):
+                if !config.rewriteUnchanged, room.storedVersion == deriver.version,
+                   room.storedFingerprint == deriver.fingerprint, let stored = room.storedJSON,
+                   stored.utf8.elementsEqual(json) {
+                    stats.recordsUnchanged += 1
+                    writes.append(.unchanged(id: room.id))
+                } else {
+                    stats.recordsDone += 1
+                    writes.append(.summary(seq: room.seq, id: room.id, summary: summary, json: json))
+                }
+                if case .preview(let collector) = mode {
+                    collector.add(id: room.id, roomName: room.roomName, storedJSON: room.storedJSON,
+                                  storedVersion: room.storedVersion, storedFingerprint: room.storedFingerprint,
+                                  newSummary: summary, newJSON: json)
+                }
+            case .failure(let failure):
+                stats.recordsSkipped += 1
+                let issue = failure.issue(file: room.sourceFile, line: room.sourceLine)
+                try issues.add(issue)
+                writes.append(.failure(issue))
+                if case .preview(let collector) = mode {
+                    collector.addFailure(id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
+                                         code: failure.code.rawValue, message: failure.message)
+                }
+            }
         }
+        return Results(writes: writes, lastSeq: batch.last?.seq ?? 0)
     }
 
-    /// Stops fetching.
-    func cancel() {
-        lock.withLock { stopped = true }
-        while queue.pop() != nil {}
+    func write(_ results: Results, progress: RunStatistics) throws(RederiveError) {
+        guard case .apply = mode else { return }
+        let added = try store.writeDeriveBatch(results.writes, runID: runID, deriver: deriver,
+                                               checkpointSeq: results.lastSeq, progress: progress)
+        failuresAdded.withLock { $0 += added }
     }
-}
 
-/// A thread-safe counter.
-final class LockedCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func add(_ n: Int) { lock.withLock { count += n } }
-    var value: Int { lock.withLock { count } }
+    func cancel() { fetcher?.cancel() }
+
+    func finish(status: RunStatus, stats: inout RunStatistics) {}
+
+    func progressFraction(_ stats: RunStatistics) -> Double? {
+        total > 0 ? Double(stats.recordsRead) / Double(total) : nil
+    }
+
+    func counts(_ stats: RunStatistics) -> [(String, Int)] { [("derived", stats.recordsDone)] }
+
+    var newFailures: Int { failuresAdded.withLock { $0 } }
 }

@@ -19,57 +19,42 @@ public struct ExportBatch: Sendable {
 /// Reads export files one after another on a background thread, a few batches ahead of
 /// the workers, so decompression overlaps parsing and deriving. Memory stays bounded by
 /// `prefetch` batches of at most `maxBytes` each.
-public final class ExportBatchSource: @unchecked Sendable {
-    private let files: [String]
-    private let maxLines: Int
-    private let maxBytes: Int
-    private let queue: BoundedQueue<ExportBatch>
-    private let cancelled = NSLock()
-    private var isCancelled = false
+public final class ExportBatchSource: Sendable {
+    private let prefetcher: Prefetcher<ExportBatch>
 
     /// Starts reading `files` in order.
     public init(files: [String], maxLines: Int = 512, maxBytes: Int = 16 << 20, prefetch: Int = 2) {
-        self.files = files
-        self.maxLines = maxLines
-        self.maxBytes = maxBytes
-        self.queue = BoundedQueue(capacity: prefetch)
-        let thread = Thread { [self] in produce() }
-        thread.stackSize = 1 << 20
-        thread.start()
+        prefetcher = Prefetcher(capacity: prefetch, stackSize: 1 << 20) { emit in
+            Self.produce(files: files, maxLines: maxLines, maxBytes: maxBytes, emit: emit)
+        }
     }
 
     /// The next batch, or nil when every file has been read.
-    public func next() -> ExportBatch? { queue.pop() }
+    public func next() -> ExportBatch? { prefetcher.next() }
 
     /// Stops reading early; pending batches are dropped.
-    public func cancel() {
-        cancelled.withLock { isCancelled = true }
-        while queue.pop() != nil {}
-    }
+    public func cancel() { prefetcher.cancel() }
 
-    private var stopped: Bool { cancelled.withLock { isCancelled } }
-
-    private func produce() {
-        defer { queue.close() }
+    private static func produce(files: [String], maxLines: Int, maxBytes: Int, emit: (ExportBatch) -> Bool) {
         for file in files {
-            if stopped { return }
             let reader: ExportReader
             do {
                 reader = try ExportReader(path: file)
             } catch {
-                queue.push(ExportBatch(file: file, lines: [], endOfFile: true, fault: error, decodedBytes: 0, fileBytes: 0))
+                if !emit(ExportBatch(file: file, lines: [], endOfFile: true, fault: error, decodedBytes: 0, fileBytes: 0)) {
+                    return
+                }
                 continue
             }
             var decoded: Int64 = 0, consumed: Int64 = 0
             while true {
-                if stopped { return }
                 let lines = reader.nextLines(maxLines: maxLines, maxBytes: maxBytes)
                 let batch = ExportBatch(
                     file: file, lines: lines, endOfFile: lines.isEmpty, fault: lines.isEmpty ? reader.fault : nil,
                     decodedBytes: reader.decodedBytes - decoded, fileBytes: reader.fileBytes - consumed)
                 decoded = reader.decodedBytes
                 consumed = reader.fileBytes
-                queue.push(batch)
+                if !emit(batch) { return }
                 if lines.isEmpty { break }
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// What `rederive export` does, resolved once from flags.
 public struct ExportConfiguration: Sendable {
@@ -42,66 +43,79 @@ public struct ExportConfiguration: Sendable {
 /// the last record present when the run started, so memory stays bounded. The file is
 /// written under a temporary name and renamed into place only when complete: after a
 /// failure or a stop nothing is left at the output path. The run is kept in the history.
-public enum ExportJob {
+// @unchecked: everything but `write` runs on the driver's thread; `write` (the writer
+// thread) is the only user of the output file.
+public final class ExportJob: BatchJob, @unchecked Sendable {
     /// Runs the export from `store` (which must be open read-write: the run is recorded).
     public static func run(_ config: ExportConfiguration, store: Store) throws(RederiveError) -> RunReport {
-        let start = DispatchTime.now()
-        let deriver = config.deriver
         // A bad --since is a usage error: reject it before anything is recorded or written.
         let since = try config.since.map { text throws(RederiveError) in try storedTimestamp(text) }
-        // No resume key: an export is rewritten whole, so there is nothing to continue.
-        let run = try store.beginRun(command: "export", pipeline: config.pipeline, arguments: config.arguments,
-                                     resumeKey: nil, deriver: deriver)
-        var stats = RunStatistics()
-        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9 }
-
-        var status = RunStatus.completed
-        var stopReason: String?
-        var excluded = 0
-        do throws(RederiveError) {
-            let writer: ZstdWriter
-            do { writer = try ZstdWriter(path: config.outPath) } catch { throw .io(error.message) }
-            let upper = try store.maxSeq()
-            var cursor: Int64 = 0
-            var line: [UInt8] = []
-            pages: while true {
-                let page = try store.fetchExportPage(includeStale: config.includeStale, derivedSince: since,
-                                                     deriver: deriver, after: cursor, upTo: upper, limit: config.pageSize)
-                guard let last = page.last else { break }
-                // The keyset must move forward; a page that does not would repeat forever.
-                guard last.seq > cursor else { throw .io("\(store.path): keyset did not advance past seq \(cursor)") }
-                cursor = last.seq
-                for row in page {
-                    stats.recordsRead += 1
-                    stats.decodedBytes += Int64(row.summaryJSON.utf8.count)
-                    line.removeAll(keepingCapacity: true)
-                    appendLine(row, to: &line)
-                    do { try writer.write(line) } catch { throw .io(error.message) }
-                    stats.recordsDone += 1
-                }
-                if let stop = RunControl().stopRequest(skipped: 0, read: stats.recordsRead) {
-                    // Dropping the writer unlinks its temporary file: a stopped export leaves nothing.
-                    (status, stopReason) = (stop.status, stop.reason)
-                    break pages
-                }
-            }
-            if status == .completed {
-                do { try writer.finish() } catch { throw .io(error.message) }
-            }
-            excluded = max(0, try store.countRecords(upTo: upper) - stats.recordsDone)
-        } catch {
-            stats.seconds = elapsed()
-            try? store.finishRun(run.runID, status: .failed, exitStatus: error.exitStatus, statistics: stats)
-            throw error
-        }
-        stats.seconds = elapsed()
-        let exit = RunControl.exitStatus(for: status, skipped: 0)
-        try store.finishRun(run.runID, status: status, exitStatus: exit, statistics: stats)
-        return RunReport(
-            runID: run.runID, command: "export", status: status, exitStatus: exit, statistics: stats,
-            counts: [("exported", stats.recordsDone), ("excluded", excluded)], issuesByCode: [:], newFailures: 0,
-            summaryVersion: deriver.version, fingerprint: deriver.fingerprint, resumedFrom: nil, stopReason: stopReason)
+        let settings = RunSettings(workers: 1, batchSize: config.pageSize, arguments: config.arguments,
+                                   pipeline: config.pipeline, showProgress: false)
+        return try BatchRunner.run(ExportJob(config, since: since, store: store), settings: settings)
     }
+
+    let command = "export"
+    let deriver: SummaryDeriver
+    // No resume key: an export is rewritten whole, so there is nothing to continue.
+    var recording: RunRecording? { RunRecording(store: store, resumeKey: nil) }
+    private let config: ExportConfiguration
+    private let since: String?
+    private let store: Store
+    private var writer: ZstdWriter?
+    private var upper: Int64 = 0
+    private var cursor: Int64 = 0
+    private var excluded = 0
+
+    private init(_ config: ExportConfiguration, since: String?, store: Store) {
+        self.config = config
+        self.since = since
+        self.store = store
+        self.deriver = config.deriver
+    }
+
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError) {
+        do { writer = try ZstdWriter(path: config.outPath) } catch { throw .io(error.message) }
+        upper = try store.maxSeq()
+    }
+
+    func nextBatch() throws(RederiveError) -> [ExportRow]? {
+        let page = try store.fetchExportPage(includeStale: config.includeStale, derivedSince: since,
+                                             deriver: deriver, after: cursor, upTo: upper, limit: config.pageSize)
+        guard let last = page.last else { return nil }
+        // The keyset must move forward; a page that does not would repeat forever.
+        guard last.seq > cursor else { throw .io("\(store.path): keyset did not advance past seq \(cursor)") }
+        cursor = last.seq
+        return page
+    }
+
+    func process(_ page: [ExportRow], stats: inout RunStatistics, issues: IssueReport) -> [UInt8] {
+        var lines: [UInt8] = []
+        for row in page {
+            stats.recordsRead += 1
+            stats.recordsDone += 1
+            stats.decodedBytes += Int64(row.summaryJSON.utf8.count)
+            Self.appendLine(row, to: &lines)
+        }
+        return lines
+    }
+
+    func write(_ lines: [UInt8], progress: RunStatistics) throws(RederiveError) {
+        do { try writer?.write(lines) } catch { throw .io(error.message) }
+    }
+
+    func cancel() {}
+
+    func finish(status: RunStatus, stats: inout RunStatistics) throws(RederiveError) {
+        // Dropping an unfinished writer unlinks its temporary file: a stopped export leaves nothing.
+        if status == .completed {
+            do { try writer?.finish() } catch { throw .io(error.message) }
+        }
+        writer = nil
+        excluded = max(0, try store.countRecords(upTo: upper) - stats.recordsDone)
+    }
+
+    func counts(_ stats: RunStatistics) -> [(String, Int)] { [("exported", stats.recordsDone), ("excluded", excluded)] }
 
     // One output line; the stored summary JSON is spliced in verbatim (it was written by
     // the deriver as a JSON object), so exporting never re-encodes it.

@@ -2,10 +2,7 @@ extension RecordProcessor {
     /// Parses, upgrades and derives one export line and prepares it for the store (raw room
     /// split and hashed). Runs on a worker.
     public func importItem(line: ExportLine, file: String) -> ImportItem {
-        if line.oversized {
-            return .issue(RecordIssue(file: file, line: line.number, stage: .read, code: .lineTooLong,
-                                      message: "line is longer than the reader's limit"))
-        }
+        if line.oversized { return .issue(RecordFailure.lineTooLong.issue(file: file, line: line.number)) }
         switch process(line: line.bytes) {
         case .failure(let failure):
             return .issue(failure.issue(file: file, line: line.number))

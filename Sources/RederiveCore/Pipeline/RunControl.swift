@@ -20,11 +20,14 @@ public struct RunControl: Sendable {
     public var maxErrorRate: Double?
     /// Records to read before the error rate is judged.
     public var minimumSampleForRate = 100
+    /// Whether SIGINT/SIGTERM stop the run (a dry run, with nothing to commit, reads on).
+    public var honoursSignals: Bool
 
     /// Creates a control with an optional error budget.
-    public init(maxErrors: Int? = nil, maxErrorRate: Double? = nil) {
+    public init(maxErrors: Int? = nil, maxErrorRate: Double? = nil, honoursSignals: Bool = true) {
         self.maxErrors = maxErrors
         self.maxErrorRate = maxErrorRate
+        self.honoursSignals = honoursSignals
     }
 
     /// Routes SIGINT and SIGTERM to a stop request instead of ending the process.
@@ -59,7 +62,7 @@ public struct RunControl: Sendable {
     /// Why the run should stop after the batch just handed over, if it should: a signal
     /// (`interrupted`) or the error budget (`aborted`), with the reason for the tally.
     public func stopRequest(skipped: Int, read: Int) -> (status: RunStatus, reason: String)? {
-        if let signal = Self.receivedSignal {
+        if honoursSignals, let signal = Self.receivedSignal {
             return (.interrupted, signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)")
         }
         if let reason = budgetExceeded(skipped: skipped, read: read) { return (.aborted, reason) }
@@ -71,12 +74,12 @@ public struct RunControl: Sendable {
     public static func exitStatus(for status: RunStatus, skipped: Int) -> Int32 {
         switch status {
         case .interrupted: exitStatus(forSignal: receivedSignal ?? SIGINT)
-        case .aborted: 4
-        case .failed: 2
-        default: skipped > 0 ? 3 : 0
+        case .aborted: ExitStatus.errorBudget
+        case .failed: ExitStatus.failure
+        default: skipped > 0 ? ExitStatus.skippedRecords : ExitStatus.ok
         }
     }
 
     /// Exit status for a stop by `signal`: 128 + signal number (130 SIGINT, 143 SIGTERM).
-    public static func exitStatus(forSignal signal: Int32) -> Int32 { 128 + signal }
+    public static func exitStatus(forSignal signal: Int32) -> Int32 { ExitStatus.stopped(bySignal: signal) }
 }

@@ -1,97 +1,117 @@
 import Foundation
+import Logging
 
 /// What `rederive summarize` does, resolved once from flags.
 public struct SummarizeConfiguration: Sendable {
     /// Export files to read (already expanded and sorted; see `ExportFiles.resolve`).
     public var files: [String]
-    /// Concurrent workers.
-    public var workers: Int
     /// Output file (`.jsonl` or `.jsonl.zst`); nil for standard output.
     public var outPath: String?
-    /// Error report path (JSON Lines); nil for none.
-    public var reportPath: String?
     /// The derivation to apply.
     public var deriver: SummaryDeriver
-    /// Lines per batch handed to the workers.
-    public var batchLines: Int
+    /// Workers, lines per batch, report and signal handling (no run is recorded).
+    public var settings: RunSettings
+
+    /// Lines per batch handed to the workers when none is given.
+    public static let defaultBatchLines = 256
 
     /// Creates a configuration.
-    public init(files: [String], workers: Int = ProcessInfo.processInfo.activeProcessorCount, outPath: String? = nil,
-                reportPath: String? = nil, deriver: SummaryDeriver = SummaryDeriver(), batchLines: Int = 256) {
+    public init(files: [String], workers: Int = RunSettings.defaultWorkers, outPath: String? = nil,
+                reportPath: String? = nil, deriver: SummaryDeriver = SummaryDeriver(),
+                batchLines: Int = SummarizeConfiguration.defaultBatchLines, showProgress: Bool = true) {
         self.files = files
-        self.workers = max(1, workers)
         self.outPath = outPath
-        self.reportPath = reportPath
         self.deriver = deriver
-        self.batchLines = max(1, batchLines)
+        self.settings = RunSettings(workers: workers, batchSize: batchLines, reportPath: reportPath,
+                                    arguments: "summarize", showProgress: showProgress)
     }
-}
-
-/// The outcome of a run: statistics, issues, and the exit status they imply.
-public struct JobOutcome: Sendable {
-    /// Counts and timing.
-    public var statistics: RunStatistics
-    /// Issues by error code.
-    public var issuesByCode: [String: Int]
-    /// 0 when every record went through, 3 when some were skipped.
-    public var exitStatus: Int32 { statistics.recordsSkipped + statistics.fileFaults > 0 ? 3 : 0 }
 }
 
 /// `rederive summarize`: streams exports, derives every record's summary on concurrent
-/// workers, and writes one JSON object per good record, in input order.
-public enum SummarizeJob {
+/// workers, and writes one JSON object per good record, in input order. No store: the run
+/// is not recorded (its report's run id is 0). A signal stops it cleanly: the output file
+/// is not put in place (nothing is left at its path), the issue report covers what was read.
+// @unchecked: everything but `write` runs on the driver's thread; `write` (the writer
+// thread) is the only user of the output sink.
+public final class SummarizeJob: BatchJob, @unchecked Sendable {
     /// Runs the job. Record problems go to the report; only I/O faults on the outputs throw.
-    public static func run(_ config: SummarizeConfiguration) throws(RederiveError) -> (JobOutcome, IssueReport) {
-        let start = DispatchTime.now()
-        let report = try IssueReport(path: config.reportPath)
-        let output = try OutputSink(path: config.outPath)
-        let pool = WorkerPool(workers: config.workers) { RecordProcessor(deriver: config.deriver) }
-        let source = ExportBatchSource(files: config.files, maxLines: config.batchLines)
-        defer { source.cancel() }  // an output error must not leave the reader thread waiting
-        var stats = RunStatistics()
-        var duplicates = DuplicateIDTracker()
-        let version = config.deriver.version
+    public static func run(_ config: SummarizeConfiguration) throws(RederiveError) -> RunReport {
+        try BatchRunner.run(try SummarizeJob(config), settings: config.settings)
+    }
 
-        while let batch = source.next() {
-            duplicates.enter(file: batch.file)
-            stats.decodedBytes += batch.decodedBytes
-            stats.fileBytes += batch.fileBytes
-            let file = batch.file
-            let results = pool.map(batch.lines) { processor, line -> Result<(String, [UInt8]), RecordFailure> in
-                if line.oversized {
-                    return .failure(RecordFailure(stage: .read, code: .lineTooLong, message: "line is longer than the reader's limit"))
-                }
-                return processor.process(line: line.bytes).map { derived in
-                    (derived.record.id, summarizeLine(derived, file: file, line: line.number, version: version))
-                }
-            }
-            for (line, result) in zip(batch.lines, results) {
-                stats.recordsRead += 1
-                switch result {
-                case .success(let (id, text)):
-                    if let duplicate = duplicates.check(id: id, line: line.number) {
-                        stats.recordsSkipped += 1
-                        try report.add(duplicate)
-                        continue
-                    }
-                    stats.recordsDone += 1
-                    try output.write(text)
-                case .failure(let failure):
-                    stats.recordsSkipped += 1
-                    try report.add(failure.issue(file: file, line: line.number))
-                }
-            }
-            if batch.endOfFile, let fault = batch.fault {
-                stats.fileFaults += 1
-                try report.add(RecordIssue(file: fault.path, line: nil, byteOffset: fault.byteOffset, stage: .read,
-                                           code: fault.code, message: fault.message))
+    let command = "summarize"
+    let deriver: SummaryDeriver
+    var recording: RunRecording? { nil }
+    var progressShowsBytes: Bool { true }
+    private let config: SummarizeConfiguration
+    private let output: OutputSink
+    private let pool: WorkerPool<RecordProcessor>
+    private var source: ExportBatchSource?
+    private var duplicates = DuplicateIDTracker()
+
+    private init(_ config: SummarizeConfiguration) throws(RederiveError) {
+        self.config = config
+        self.deriver = config.deriver
+        self.output = try OutputSink(path: config.outPath)
+        let deriver = config.deriver
+        self.pool = WorkerPool(workers: config.settings.workers) { RecordProcessor(deriver: deriver) }
+    }
+
+    func start(_ run: RunStart?, log: Logger) {
+        source = ExportBatchSource(files: config.files, maxLines: config.settings.batchSize)
+    }
+
+    func nextBatch() -> ExportBatch? { source?.next() }
+
+    func process(_ batch: ExportBatch, stats: inout RunStatistics, issues: IssueReport) throws(RederiveError) -> [UInt8] {
+        duplicates.enter(file: batch.file)
+        stats.decodedBytes += batch.decodedBytes
+        stats.fileBytes += batch.fileBytes
+        let file = batch.file
+        let version = deriver.version
+        let results = pool.map(batch.lines) { processor, line -> Result<(String, [UInt8]), RecordFailure> in
+            if line.oversized { return .failure(.lineTooLong) }
+            return processor.process(line: line.bytes).map { derived in
+                (derived.record.id, Self.summarizeLine(derived, file: file, line: line.number, version: version))
             }
         }
-        try output.finish()
-        try report.finish()
-        stats.seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
-        return (JobOutcome(statistics: stats, issuesByCode: report.countsByCode), report)
+        var out: [UInt8] = []
+        for (line, result) in zip(batch.lines, results) {
+            stats.recordsRead += 1
+            switch result {
+            case .success(let (id, text)):
+                if let duplicate = duplicates.check(id: id, line: line.number) {
+                    stats.recordsSkipped += 1
+                    try issues.add(duplicate)
+                    continue
+                }
+                stats.recordsDone += 1
+                out += text
+            case .failure(let failure):
+                stats.recordsSkipped += 1
+                try issues.add(failure.issue(file: file, line: line.number))
+            }
+        }
+        if batch.endOfFile, let fault = batch.fault {
+            stats.fileFaults += 1
+            try issues.add(RecordIssue(file: fault.path, line: nil, byteOffset: fault.byteOffset, stage: .read,
+                                       code: fault.code, message: fault.message))
+        }
+        return out
     }
+
+    func write(_ lines: [UInt8], progress: RunStatistics) throws(RederiveError) {
+        if !lines.isEmpty { try output.write(lines) }
+    }
+
+    func cancel() { source?.cancel() }
+
+    func finish(status: RunStatus, stats: inout RunStatistics) throws(RederiveError) {
+        // Standard output has been written as it went; a file is put in place only whole.
+        if status == .completed || config.outPath == nil { try output.finish() }
+    }
+
+    func counts(_ stats: RunStatistics) -> [(String, Int)] { [("summarized", stats.recordsDone)] }
 
     /// `{"id":…,"roomName":…,"file":…,"line":…,"summaryVersion":…,"summary":{…}}\n`
     static func summarizeLine(_ derived: DerivedRecord, file: String, line: Int, version: Int) -> [UInt8] {

@@ -2,7 +2,7 @@
 public struct RunReport: Sendable {
     /// The run's id in the store's history.
     public var runID: Int64
-    /// `import` or `derive`.
+    /// The command: `import`, `derive`, `export`, `summarize`...
     public var command: String
     /// How it ended.
     public var status: RunStatus
@@ -76,12 +76,20 @@ public struct RunReport: Sendable {
         }
     }
 
-    /// The one-line tally for stderr.
+    /// Whether the run is in a store's history (`summarize` and dry runs are not: run id 0).
+    public var isRecorded: Bool { runID != 0 }
+
+    /// The one-line tally for stderr, e.g.
+    /// `import (run 2): 58 read, 45 imported, …, 0 unchanged, 13 skipped, 1 file fault (…) in 0.31 s (…)`
+    /// or, for a run kept in no store, `summarize: 58 read, 45 summarized, 13 skipped, …`.
     public func tallyLine() -> String {
         let s = statistics
-        var line = "\(command) (run \(runID)\(resumedFrom.map { ", continuing run \($0)" } ?? "")): \(s.recordsRead) read"
+        var line = command
+        if isRecorded { line += " (run \(runID)\(resumedFrom.map { ", continuing run \($0)" } ?? ""))" }
+        line += ": \(s.recordsRead) read"
         for (name, value) in counts { line += ", \(value) \(Self.words(name))" }
-        line += ", \(s.recordsUnchanged) unchanged, \(s.recordsSkipped) skipped"
+        if isRecorded || s.recordsUnchanged > 0 { line += ", \(s.recordsUnchanged) unchanged" }
+        line += ", \(s.recordsSkipped) skipped"
         if s.fileFaults > 0 { line += ", \(s.fileFaults) file fault\(s.fileFaults == 1 ? "" : "s")" }
         if !issuesByCode.isEmpty {
             line += " (" + issuesByCode.keys.sorted().map { "\(issuesByCode[$0]!) \($0)" }.joined(separator: ", ") + ")"

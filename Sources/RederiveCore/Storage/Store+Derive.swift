@@ -130,15 +130,17 @@ extension Store {
                 var out: [StoredRoom] = []
                 out.reserveCapacity(limit)
                 while let row = try rows.next() {
-                    let skeleton: [UInt8] = try row.withUnsafeData(atIndex: 2) { data in
+                    let skeleton: [UInt8] = try row.withUnsafeData(named: "skeleton") { data in
                         guard let data else { return [] }
                         var bytes = [UInt8]()
                         bytes.reserveCapacity(data.count + 64)
                         bytes.append(contentsOf: data)
                         return bytes
                     }
-                    out.append(StoredRoom(seq: row[0], id: row[1], roomName: row[8], sourceFile: row[6], sourceLine: row[7], skeleton: skeleton, storedVersion: row[3],
-                                          storedFingerprint: row[4], storedJSON: row[5]))
+                    out.append(StoredRoom(
+                        seq: row["seq"], id: row["id"], roomName: row["room_name"], sourceFile: row["source_file"],
+                        sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
+                        storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"]))
                 }
                 return out
             }

@@ -45,6 +45,15 @@ public struct ImportBatchCounts: Sendable, Equatable {
     public var unchanged = 0
     /// Failures new to the ledger.
     public var newFailures = 0
+
+    /// Adds another batch's counts.
+    mutating func add(_ c: ImportBatchCounts) {
+        inserted += c.inserted
+        updated += c.updated
+        rederived += c.rederived
+        unchanged += c.unchanged
+        newFailures += c.newFailures
+    }
 }
 
 extension Store {

@@ -93,9 +93,9 @@ final class PipelineRunnerTests: XCTestCase {
         let fromFile = try ResolvedPipeline.resolve(definition, overrides: PipelineOverrides(), arguments: "t")
         XCTAssertEqual(fromFile.store, "from-file.sqlite")
         guard case .derive(let a) = fromFile.stages[0], case .derive(let b) = fromFile.stages[1] else { return XCTFail("stages") }
-        XCTAssertEqual(a.workers, 3)
-        XCTAssertEqual(a.batchSize, 40)
-        XCTAssertEqual(b.batchSize, 500, "built-in default")
+        XCTAssertEqual(a.settings.workers, 3)
+        XCTAssertEqual(a.settings.batchSize, 40)
+        XCTAssertEqual(b.settings.batchSize, 500, "built-in default")
         var overrides = PipelineOverrides()
         overrides.store = "flag.sqlite"
         overrides.workers = 1
@@ -103,8 +103,8 @@ final class PipelineRunnerTests: XCTestCase {
         let fromFlags = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: "t")
         XCTAssertEqual(fromFlags.store, "flag.sqlite")
         guard case .derive(let c) = fromFlags.stages[0] else { return XCTFail("stage") }
-        XCTAssertEqual(c.workers, 1)
-        XCTAssertEqual(c.batchSize, 9)
+        XCTAssertEqual(c.settings.workers, 1)
+        XCTAssertEqual(c.settings.batchSize, 9)
     }
 
     func testMissingStoreIsAUsageError() throws {

@@ -67,7 +67,7 @@ final class SummarizeJobTests: XCTestCase {
     }
 
     private struct Run {
-        var outcome: JobOutcome
+        var outcome: RunReport
         var output: [UInt8]
         var report: [UInt8]
         var rows: [[String: Any]]
@@ -84,7 +84,7 @@ final class SummarizeJobTests: XCTestCase {
         let files = try ExportFiles.resolve([exportDir])
         let out = dir.file("out-\(tag).jsonl"), report = dir.file("report-\(tag).jsonl")
         let config = SummarizeConfiguration(files: files, workers: workers, outPath: out, reportPath: report, batchLines: batchLines)
-        let (outcome, _) = try SummarizeJob.run(config)
+        let outcome = try SummarizeJob.run(config)
         let output = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
         let reportBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: report)))
         return Run(outcome: outcome, output: output, report: reportBytes,
@@ -173,10 +173,10 @@ final class SummarizeJobTests: XCTestCase {
         let missing = dir.file("gone.jsonl")
         let files = try ExportFiles.resolve([export.dir]) + [missing]
         let config = SummarizeConfiguration(files: files, workers: 2, outPath: dir.file("o.jsonl"), reportPath: dir.file("r.jsonl"))
-        let (outcome, report) = try SummarizeJob.run(config)
+        let outcome = try SummarizeJob.run(config)
         XCTAssertEqual(outcome.statistics.recordsDone, 5)
         XCTAssertEqual(outcome.statistics.fileFaults, 1)
-        XCTAssertEqual(report.countsByCode, ["file_unreadable": 1])
+        XCTAssertEqual(outcome.issuesByCode, ["file_unreadable": 1])
         XCTAssertEqual(outcome.exitStatus, 3)
     }
 }

@@ -94,7 +94,10 @@ final class IssueReportTests: XCTestCase {
     func testTallyLine() {
         var s = RunStatistics()
         s.recordsRead = 120; s.recordsDone = 110; s.recordsSkipped = 10; s.fileFaults = 1; s.seconds = 2; s.decodedBytes = 4_000_000
-        let line = s.tallyLine(command: "summarize", doneWord: "summarized", issues: "10 invalid_json")
+        let report = RunReport(runID: 0, command: "summarize", status: .completed, exitStatus: 3, statistics: s,
+                               counts: [("summarized", 110)], issuesByCode: ["invalid_json": 10], newFailures: 0,
+                               summaryVersion: 1, fingerprint: "f", resumedFrom: nil, stopReason: nil)
+        let line = report.tallyLine()
         XCTAssertTrue(line.hasPrefix("summarize: 120 read, 110 summarized, 10 skipped, 1 file fault (10 invalid_json) in 2.00 s (60 records/s, 2.0 MB/s, peak "), line)
         XCTAssertTrue(line.hasSuffix(" MB)"), line)
     }

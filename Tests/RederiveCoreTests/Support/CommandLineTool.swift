@@ -8,36 +8,32 @@ enum CommandLineTool {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var built: Result<String, Error>?
 
-    /// The path of `.build/debug/rederive`, building it once when it is missing (the test
-    /// target does not depend on the executable).
+    /// The path of the `rederive` executable the test target depends on (built with the
+    /// tests, next to the test bundle). A missing one is an error, never a skip: a broken
+    /// CLI build must fail the suite.
     static func executable() throws -> String {
         try lock.withLock {
             if let built { return try built.get() }
-            let root = RoomFixtures.repoRoot
-            let path = root.appendingPathComponent(".build/debug/rederive").path
+            let bundle = Bundle(for: BundleMarker.self).bundleURL.deletingLastPathComponent()
+            let candidates = [bundle.appendingPathComponent("rederive").path,
+                              RoomFixtures.repoRoot.appendingPathComponent(".build/debug/rederive").path]
             let result: Result<String, Error>
-            if FileManager.default.isExecutableFile(atPath: path) {
+            if let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
                 result = .success(path)
             } else {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                process.arguments = ["swift", "build", "--product", "rederive"]
-                process.currentDirectoryURL = root
-                do {
-                    try process.run()
-                    process.waitUntilExit()
-                    if process.terminationStatus == 0, FileManager.default.isExecutableFile(atPath: path) {
-                        result = .success(path)
-                    } else {
-                        result = .failure(XCTSkip("could not build the rederive executable (swift build --product rederive exited \(process.terminationStatus))"))
-                    }
-                } catch {
-                    result = .failure(XCTSkip("could not run swift build to get the rederive executable: \(error)"))
-                }
+                result = .failure(MissingExecutable(searched: candidates))
             }
             built = result
             return try result.get()
         }
+    }
+
+    private final class BundleMarker {}
+
+    /// The test target depends on the executable, so this means the build is broken.
+    struct MissingExecutable: Error, CustomStringConvertible {
+        var searched: [String]
+        var description: String { "the rederive executable is missing (looked in \(searched.joined(separator: ", ")))" }
     }
 
     /// A started child process.

@@ -1,0 +1,65 @@
+import Logging
+
+/// One kind of batch run (import, derive, its dry run, revert, summarize, export): what it
+/// reads, what it does to each batch and what it writes. `BatchRunner` owns everything
+/// else — the run history row, the issue report, the progress line, the writer thread,
+/// the error budget and signals, and the final `RunReport` — so every job behaves the same
+/// way there (swift-format's `Frontend`/`processFile` split).
+///
+/// The runner calls, in order: `start`, then `nextBatch` → `process` → (writer thread)
+/// `write` until `nextBatch` returns nil or the run stops, then `cancel`, then `finish`.
+protocol BatchJob: AnyObject, Sendable {
+    /// What one read step yields.
+    associatedtype Batch
+    /// What the writer thread commits for one batch (one transaction for a store write).
+    associatedtype Write: Sendable
+
+    /// The command name in the run history, the tally and the logs (`import`, `derive`...).
+    var command: String { get }
+    /// The derivation the job applies (recorded in the run history and the report).
+    var deriver: SummaryDeriver { get }
+    /// How this job's run is recorded; nil for a job that records no run (a dry run,
+    /// `summarize`).
+    var recording: RunRecording? { get }
+    /// Whether issues may arrive out of file-then-line order (the report then sorts them).
+    var issuesOutOfOrder: Bool { get }
+    /// Whether the progress line shows MB/s (reading exports) or only records.
+    var progressShowsBytes: Bool { get }
+
+    /// Prepares the source once the run exists (`run` is nil when nothing is recorded).
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError)
+    /// The next batch, nil when the source is exhausted.
+    func nextBatch() throws(RederiveError) -> Batch?
+    /// Works on one batch (on the caller's thread, fanning out to the job's workers);
+    /// counts into `stats` and hands skipped records to `issues`.
+    func process(_ batch: Batch, stats: inout RunStatistics, issues: IssueReport) throws(RederiveError) -> Write
+    /// Commits one batch's results, on the writer thread, in batch order. `progress` is the
+    /// run's statistics when the batch was handed over (saved with it as the checkpoint).
+    func write(_ write: Write, progress: RunStatistics) throws(RederiveError)
+    /// Stops the source early (idempotent; a no-op once it is exhausted).
+    func cancel()
+    /// Ends the job after the last write: outputs are committed when `status` is
+    /// `completed` and discarded otherwise. Adds any final counts to `stats`.
+    func finish(status: RunStatus, stats: inout RunStatistics) throws(RederiveError)
+    /// The share of the work done, for the progress line's ETA, if known.
+    func progressFraction(_ stats: RunStatistics) -> Double?
+    /// Named counts for the tally and `--json`, in display order.
+    func counts(_ stats: RunStatistics) -> [(String, Int)]
+    /// Failures that were not already open in the ledger.
+    var newFailures: Int { get }
+}
+
+/// How a job's run is kept in the store's history.
+struct RunRecording {
+    /// The store that keeps the history.
+    var store: Store
+    /// Runs with the same key continue an unfinished predecessor; nil: never continued.
+    var resumeKey: String?
+}
+
+extension BatchJob {
+    var issuesOutOfOrder: Bool { false }
+    var progressShowsBytes: Bool { false }
+    func progressFraction(_ stats: RunStatistics) -> Double? { nil }
+    var newFailures: Int { 0 }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Logging
+
+/// The one driver of every batch run. It owns the run's lifecycle — history row (begin,
+/// resume, finish), issue report, progress line, background writer, error budget and
+/// signals, and the `RunReport` — and leaves each `BatchJob` only its source, its work per
+/// batch and its batch write.
+///
+/// Failure rules, the same for every job: a fatal error (reading, writing, the report)
+/// records the run as `failed` with exit status 2 and is thrown; the error budget counts
+/// skipped records and file faults; a signal or the budget stops the run after the batch in
+/// hand is committed.
+enum BatchRunner {
+    /// Runs `job` with `settings` to its end, a stop, or a fatal error.
+    static func run<Job: BatchJob>(_ job: Job, settings: RunSettings) throws(RederiveError) -> RunReport {
+        let clock = Stopwatch()
+        let log = Logger(label: "rederive.\(job.command)")
+        let recording = job.recording
+        var stats = RunStatistics()
+        var run: RunStart?
+
+        // Records a fatal error in the history (best effort: the store may be what failed).
+        func failed(_ error: RederiveError) -> RederiveError {
+            job.cancel()
+            if let recording, let run {
+                stats.seconds = clock.seconds
+                try? recording.store.finishRun(run.runID, status: .failed, exitStatus: error.exitStatus, statistics: stats)
+            }
+            return error
+        }
+
+        let issues = try IssueReport(path: settings.reportPath, buffered: job.issuesOutOfOrder)
+        if let recording {
+            run = try recording.store.beginRun(command: job.command, pipeline: settings.pipeline,
+                                               arguments: settings.arguments, resumeKey: recording.resumeKey,
+                                               deriver: job.deriver)
+        }
+        do { try job.start(run, log: log) } catch { throw failed(error) }
+
+        let writer = BackgroundWriter<(Job.Write, RunStatistics)> { item throws(RederiveError) in
+            try job.write(item.0, progress: item.1)
+        }
+        let progress = ProgressLine(label: job.command, enabled: settings.showProgress && isatty(2) == 1)
+        var status = RunStatus.completed
+        var stopReason: String?
+        do {
+            while let batch = try job.nextBatch() {
+                let write = try job.process(batch, stats: &stats, issues: issues)
+                writer.submit((write, stats))
+                if writer.failed { break }
+                progress.update(records: stats.recordsRead, bytes: job.progressShowsBytes ? stats.decodedBytes : 0,
+                                fraction: job.progressFraction(stats))
+                let skipped = stats.recordsSkipped + stats.fileFaults
+                if let stop = settings.control.stopRequest(skipped: skipped, read: stats.recordsRead) {
+                    (status, stopReason) = (stop.status, stop.reason)
+                    break
+                }
+            }
+        } catch {
+            progress.finish()
+            try? writer.finish()
+            throw failed(error)
+        }
+        job.cancel()
+        progress.finish()
+        do {
+            try writer.finish()
+            try issues.finish()
+            try job.finish(status: status, stats: &stats)
+        } catch {
+            throw failed(error)
+        }
+        stats.seconds = clock.seconds
+        let exit = RunControl.exitStatus(for: status, skipped: stats.recordsSkipped + stats.fileFaults)
+        if let recording, let run {
+            try recording.store.finishRun(run.runID, status: status, exitStatus: exit, statistics: stats)
+        }
+        return RunReport(
+            runID: run?.runID ?? 0, command: job.command, status: status, exitStatus: exit, statistics: stats,
+            counts: job.counts(stats), issuesByCode: issues.countsByCode, newFailures: job.newFailures,
+            summaryVersion: job.deriver.version, fingerprint: job.deriver.fingerprint, resumedFrom: run?.resumedFrom,
+            stopReason: stopReason)
+    }
+}

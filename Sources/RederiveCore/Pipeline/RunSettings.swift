@@ -1,0 +1,40 @@
+import Foundation
+
+/// The settings every batch run shares, whatever its job: parallelism, batch size, the
+/// issue report, the error budget and how the run is recorded. Each setting's default is
+/// named here once; the CLI's option groups and pipeline files resolve into this value.
+public struct RunSettings: Sendable {
+    /// Workers when none are given: one per core.
+    public static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
+    /// Records per batch (one transaction each) when none is given.
+    public static let defaultBatchSize = 500
+
+    /// Concurrent workers (at least 1).
+    public var workers: Int
+    /// Records per batch: one transaction each (at least 1).
+    public var batchSize: Int
+    /// Error report path (JSON Lines), if any.
+    public var reportPath: String?
+    /// Error budget (and signal handling).
+    public var control: RunControl
+    /// The command line, for the run history.
+    public var arguments: String
+    /// The pipeline that started this run, if any.
+    public var pipeline: String?
+    /// Show a progress line (only honoured when stderr is a terminal).
+    public var showProgress: Bool
+
+    /// Creates settings; `workers` and `batchSize` below 1 are raised to 1 (the CLI and
+    /// pipeline files reject them before they get here).
+    public init(workers: Int = RunSettings.defaultWorkers, batchSize: Int = RunSettings.defaultBatchSize,
+                reportPath: String? = nil, control: RunControl = RunControl(), arguments: String,
+                pipeline: String? = nil, showProgress: Bool = true) {
+        self.workers = max(1, workers)
+        self.batchSize = max(1, batchSize)
+        self.reportPath = reportPath
+        self.control = control
+        self.arguments = arguments
+        self.pipeline = pipeline
+        self.showProgress = showProgress
+    }
+}
