@@ -83,9 +83,7 @@ struct Derive: ParsableCommand {
             let store = try Store(path: options.db)
             defer { store.close() }
             RunControl.installSignalHandlers()
-            var config = DeriveConfiguration(
-                selection: selection, workers: options.workers, batchSize: options.batchSize,
-                reportPath: options.report, control: options.control, arguments: commandLineText)
+            var config = DeriveConfiguration(selection: selection, settings: options.settings)
             config.rewriteUnchanged = rewrite
             return try output.finish([try DeriveJob.run(config, store: store)])
         }
@@ -98,9 +96,7 @@ struct Derive: ParsableCommand {
         CommandRunner.run {
             let store = try Store(path: options.db, readOnly: true)
             defer { store.close() }
-            let config = DeriveConfiguration(
-                selection: selection, workers: options.workers, batchSize: options.batchSize,
-                reportPath: options.report, control: options.control, arguments: commandLineText)
+            let config = DeriveConfiguration(selection: selection, settings: options.settings)
             let report = try DeriveJob.preview(config, store: store)
             let dir = previewOut ?? ChangeReport.defaultDirectory(forStore: options.db)
             try report.write(toDirectory: dir)

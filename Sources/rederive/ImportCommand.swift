@@ -37,9 +37,8 @@ struct Import: ParsableCommand {
             let store = try Store(path: options.db)
             defer { store.close() }
             RunControl.installSignalHandlers()
-            let config = ImportConfiguration(
-                files: files, workers: options.workers, batchSize: options.batchSize, reportPath: options.report,
-                control: options.control, skipImportedFiles: skipImportedFiles, arguments: commandLineText)
+            let config = ImportConfiguration(files: files, skipImportedFiles: skipImportedFiles,
+                                             settings: options.settings)
             return try output.finish([try ImportJob.run(config, store: store)])
         }
         throw ExitCode(status)

@@ -32,41 +32,22 @@ struct Run: ParsableCommand {
     @Option(help: "Output file for every export stage (overrides `out`).")
     var out: String?
 
-    @Option(help: "Concurrent workers for every stage.")
-    var workers: Int?
-
-    @Option(name: .customLong("batch-size"), help: "Records per batch (one transaction each) for every stage.")
-    var batchSize: Int?
-
-    @Option(name: .customLong("max-errors"), help: "Error budget for every stage: abort (exit 4) past N skipped records.")
-    var maxErrors: Int?
-
-    @Option(name: .customLong("max-error-rate"), help: "Error budget for every stage: abort (exit 4) past this share (0-1).")
-    var maxErrorRate: Double?
+    /// Every stage's workers, batch size and error budget (each overrides the file).
+    @OptionGroup var tuning: BatchTuning
 
     @Flag(name: .customLong("dry-run"), help: "Preview only: derive stages write preview reports, import and export are skipped.")
     var dryRun = false
 
     @OptionGroup var output: OutputOptions
 
-    func validate() throws {
-        if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
-        if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
-        if let maxErrorRate, !(0...1).contains(maxErrorRate) { throw ValidationError("--max-error-rate must be between 0 and 1") }
-    }
-
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run {
             let definition = try PipelineDefinition.load(path: pipeline)
-            var overrides = PipelineOverrides()
+            var overrides = tuning.overrides
             overrides.store = db
             overrides.inputs = input.isEmpty ? nil : input
             overrides.out = out
-            overrides.workers = workers
-            overrides.batchSize = batchSize
-            overrides.maxErrors = maxErrors
-            overrides.maxErrorRate = maxErrorRate
             overrides.dryRun = dryRun
             overrides.metricsFile = output.metricsFile
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)

@@ -30,12 +30,12 @@ struct Summarize: ParsableCommand {
     var report: String?
 
     @Option(help: "Concurrent workers (default: number of cores).")
-    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    var workers: Int?
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
-        guard workers >= 1 else { throw ValidationError("--workers must be at least 1") }
+        if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
         if output.json && out == nil { throw ValidationError("--json needs --out: the summaries themselves go to stdout otherwise") }
         if let out, !(out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst")) {
             throw ValidationError("--out must end in .jsonl or .jsonl.zst")
@@ -46,7 +46,7 @@ struct Summarize: ParsableCommand {
         output.bootstrap()
         let status = CommandRunner.run {
             let files = try ExportFiles.resolve(paths)
-            let config = SummarizeConfiguration(files: files, workers: workers, outPath: out, reportPath: report)
+            let config = SummarizeConfiguration(files: files, workers: workers ?? RunSettings.defaultWorkers, outPath: out, reportPath: report)
             // A signal stops the run cleanly: no partial output is left at --out.
             RunControl.installSignalHandlers()
             return try output.finish([try SummarizeJob.run(config)])

@@ -152,7 +152,7 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
                 return withMilliseconds(ReferenceDate.iso8601(secondsSinceReferenceDate: date.timeIntervalSinceReferenceDate))
             }
         }
-        throw .usage("--since: not an ISO 8601 time: \(text) (e.g. 2026-11-01T00:00:00Z or 2026-11-01)")
+        throw .usage("since: not an ISO 8601 time: \(text) (e.g. 2026-11-01T00:00:00Z or 2026-11-01)")
     }
 
     // The store omits `.000` on whole seconds; comparing "…:05Z" with "…:05.250Z" as text

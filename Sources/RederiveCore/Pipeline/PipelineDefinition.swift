@@ -148,7 +148,7 @@ extension PipelineDefinition {
         for stageNode in stages {
             definition.stages.append(try parseStage(stageNode, path: path))
         }
-        try top.rejectUnknown(known: ["version", "name", "store", "workers", "batch-size", "metrics-file", "stages"])
+        try top.rejectUnread()
         if definition.stages.isEmpty { throw .usage("\(path):\(lineOf(stagesNode)): the pipeline has no stages") }
         return definition
     }
@@ -176,37 +176,40 @@ extension PipelineDefinition {
             stage.paths = try reader.strings("paths") ?? []
             stage.skipImportedFiles = try reader.bool("skip-imported-files") ?? false
             stage.report = try reader.string("report")
-            stage.maxErrors = try reader.int("max-errors")
-            stage.maxErrorRate = try reader.double("max-error-rate")
+            (stage.maxErrors, stage.maxErrorRate) = try reader.errorBudget()
             stage.workers = try reader.positiveInt("workers")
             stage.batchSize = try reader.positiveInt("batch-size")
-            try reader.rejectUnknown(known: ["paths", "skip-imported-files", "report", "max-errors", "max-error-rate", "workers", "batch-size"])
+            try reader.rejectUnread()
             return .importExports(stage)
         case "derive":
             var stage = DeriveStage()
             stage.all = try reader.bool("all") ?? false
             stage.ids = try reader.strings("ids")
-            stage.since = try reader.string("since")
+            stage.since = try reader.time("since")
             stage.retryFailed = try reader.bool("retry-failed") ?? false
+            if stage.all && stage.retryFailed {
+                throw .usage("\(path):\(reader.line(of: "retry-failed")): \"all\" and \"retry-failed\" cannot be combined")
+            }
             stage.dryRun = try reader.bool("dry-run") ?? false
             stage.previewOut = try reader.string("preview-out")
             stage.report = try reader.string("report")
-            stage.maxErrors = try reader.int("max-errors")
-            stage.maxErrorRate = try reader.double("max-error-rate")
+            (stage.maxErrors, stage.maxErrorRate) = try reader.errorBudget()
             stage.workers = try reader.positiveInt("workers")
             stage.batchSize = try reader.positiveInt("batch-size")
-            try reader.rejectUnknown(known: ["all", "ids", "since", "retry-failed", "dry-run", "preview-out", "report",
-                                             "max-errors", "max-error-rate", "workers", "batch-size"])
+            try reader.rejectUnread()
             return .derive(stage)
         case "export":
             var stage = ExportStage()
             guard let out = try reader.string("out") else {
                 throw .usage("\(path):\(line): stage export needs \"out\" (a .jsonl or .jsonl.zst path)")
             }
+            guard ExportFileKind(path: out) != nil else {
+                throw .usage("\(path):\(reader.line(of: "out")): \"out\" in stage export must end in .jsonl or .jsonl.zst")
+            }
             stage.out = out
             stage.allRecords = try reader.bool("all-records") ?? false
-            stage.since = try reader.string("since")
-            try reader.rejectUnknown(known: ["out", "all-records", "since"])
+            stage.since = try reader.time("since")
+            try reader.rejectUnread()
             return .export(stage)
         default:
             throw .usage("\(path):\(line): unknown stage \"\(name)\" (known stages: import, derive, export)")
@@ -217,12 +220,13 @@ extension PipelineDefinition {
 func lineOf(_ node: Node) -> Int { node.mark?.line ?? 0 }
 
 /// Reads a YAML mapping key by key, remembering which keys were read so the rest can be
-/// refused as unknown, with their line.
-struct MappingReader {
+/// refused as unknown, with their line: the keys a stage accepts are the keys it reads.
+final class MappingReader {
     let mapping: Node.Mapping
     let path: String
     let context: String
     let line: Int
+    private var read: [String] = []
 
     init(_ node: Node, path: String, context: String, fallbackLine: Int = 0) throws(RederiveError) {
         guard let mapping = node.mapping else {
@@ -234,7 +238,10 @@ struct MappingReader {
         self.line = node.mark?.line ?? fallbackLine
     }
 
-    func node(_ key: String) -> Node? { mapping[key] }
+    func node(_ key: String) -> Node? {
+        if !read.contains(key) { read.append(key) }
+        return mapping[key]
+    }
 
     func line(of key: String) -> Int {
         mapping.first { $0.key.string == key }.map { lineOf($0.key) } ?? line
@@ -265,6 +272,30 @@ struct MappingReader {
         return v
     }
 
+    func nonNegativeInt(_ key: String) throws(RederiveError) -> Int? {
+        guard let v = try int(key) else { return nil }
+        guard v >= 0 else { throw fail(key, "0 or more") }
+        return v
+    }
+
+    /// `max-errors` (0 or more) and `max-error-rate` (between 0 and 1).
+    func errorBudget() throws(RederiveError) -> (Int?, Double?) {
+        let count = try nonNegativeInt("max-errors")
+        let rate = try double("max-error-rate")
+        if let rate, !(0...1).contains(rate) { throw fail("max-error-rate", "between 0 and 1") }
+        return (count, rate)
+    }
+
+    /// An ISO 8601 date or time (`2026-11-01`, `2026-11-01T00:00:00Z`), checked here so a
+    /// bad one stops the pipeline before its first stage.
+    func time(_ key: String) throws(RederiveError) -> String? {
+        guard let text = try string(key) else { return nil }
+        guard DeriveSelection.isValidSince(text) else {
+            throw fail(key, "an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z (got \"\(text)\")")
+        }
+        return text
+    }
+
     func double(_ key: String) throws(RederiveError) -> Double? {
         guard let node = node(key) else { return nil }
         guard let v = node.float ?? node.int.map(Double.init) else { throw fail(key, "a number") }
@@ -289,11 +320,12 @@ struct MappingReader {
         return out
     }
 
-    func rejectUnknown(known: Set<String>) throws(RederiveError) {
+    /// Refuses any key no read asked for, naming it, its line and the keys this mapping takes.
+    func rejectUnread() throws(RederiveError) {
         for (key, _) in mapping {
             let name = key.string ?? "?"
-            if !known.contains(name) {
-                throw .usage("\(path):\(lineOf(key)): unknown key \"\(name)\" in \(context) (known: \(known.sorted().joined(separator: ", ")))")
+            if !read.contains(name) {
+                throw .usage("\(path):\(lineOf(key)): unknown key \"\(name)\" in \(context) (known: \(read.sorted().joined(separator: ", ")))")
             }
         }
     }

@@ -24,6 +24,14 @@ public struct PipelineOverrides: Sendable {
 
     /// No overrides.
     public init() {}
+
+    /// Refuses values no stage could run with (the same rules as pipeline files).
+    public func validate() throws(RederiveError) {
+        if let workers, workers < 1 { throw .usage("workers must be at least 1") }
+        if let batchSize, batchSize < 1 { throw .usage("batch-size must be at least 1") }
+        if let maxErrors, maxErrors < 0 { throw .usage("max-errors must not be negative") }
+        if let maxErrorRate, !(0...1).contains(maxErrorRate) { throw .usage("max-error-rate must be between 0 and 1") }
+    }
 }
 
 /// A pipeline with every option resolved once into immutable stage configurations.
@@ -55,10 +63,10 @@ public struct ResolvedPipeline: Sendable {
     public static func resolve(_ definition: PipelineDefinition, overrides: PipelineOverrides,
                                deriver: SummaryDeriver = SummaryDeriver(),
                                arguments: String) throws(RederiveError) -> ResolvedPipeline {
+        try overrides.validate()
         guard let store = overrides.store ?? definition.store else {
             throw .usage("\(definition.path): no store: give --db or a `store:` key")
         }
-        let defaultWorkers = ProcessInfo.processInfo.activeProcessorCount
         var stages: [Stage] = []
         for stage in definition.stages {
             switch stage {
@@ -68,8 +76,8 @@ public struct ResolvedPipeline: Sendable {
                 guard !paths.isEmpty else { throw .usage("\(definition.path): stage import has no paths (give `paths:` or --input)") }
                 stages.append(.importExports(ImportConfiguration(
                     files: try ExportFiles.resolve(paths),
-                    workers: overrides.workers ?? s.workers ?? definition.workers ?? defaultWorkers,
-                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? 500,
+                    workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
+                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? RunSettings.defaultBatchSize,
                     reportPath: s.report, deriver: deriver,
                     control: RunControl(maxErrors: overrides.maxErrors ?? s.maxErrors,
                                         maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
@@ -77,8 +85,8 @@ public struct ResolvedPipeline: Sendable {
             case .derive(let s):
                 let config = DeriveConfiguration(
                     selection: DeriveSelection(all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed),
-                    workers: overrides.workers ?? s.workers ?? definition.workers ?? defaultWorkers,
-                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? 500,
+                    workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
+                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? RunSettings.defaultBatchSize,
                     reportPath: s.report, deriver: deriver,
                     control: RunControl(maxErrors: overrides.maxErrors ?? s.maxErrors,
                                         maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
@@ -91,7 +99,7 @@ public struct ResolvedPipeline: Sendable {
             case .export(let s):
                 if overrides.dryRun { stages.append(.skipped("export")); continue }
                 let out = overrides.out ?? s.out
-                guard out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst") else {
+                guard ExportFileKind(path: out) != nil else {
                     throw .usage("\(definition.path): export output \(out) must end in .jsonl or .jsonl.zst")
                 }
                 stages.append(.export(ExportConfiguration(outPath: out, includeStale: s.allRecords, since: s.since,

@@ -51,10 +51,10 @@ public struct RunControl: Sendable {
     /// Whether the budget is exceeded by `skipped` of `read` records; the reason when so.
     public func budgetExceeded(skipped: Int, read: Int) -> String? {
         if let maxErrors, skipped > maxErrors {
-            return "\(skipped) records skipped, more than --max-errors \(maxErrors)"
+            return "\(skipped) records skipped, more than the error budget allows (max-errors \(maxErrors))"
         }
         if let maxErrorRate, read >= minimumSampleForRate, read > 0, Double(skipped) / Double(read) > maxErrorRate {
-            return "\(skipped) of \(read) records skipped, more than --max-error-rate \(maxErrorRate)"
+            return "\(skipped) of \(read) records skipped, more than the error budget allows (max-error-rate \(maxErrorRate))"
         }
         return nil
     }

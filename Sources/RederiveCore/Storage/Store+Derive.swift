@@ -37,9 +37,9 @@ public struct DeriveSelection: Sendable, Equatable {
     /// Refuses a selection that cannot mean anything (a `since` that is not a time).
     public func validate() throws(RederiveError) {
         if let since, !Self.isValidSince(since) {
-            throw .usage("--since \(since): expected an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z")
+            throw .usage("since \(since): expected an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z")
         }
-        if all && retryFailed { throw .usage("--all and --retry-failed cannot be combined") }
+        if all && retryFailed { throw .usage("all and retry-failed cannot be combined") }
     }
 
     /// A stable text for the run history and the resume key.

@@ -76,6 +76,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("unknown key \"al\""), r.stderr)
     }
 
+    // `run` shares the batch flags (and their rules) with import and derive.
+    func testRunAppliesTheSameFlagRulesAsImport() throws {
+        for command in [["import", "Fixtures/exports", "--db", dir.file("a.sqlite")], ["run", "Pipelines/demo.yml"]] {
+            let r = try rederive(command + ["--max-errors=-5"])
+            XCTAssertEqual(r.status, 1, "\(command): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("--max-errors must not be negative"), r.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("a.sqlite")))
+    }
+
     func testImportJSONSummaryAndRerunChangesNothing() throws {
         let db = dir.file("rooms.sqlite")
         let first = try rederive(["import", "Fixtures/exports", "--db", db, "--json", "--quiet"])

@@ -111,4 +111,64 @@ final class PipelineDefinitionTests: XCTestCase {
         guard case .derive(let first) = backfill.stages.first else { return XCTFail("backfill starts with derive") }
         XCTAssertTrue(first.dryRun, "a backfill is previewed before it is applied")
     }
+
+    // Every value is checked when the file is read, before any stage runs: a bad value in
+    // a later stage must not let an earlier stage commit first.
+    func testLaterStageValuesAreCheckedBeforeAnyStageRuns() {
+        expectUsageError("""
+            version: 1
+            store: s.sqlite
+            stages:
+              - import: { paths: [Fixtures/exports] }
+              - derive: { since: "last tuesday" }
+            """, contains: ["p.yml:5:", "\"since\"", "ISO 8601", "last tuesday"])
+        expectUsageError("""
+            version: 1
+            store: s.sqlite
+            stages:
+              - import: { paths: [x] }
+              - export:
+                  out: o.jsonl
+                  since: nope
+            """, contains: ["p.yml:7:", "\"since\""])
+        expectUsageError("""
+            version: 1
+            stages:
+              - derive:
+                  all: true
+                  retry-failed: true
+            """, contains: ["p.yml:5:", "cannot be combined"])
+        expectUsageError("""
+            version: 1
+            stages:
+              - export: { out: o.csv }
+            """, contains: ["p.yml:3:", ".jsonl"])
+    }
+
+    func testErrorBudgetValuesFollowTheCommandLineRules() {
+        expectUsageError("""
+            version: 1
+            stages:
+              - import: { paths: [x], max-errors: -3 }
+            """, contains: ["p.yml:3:", "\"max-errors\"", "0 or more"])
+        expectUsageError("""
+            version: 1
+            stages:
+              - derive:
+                  max-error-rate: 1.5
+            """, contains: ["p.yml:4:", "\"max-error-rate\"", "between 0 and 1"])
+        var overrides = PipelineOverrides()
+        overrides.maxErrors = -5
+        XCTAssertThrowsError(try overrides.validate()) { error in
+            XCTAssertEqual(error as? RederiveError, .usage("max-errors must not be negative"))
+        }
+    }
+
+    func testKnownKeysAreTheKeysAStageReads() {
+        expectUsageError("""
+            version: 1
+            stages:
+              - derive: { al: true }
+            """, contains: ["p.yml:3:", "unknown key \"al\"", "all", "retry-failed", "max-error-rate"])
+    }
 }

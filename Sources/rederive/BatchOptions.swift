@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import Logging
+import RederiveCore
+
+/// Tuning every batch command shares, and `run` applies to each stage (a flag overrides
+/// the pipeline file). Optional so "not given" is visible; the defaults live in
+/// `RunSettings`, and the rules in `PipelineOverrides.validate()`, the same for files.
+struct BatchTuning: ParsableArguments {
+    @Option(help: "Concurrent workers (default: number of cores).")
+    var workers: Int?
+
+    @Option(name: .customLong("batch-size"),
+            help: "Records per batch: one transaction each (default: \(RunSettings.defaultBatchSize)).")
+    var batchSize: Int?
+
+    @Option(name: .customLong("max-errors"), help: "Abort (exit 4) once more than N records were skipped.")
+    var maxErrors: Int?
+
+    @Option(name: .customLong("max-error-rate"),
+            help: "Abort (exit 4) once more than this share (0-1) of records were skipped.")
+    var maxErrorRate: Double?
+
+    /// The values as pipeline overrides.
+    var overrides: PipelineOverrides {
+        var o = PipelineOverrides()
+        o.workers = workers
+        o.batchSize = batchSize
+        o.maxErrors = maxErrors
+        o.maxErrorRate = maxErrorRate
+        return o
+    }
+
+    func validate() throws {
+        // The library's rule, worded for the command line ("batch-size" → "--batch-size").
+        do { try overrides.validate() } catch { throw ValidationError("--\(error)") }
+    }
+
+    var control: RunControl { RunControl(maxErrors: maxErrors, maxErrorRate: maxErrorRate) }
+
+    /// Run settings: flags where given, `RunSettings` defaults otherwise.
+    func settings(report: String?, arguments: String) -> RunSettings {
+        RunSettings(workers: workers ?? RunSettings.defaultWorkers, batchSize: batchSize ?? RunSettings.defaultBatchSize,
+                    reportPath: report, control: control, arguments: arguments)
+    }
+}
+
+/// The store and report of a batch command, with its tuning.
+struct BatchOptions: ParsableArguments {
+    @Option(help: "The SQLite store (a store written by a newer rederive is refused).")
+    var db: String
+
+    @Option(help: "Write the per-record error report here (JSON Lines, sorted by file then line).")
+    var report: String?
+
+    @OptionGroup var tuning: BatchTuning
+
+    /// Run settings for this command line.
+    var settings: RunSettings { tuning.settings(report: report, arguments: commandLineText) }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import XCTest
+
+/// The library's folders form layers that depend one way only: each folder may use what
+/// the folders before it in `order` declare, never what a later one does. The compiler does
+/// not see folders inside one module, so this test reads the sources: it maps every
+/// top-level type and free function to its folder, then looks for their names in the other
+/// folders' code (comments and string literals removed).
+final class LayeringTests: XCTestCase {
+    static let order = ["Core", "Model", "Input", "Upgrade", "Derivation", "Output", "Storage", "Reporting", "Pipeline"]
+
+    private var library: URL { RoomFixtures.repoRoot.appendingPathComponent("Sources/RederiveCore") }
+
+    private func files(in folder: String) throws -> [URL] {
+        let dir = library.appendingPathComponent(folder)
+        return try FileManager.default.contentsOfDirectory(at: dir, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "swift" }
+    }
+
+    /// Source text without comments and string literals (so prose cannot count as a use).
+    static func code(_ text: String) -> String {
+        var out = ""
+        var i = text.startIndex
+        while i < text.endIndex {
+            let rest = text[i...]
+            if rest.hasPrefix("//") {
+                i = text[i...].firstIndex(of: "\n") ?? text.endIndex
+            } else if rest.hasPrefix("/*") {
+                i = text.range(of: "*/", range: i..<text.endIndex)?.upperBound ?? text.endIndex
+            } else if rest.hasPrefix("\"\"\"") {
+                let after = text.index(i, offsetBy: 3)
+                i = text.range(of: "\"\"\"", range: after..<text.endIndex)?.upperBound ?? text.endIndex
+            } else if text[i] == "\"" {
+                var j = text.index(after: i)
+                while j < text.endIndex, text[j] != "\"", text[j] != "\n" {
+                    if text[j] == "\\" { j = text.index(after: j) }
+                    if j < text.endIndex { j = text.index(after: j) }
+                }
+                i = j < text.endIndex ? text.index(after: j) : j
+            } else {
+                out.append(text[i])
+                i = text.index(after: i)
+            }
+        }
+        return out
+    }
+
+    static func declarations(_ code: String) -> Set<String> {
+        let pattern = #"(?m)^(?:public |final |private |fileprivate |internal |@\w+ )*(?:struct|class|enum|protocol|typealias|actor|func|let|var) +([A-Za-z_][A-Za-z0-9_]*)"#
+        let regex = try! NSRegularExpression(pattern: pattern)
+        let range = NSRange(code.startIndex..., in: code)
+        return Set(regex.matches(in: code, range: range).map { String(code[Range($0.range(at: 1), in: code)!]) })
+    }
+
+    static func identifiers(_ code: String) -> Set<String> {
+        let regex = try! NSRegularExpression(pattern: #"[A-Za-z_][A-Za-z0-9_]*"#)
+        let range = NSRange(code.startIndex..., in: code)
+        return Set(regex.matches(in: code, range: range).map { String(code[Range($0.range, in: code)!]) })
+    }
+
+    /// "Folder/File uses Name from LaterFolder" for each use against the order.
+    static func violations(_ sources: [(folder: String, file: String, text: String)]) -> [String] {
+        var owner: [String: String] = [:]
+        let codeByFile = sources.map { ($0.folder, $0.file, code($0.text)) }
+        for (folder, _, code) in codeByFile {
+            for name in declarations(code) { owner[name] = owner[name] ?? folder }
+        }
+        var found: [String] = []
+        for (folder, file, code) in codeByFile {
+            let rank = order.firstIndex(of: folder)!
+            for name in identifiers(code).sorted() {
+                guard let home = owner[name], home != folder else { continue }
+                if order.firstIndex(of: home)! > rank { found.append("\(folder)/\(file) uses \(name) from \(home)") }
+            }
+        }
+        return found
+    }
+
+    func testFoldersDependOneWay() throws {
+        let present = try FileManager.default.contentsOfDirectory(atPath: library.path).filter { !$0.hasPrefix(".") }
+        XCTAssertEqual(Set(present), Set(Self.order), "every library folder has a place in the layer order")
+        var sources: [(folder: String, file: String, text: String)] = []
+        for folder in Self.order {
+            for url in try files(in: folder) {
+                sources.append((folder, url.lastPathComponent, try String(contentsOf: url, encoding: .utf8)))
+            }
+        }
+        XCTAssertGreaterThan(sources.count, 40)
+        let found = Self.violations(sources)
+        XCTAssertEqual(found, [], "a folder uses a later layer:\n" + found.joined(separator: "\n"))
+    }
+
+    func testTheCheckSeesABackwardUse() {
+        let sources: [(folder: String, file: String, text: String)] = [
+            ("Core", "A.swift", "public struct A { var b: B? } // mentions C in a comment"),
+            ("Storage", "B.swift", "public struct B {}\nfunc helper() {}"),
+            ("Pipeline", "C.swift", "final class C { let text = \"A\"; func f() { helper() } }"),
+        ]
+        XCTAssertEqual(Self.violations(sources), ["Core/A.swift uses B from Storage"])
+    }
+}
