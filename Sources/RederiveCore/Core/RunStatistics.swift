@@ -6,6 +6,8 @@ public struct RunStatistics: Sendable, Equatable {
     public var recordsDone = 0
     /// Records left unchanged (already up to date).
     public var recordsUnchanged = 0
+    /// Records left untouched because a newer rederive derived their summary.
+    public var recordsNewer = 0
     /// Records skipped with an issue.
     public var recordsSkipped = 0
     /// File-level faults.

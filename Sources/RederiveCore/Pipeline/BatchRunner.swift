@@ -33,7 +33,7 @@ enum BatchRunner {
         if let recording {
             run = try recording.store.beginRun(command: job.command, pipeline: settings.pipeline,
                                                arguments: settings.arguments, resumeKey: recording.resumeKey,
-                                               deriver: job.deriver)
+                                               deriver: job.deriver, allowDowngrade: settings.allowDowngrade)
         }
         do { try job.start(run, log: log) } catch { throw failed(error) }
 

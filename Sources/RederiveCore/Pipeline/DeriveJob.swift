@@ -129,16 +129,19 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         // The count is a scan of its own and only feeds the progress line's ETA: skip it when
         // there is no terminal to show one.
         if config.settings.showProgress && isatty(2) == 1 {
-            total = try store.countSelected(config.selection, deriver: deriver, after: first, upTo: upper)
+            total = try store.countSelected(config.selection, deriver: deriver,
+                                            allowDowngrade: config.settings.allowDowngrade, after: first, upTo: upper)
         }
         log.debug("selected", metadata: ["after": "\(first)", "upTo": "\(upper)",
                                          "selection": "\(config.selection.description)"])
         let (store, selection, deriver, limit) = (store, config.selection, deriver, config.settings.batchSize)
+        let allowDowngrade = config.settings.allowDowngrade
         fetcher = Prefetcher(capacity: 1) { emit in
             var cursor = first
             while true {
                 do throws(RederiveError) {
-                    let batch = try store.fetchRooms(selection, deriver: deriver, after: cursor, upTo: upper, limit: limit)
+                    let batch = try store.fetchRooms(selection, deriver: deriver, allowDowngrade: allowDowngrade,
+                                                     after: cursor, upTo: upper, limit: limit)
                     guard let last = batch.last else { return }
                     cursor = last.seq
                     if !emit(.success(batch)) { return }
@@ -160,6 +163,11 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         for (room, result) in zip(batch, results) {
             stats.recordsRead += 1
             stats.decodedBytes += Int64(room.skeleton.count)
+            // Selected by --all, --ids or --retry-failed: a newer summary is still left alone.
+            if !config.settings.allowDowngrade, let stored = room.storedVersion, stored > deriver.version {
+                stats.recordsNewer += 1
+                continue
+            }
             switch result {
             case .success(let (summary, json)):
                 if !config.rewriteUnchanged, room.storedVersion == deriver.version,
@@ -205,7 +213,9 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         total > 0 ? Double(stats.recordsRead) / Double(total) : nil
     }
 
-    func counts(_ stats: RunStatistics) -> [(String, Int)] { [("derived", stats.recordsDone)] }
+    func counts(_ stats: RunStatistics) -> [(String, Int)] {
+        [("derived", stats.recordsDone), ("newer", stats.recordsNewer)]
+    }
 
     var newFailures: Int { failuresAdded.withLock { $0 } }
 }

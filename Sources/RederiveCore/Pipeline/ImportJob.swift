@@ -149,6 +149,7 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
 
     func write(_ items: [ImportItem], progress: RunStatistics) throws(RederiveError) {
         let counts = try store.writeImportBatch(items, runID: runID, deriver: deriver,
+                                                allowDowngrade: config.settings.allowDowngrade,
                                                 progress: Self.merged(totals.withLock { $0 }, into: progress))
         totals.withLock { $0.add(counts) }
     }
@@ -165,7 +166,8 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
 
     func counts(_ stats: RunStatistics) -> [(String, Int)] {
         let c = totals.withLock { $0 }
-        return [("imported", c.inserted), ("updated", c.updated), ("rederived", c.rederived), ("filesSkipped", filesSkipped)]
+        return [("imported", c.inserted), ("updated", c.updated), ("rederived", c.rederived), ("newer", c.newer),
+                ("filesSkipped", filesSkipped)]
     }
 
     var newFailures: Int { totals.withLock { $0.newFailures } }
@@ -175,6 +177,7 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
         var s = stats
         s.recordsDone = c.inserted + c.updated + c.rederived
         s.recordsUnchanged = c.unchanged
+        s.recordsNewer = c.newer
         return s
     }
 }

@@ -23,6 +23,9 @@ public struct RunSettings: Sendable {
     public var pipeline: String?
     /// Show a progress line (only honoured when stderr is a terminal).
     public var showProgress: Bool
+    /// Overwrite summaries a newer rederive derived (`--allow-downgrade`; recorded in the
+    /// run history). Off: they are left untouched and counted as `newer`.
+    public var allowDowngrade = false
 
     /// Creates settings; `workers` and `batchSize` below 1 are raised to 1 (the CLI and
     /// pipeline files reject them before they get here).

@@ -66,14 +66,24 @@ struct StoredRoom: Sendable {
 
 extension Store {
     // The WHERE clause (after the keyset bounds) and its arguments for a selection.
-    private func filter(_ selection: DeriveSelection, deriver: SummaryDeriver) -> (String, StatementArguments) {
+    // Summaries from a newer rederive are not stale (they are left alone and counted as
+    // `newer`), unless the run may downgrade them.
+    private func filter(_ selection: DeriveSelection, deriver: SummaryDeriver,
+                        allowDowngrade: Bool) -> (String, StatementArguments) {
         var sql = ""
         var args: StatementArguments = []
         if selection.retryFailed {
-            sql += " AND record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN ('decode', 'derive'))"
+            let stages = [RecordIssue.Stage.decode, .derive].map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            sql += " AND record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))"
         } else if !selection.all {
-            sql += " AND (summary.record_seq IS NULL OR summary.summary_version <> ? OR summary.fingerprint <> ?)"
-            args += [deriver.version, deriver.fingerprint]
+            if allowDowngrade {
+                sql += " AND (summary.record_seq IS NULL OR summary.summary_version <> ? OR summary.fingerprint <> ?)"
+                args += [deriver.version, deriver.fingerprint]
+            } else {
+                sql += " AND (summary.record_seq IS NULL OR summary.summary_version < ?"
+                    + " OR (summary.summary_version = ? AND summary.fingerprint <> ?))"
+                args += [deriver.version, deriver.version, deriver.fingerprint]
+            }
         }
         if let ids = selection.ids {
             let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }
@@ -98,8 +108,9 @@ extension Store {
     }
 
     /// How many records a selection holds between the bounds (for progress and ETA).
-    func countSelected(_ selection: DeriveSelection, deriver: SummaryDeriver, after: Int64, upTo: Int64) throws(RederiveError) -> Int {
-        let (where_, args) = filter(selection, deriver: deriver)
+    func countSelected(_ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
+                       upTo: Int64) throws(RederiveError) -> Int {
+        let (where_, args) = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
         do {
             return try pool.read { db in
                 try Int.fetchOne(db, sql: """
@@ -114,9 +125,9 @@ extension Store {
 
     /// The next batch by keyset: `seq > after AND seq <= upTo ORDER BY seq LIMIT limit`.
     /// Never OFFSET: rows changing under the loop can neither be skipped nor visited twice.
-    func fetchRooms(_ selection: DeriveSelection, deriver: SummaryDeriver, after: Int64, upTo: Int64,
-                    limit: Int) throws(RederiveError) -> [StoredRoom] {
-        let (where_, args) = filter(selection, deriver: deriver)
+    func fetchRooms(_ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
+                    upTo: Int64, limit: Int) throws(RederiveError) -> [StoredRoom] {
+        let (where_, args) = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
         do {
             return try pool.read { db in
                 let rows = try Row.fetchCursor(db, sql: """

@@ -45,6 +45,8 @@ public struct ImportBatchCounts: Sendable, Equatable {
     public var unchanged = 0
     /// Failures new to the ledger.
     public var newFailures = 0
+    /// Records whose summary a newer rederive derived: left untouched.
+    public var newer = 0
 
     /// Adds another batch's counts.
     mutating func add(_ c: ImportBatchCounts) {
@@ -53,13 +55,14 @@ public struct ImportBatchCounts: Sendable, Equatable {
         rederived += c.rederived
         unchanged += c.unchanged
         newFailures += c.newFailures
+        newer += c.newer
     }
 }
 
 extension Store {
     /// Writes one import batch in one transaction (with the run's progress), so a crash
     /// leaves either all of it or none of it.
-    func writeImportBatch(_ items: [ImportItem], runID: Int64, deriver: SummaryDeriver,
+    func writeImportBatch(_ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
                           progress: RunStatistics) throws(RederiveError) -> ImportBatchCounts {
         do {
             return try pool.write { db in
@@ -72,7 +75,11 @@ extension Store {
                 for item in items {
                     switch item {
                     case .row(let row):
-                        switch try upsert(db, row, runID: runID, deriver: deriver, now: now) {
+                        switch try upsert(db, row, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
+                                          now: now) {
+                        case .newer:
+                            counts.newer += 1
+                            continue
                         case .inserted: counts.inserted += 1
                         case .updated: counts.updated += 1
                         case .rederived: counts.rederived += 1
@@ -102,9 +109,10 @@ extension Store {
         }
     }
 
-    private enum UpsertResult { case inserted, updated, rederived, unchanged }
+    private enum UpsertResult { case inserted, updated, rederived, unchanged, newer }
 
-    private func upsert(_ db: Database, _ row: ImportRow, runID: Int64, deriver: SummaryDeriver, now: String) throws -> UpsertResult {
+    private func upsert(_ db: Database, _ row: ImportRow, runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
+                        now: String) throws -> UpsertResult {
         let r = row.record
         let existing = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT record.seq, record.raw_hash, record.room_name, record.captured_at,
@@ -125,6 +133,8 @@ extension Store {
             return .inserted
         }
         let seq: Int64 = existing["seq"]
+        // A summary from a newer rederive is never rolled back by an older one, unless asked.
+        if !allowDowngrade, let stored = existing["summary_version"] as Int?, stored > deriver.version { return .newer }
         let sameRaw = (existing["raw_hash"] as String) == row.rawHash
         let sameMeta = (existing["room_name"] as String) == r.roomName && (existing["captured_at"] as String) == r.capturedAt
         let fresh = (existing["summary_version"] as Int?) == deriver.version
@@ -161,6 +171,18 @@ extension Store {
     /// Upserts the derived columns of one record.
     func writeSummary(_ db: Database, seq: Int64, summary s: RoomSummary, json: [UInt8], deriver: SummaryDeriver,
                       runID: Int64, now: String) throws {
+        let text = String(decoding: json, as: UTF8.self)
+        // The summary being replaced goes to the history first, in the same transaction, so
+        // `rederive revert` can restore it; a rewrite to identical values keeps nothing.
+        try db.cachedStatement(sql: """
+            INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, summary_version, fingerprint,
+                derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, object_count, door_count,
+                window_count, opening_count, volume_m3, floor_area_method, summary_json)
+            SELECT record_seq, ?, ?, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
+                ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
+                floor_area_method, summary_json
+            FROM summary WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)
+            """).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
         try db.cachedStatement(sql: """
             INSERT INTO summary (record_seq, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
                 ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
@@ -175,8 +197,7 @@ extension Store {
                 floor_area_method = excluded.floor_area_method, summary_json = excluded.summary_json
             """).execute(arguments: [seq, deriver.version, deriver.fingerprint, now, runID, s.estimatedFloorAreaSqm,
                                      s.ceilingHeightM, s.wallCount, s.objectCount, s.doorCount, s.windowCount,
-                                     s.openingCount, s.volumeM3, s.floorAreaMethod.rawValue,
-                                     String(decoding: json, as: UTF8.self)])
+                                     s.openingCount, s.volumeM3, s.floorAreaMethod.rawValue, text])
     }
 
     /// The raw room of a record, byte-exact as received, or nil for an unknown id.

@@ -13,7 +13,7 @@ extension Store {
     /// Records a new run. With a `resumeKey`, an unfinished latest run with the same key
     /// (crashed, interrupted or aborted) is continued from its checkpoint and upper bound.
     func beginRun(command: String, pipeline: String?, arguments: String, resumeKey: String?,
-                  deriver: SummaryDeriver) throws(RederiveError) -> RunStart {
+                  deriver: SummaryDeriver, allowDowngrade: Bool = false) throws(RederiveError) -> RunStart {
         do {
             return try pool.write { db in
                 var resumed: Int64?
@@ -37,10 +37,10 @@ extension Store {
                 }
                 try db.execute(sql: """
                     INSERT INTO run (command, pipeline, arguments, resume_key, status, started_at, summary_version,
-                                     fingerprint, checkpoint_seq, upper_bound_seq, resumed_from)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                     fingerprint, checkpoint_seq, upper_bound_seq, resumed_from, allow_downgrade)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [command, pipeline, arguments, resumeKey, RunStatus.running.rawValue, Store.now(),
-                                     deriver.version, deriver.fingerprint, checkpoint, upper, resumed])
+                                     deriver.version, deriver.fingerprint, checkpoint, upper, resumed, allowDowngrade])
                 return RunStart(runID: db.lastInsertedRowID, resumedFrom: resumed, checkpointSeq: checkpoint,
                                 upperBoundSeq: upper)
             }
@@ -53,10 +53,11 @@ extension Store {
     func saveProgress(_ db: Database, runID: Int64, statistics s: RunStatistics, checkpointSeq: Int64?) throws {
         try db.execute(sql: """
             UPDATE run SET records_read = ?, records_done = ?, records_unchanged = ?, records_skipped = ?,
-                           file_faults = ?, bytes_read = ?, checkpoint_seq = COALESCE(?, checkpoint_seq)
+                           file_faults = ?, bytes_read = ?, records_newer = ?,
+                           checkpoint_seq = COALESCE(?, checkpoint_seq)
             WHERE id = ?
             """, arguments: [s.recordsRead, s.recordsDone, s.recordsUnchanged, s.recordsSkipped, s.fileFaults,
-                             s.decodedBytes, checkpointSeq, runID])
+                             s.decodedBytes, s.recordsNewer, checkpointSeq, runID])
     }
 
     /// Sets the fixed upper bound of a run's keyset walk.

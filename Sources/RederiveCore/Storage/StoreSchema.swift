@@ -6,6 +6,7 @@ enum StoreSchema {
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-initial", migrate: createInitialSchema)
+        migrator.registerMigration("v2-summary-history", migrate: addSummaryHistory)
         return migrator
     }
 
@@ -103,6 +104,41 @@ enum StoreSchema {
                 run_id INTEGER NOT NULL,
                 imported_at TEXT NOT NULL
             );
+            """)
+    }
+
+    /// Undo and backfill safety: the previous summary of every overwrite (same transaction
+    /// as the overwrite), runs that skipped newer summaries or were allowed to downgrade
+    /// them, and a store identity that plans are bound to.
+    private static func addSummaryHistory(_ db: Database) throws {
+        try db.execute(sql: """
+            -- A summary as it was before a run replaced it (`replaced_by_run`).
+            CREATE TABLE summary_history (
+                id INTEGER PRIMARY KEY,
+                record_seq INTEGER NOT NULL REFERENCES record(seq) ON DELETE CASCADE,
+                replaced_by_run INTEGER NOT NULL,
+                replaced_at TEXT NOT NULL,
+                summary_version INTEGER NOT NULL,
+                fingerprint TEXT NOT NULL,
+                derived_at TEXT NOT NULL,
+                run_id INTEGER,
+                floor_area_sqm REAL NOT NULL,
+                ceiling_height_m REAL NOT NULL,
+                wall_count INTEGER NOT NULL,
+                object_count INTEGER NOT NULL,
+                door_count INTEGER NOT NULL,
+                window_count INTEGER NOT NULL,
+                opening_count INTEGER NOT NULL,
+                volume_m3 REAL NOT NULL,
+                floor_area_method TEXT NOT NULL,
+                summary_json TEXT NOT NULL
+            );
+            CREATE INDEX summary_history_by_run ON summary_history(replaced_by_run, id);
+            CREATE INDEX summary_history_by_record ON summary_history(record_seq, id);
+            ALTER TABLE run ADD COLUMN records_newer INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE run ADD COLUMN allow_downgrade INTEGER NOT NULL DEFAULT 0;
+            CREATE TABLE store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            INSERT INTO store_info (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
             """)
     }
 }

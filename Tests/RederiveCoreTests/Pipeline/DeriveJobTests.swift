@@ -85,10 +85,23 @@ final class DeriveJobTests: XCTestCase {
         let after = try StoreInspection.dump(db)
         XCTAssertEqual(before["record"], after["record"])
         XCTAssertEqual(before["raw"], after["raw"])
-        // Nothing stale now for v2; v1 sees everything stale again.
+        // Nothing stale now for v2. For v1 the v2 summaries are newer, not stale: an older
+        // build leaves them alone (counted as `newer`), even with --all, unless allowed to
+        // downgrade them.
         XCTAssertEqual(try StoreFixtures.derive(store, deriver: v2).statistics.recordsRead, 0)
         XCTAssertEqual(try stale(), n)
-        XCTAssertEqual(try StoreFixtures.derive(store).count("derived"), n)
+        let older = try StoreFixtures.derive(store)
+        XCTAssertEqual(older.count("derived"), 0)
+        XCTAssertEqual(older.statistics.recordsRead, 0, "newer summaries are not selected as stale")
+        let olderAll = try StoreFixtures.derive(store, DeriveSelection(all: true))
+        XCTAssertEqual(olderAll.count("derived"), 0)
+        XCTAssertEqual(olderAll.count("newer"), n)
+        XCTAssertEqual(try stale(), n, "nothing downgraded")
+        var downgrade = DeriveConfiguration(workers: 2, batchSize: 5, showProgress: false)
+        downgrade.settings.allowDowngrade = true
+        let downgraded = try DeriveJob.run(downgrade, store: store)
+        XCTAssertEqual(downgraded.count("derived"), n)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT allow_downgrade FROM run WHERE id = ?", [downgraded.runID]), 1)
         XCTAssertEqual(try stale(), 0)
     }
 

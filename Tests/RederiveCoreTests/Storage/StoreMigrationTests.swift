@@ -125,7 +125,7 @@ final class StoreMigrationTests: XCTestCase {
         third.close()
         second.close()
         StoreInspection.assertEqual(dumpBefore, try StoreInspection.dump(path, excluding: .strict), "reopened store")
-        XCTAssertEqual(try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String }, ["v1-initial"])
+        XCTAssertEqual(try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String }, ["v1-initial", "v2-summary-history"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("backup") }, [])
     }
 
@@ -133,7 +133,7 @@ final class StoreMigrationTests: XCTestCase {
         let nested = dir.file("a/b/store.sqlite")
         let store = try Store(path: nested)
         store.close()
-        XCTAssertEqual(try StoreInspection.int(nested, "SELECT COUNT(*) FROM grdb_migrations"), 1)
+        XCTAssertEqual(try StoreInspection.int(nested, "SELECT COUNT(*) FROM grdb_migrations"), 2)
         // An empty file (e.g. touched by a script) is a new store.
         let empty = dir.file("empty.sqlite")
         FileManager.default.createFile(atPath: empty, contents: Data())
@@ -157,7 +157,7 @@ final class StoreMigrationTests: XCTestCase {
         let store = try Store(path: path)
         XCTAssertNil(store.backupPath)
         store.close()
-        XCTAssertEqual(try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String }, ["v1-initial"])
+        XCTAssertEqual(try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String }, ["v1-initial", "v2-summary-history"])
         for table in ["record", "raw_room", "raw_core_model", "summary", "run", "failure", "imported_file"] {
             XCTAssertEqual(try StoreInspection.int(path, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [table]), 1, table)
         }
