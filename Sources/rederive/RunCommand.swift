@@ -7,41 +7,47 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a pipeline file (Pipelines/*.yml): import, derive, export stages in order.",
         discussion: """
-            A pipeline file carries a version, a name, the store, and a list of stages with their
-            options (see README "Pipeline files"). Flags given here override the file; unknown
-            keys or stages in the file are errors naming the file and line. A stage that skipped
-            records lets the pipeline go on (exit 3 at the end); the error budget (4), a signal
-            (130/143) or a fatal error stops it.
+            A pipeline file carries a version, a name, the store, and a list of stages with \
+            their options (see README "Pipeline files"). Flags given here override the file; \
+            unknown keys or stages in the file are errors naming the file and line. A stage \
+            that skipped records lets the pipeline go on (exit 3 at the end); the error budget \
+            (4), a signal (130/143) or a fatal error stops it.
 
             Examples:
               rederive run Pipelines/demo.yml
-              rederive run Pipelines/nightly.yml --input /data/incoming --db /data/rooms.sqlite --out /data/summaries.jsonl.zst
+              rederive run Pipelines/nightly.yml --input /data/incoming --db /data/rooms.sqlite \\
+                -o /data/summaries.jsonl.zst
               rederive run Pipelines/backfill.yml --db out/demo.sqlite --dry-run
             """
     )
 
-    @Argument(help: "The pipeline file.")
+    @Argument(help: "The pipeline file.", completion: .file(extensions: ["yml", "yaml"]))
     var pipeline: String
 
-    @Option(help: "The store (overrides the file's `store`).")
+    @Option(help: "The store (overrides the file's `store`).", completion: .file())
     var db: String?
 
-    @Option(parsing: .upToNextOption, help: "Export files or directories for every import stage (overrides `paths`).")
+    @Option(parsing: .upToNextOption, help: "Export files or directories for every import stage (overrides `paths`).",
+            completion: .file(extensions: ["jsonl", "zst"]))
     var input: [String] = []
 
-    @Option(help: "Output file for every export stage (overrides `out`).")
+    @Option(name: .shortAndLong, help: "Output file for every export stage (overrides `out`).",
+            completion: .file(extensions: ["jsonl", "zst"]))
     var out: String?
 
-    @Option(help: "Concurrent workers for every stage.")
+    @Option(parsing: .unconditional, help: "Concurrent workers for every stage (default: the file's, else number of cores).")
     var workers: Int?
 
-    @Option(name: .customLong("batch-size"), help: "Records per batch (one transaction each) for every stage.")
+    @Option(name: .customLong("batch-size"), parsing: .unconditional,
+            help: "Records per batch (one transaction each) for every stage (default: the file's, else 500).")
     var batchSize: Int?
 
-    @Option(name: .customLong("max-errors"), help: "Error budget for every stage: abort (exit 4) past N skipped records.")
+    @Option(name: .customLong("max-errors"), parsing: .unconditional,
+            help: "Error budget for every stage: abort (exit 4) past N skipped records (default: the file's, else none).")
     var maxErrors: Int?
 
-    @Option(name: .customLong("max-error-rate"), help: "Error budget for every stage: abort (exit 4) past this share (0-1).")
+    @Option(name: .customLong("max-error-rate"), parsing: .unconditional,
+            help: "Error budget for every stage: abort (exit 4) past this share (0-1) (default: the file's, else none).")
     var maxErrorRate: Double?
 
     @Flag(name: .customLong("dry-run"), help: "Preview only: derive stages write preview reports, import and export are skipped.")

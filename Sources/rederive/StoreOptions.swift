@@ -10,13 +10,14 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("log-format"), help: "Log lines on stderr as human (default) or json (for log shippers).")
     var logFormat: LogFormat = .human
 
-    @Flag(help: "Log debug details (files read, batches committed).")
+    @Flag(name: .shortAndLong, help: "Log debug details (files read, batches committed).")
     var verbose = false
 
-    @Flag(help: "Log only warnings and errors (no tally line).")
+    @Flag(name: .shortAndLong, help: "Log only warnings and errors (no tally line, no progress line).")
     var quiet = false
 
-    @Option(name: .customLong("metrics-file"), help: "Write the run's figures here in the Prometheus text format (atomically).")
+    @Option(name: .customLong("metrics-file"), help: "Write the run's figures here in the Prometheus text format (atomically).",
+            completion: .file(extensions: ["prom"]))
     var metricsFile: String?
 
     @Flag(help: "Print a machine-readable run summary (JSON) on stdout.")
@@ -29,6 +30,7 @@ struct OutputOptions: ParsableArguments {
     /// Installs the log handler; call once, first thing in `run()`.
     func bootstrap() {
         StderrLogHandler.bootstrap(format: logFormat, level: quiet ? .warning : verbose ? .debug : .info)
+        ProgressLine.isSuppressed = quiet
     }
 
     /// Logs the run's tally, prints `--json`, writes `--metrics-file`; returns the exit status.
@@ -50,22 +52,26 @@ let logger = Logger(label: "rederive")
 
 /// Options shared by the commands that run batches against the store.
 struct BatchOptions: ParsableArguments {
-    @Option(help: "The SQLite store (import creates it when absent; a store written by a newer rederive is refused).")
+    @Option(help: "The SQLite store (a store written by a newer rederive is refused).", completion: .file())
     var db: String
 
-    @Option(help: "Concurrent workers (default: number of cores).")
-    var workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("workers"), parsing: .unconditional, help: "Concurrent workers (default: number of cores).")
+    var workersOption: Int?
 
-    @Option(name: .customLong("batch-size"), help: "Records per batch: one transaction each.")
+    /// `--workers`, or the number of cores.
+    var workers: Int { workersOption ?? ProcessInfo.processInfo.activeProcessorCount }
+
+    @Option(name: .customLong("batch-size"), parsing: .unconditional, help: "Records per batch: one transaction each.")
     var batchSize: Int = 500
 
-    @Option(help: "Write the per-record error report here (JSON Lines, sorted by file then line).")
+    @Option(help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
+            completion: .file(extensions: ["jsonl"]))
     var report: String?
 
-    @Option(name: .customLong("max-errors"), help: "Abort (exit 4) once more than N records were skipped.")
+    @Option(name: .customLong("max-errors"), parsing: .unconditional, help: "Abort (exit 4) once more than N records were skipped.")
     var maxErrors: Int?
 
-    @Option(name: .customLong("max-error-rate"), help: "Abort (exit 4) once more than this share (0-1) of records were skipped.")
+    @Option(name: .customLong("max-error-rate"), parsing: .unconditional, help: "Abort (exit 4) once more than this share (0-1) of records were skipped.")
     var maxErrorRate: Double?
 
     func validate() throws {
