@@ -112,7 +112,8 @@ public enum DeriveJob {
             log.debug("batch", metadata: ["through": "\(batch.last!.seq)", "records": "\(batch.count)"])
             if writer.failed { break }
             progress.update(records: stats.recordsRead, bytes: 0,
-                            fraction: total > 0 ? Double(stats.recordsRead) / Double(total) : nil)
+                            fraction: total > 0 ? Double(stats.recordsRead) / Double(total) : nil,
+                            skipped: stats.recordsSkipped)
             if let stop = config.control.stopRequest(skipped: stats.recordsSkipped, read: stats.recordsRead) {
                 (status, stopReason) = (stop.status, stop.reason)
                 break

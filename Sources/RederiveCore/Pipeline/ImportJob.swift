@@ -140,7 +140,8 @@ public enum ImportJob {
             writer.submit((items, stats))
             if writer.failed { break }
             progress.update(records: stats.recordsRead, bytes: stats.decodedBytes,
-                            fraction: totalBytes > 0 ? Double(stats.fileBytes) / Double(totalBytes) : nil)
+                            fraction: totalBytes > 0 ? Double(stats.fileBytes) / Double(totalBytes) : nil,
+                            skipped: stats.recordsSkipped + stats.fileFaults)
             if let stop = config.control.stopRequest(skipped: stats.recordsSkipped + stats.fileFaults, read: stats.recordsRead) {
                 (status, stopReason) = (stop.status, stop.reason)
                 break
