@@ -26,7 +26,7 @@ struct Derive: ParsableCommand {
             preview.json (or --preview-out DIR); --json prints that JSON on stdout. Exit 3 when \
             some records would fail; the error budget does not apply.
               rederive derive --db out/rooms.sqlite --dry-run
-              rederive derive --db out/rooms.sqlite --all --dry-run --preview-out out/preview --json
+              rederive derive --db out/rooms.sqlite --dry-run --preview-out out/p --json
 
             Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error \
             budget, 1 usage error, 2 fatal I/O, 130/143 stopped by SIGINT/SIGTERM (batch in \

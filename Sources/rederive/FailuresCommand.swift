@@ -20,7 +20,7 @@ struct Failures: ParsableCommand {
 
             Examples:
               rederive failures --db out/rooms.sqlite
-              rederive failures --db out/rooms.sqlite --stage decode --code negative_dimension
+              rederive failures --db out/rooms.sqlite --code negative_dimension
               rederive failures --db out/rooms.sqlite --file rooms-v2.jsonl --json
 
             Exit status: 0 listed (also when there are none), 1 usage error, 2 I/O error.

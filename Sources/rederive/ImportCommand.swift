@@ -16,8 +16,8 @@ struct Import: ParsableCommand {
             command again. The store is created when absent (a notice says so).
 
             Examples:
-              rederive import Fixtures/exports --db out/rooms.sqlite --report out/import-issues.jsonl
-              zstd -dc Fixtures/exports/rooms-v1.jsonl.zst | rederive import - --db out/rooms.sqlite
+              rederive import Fixtures/exports --db out/rooms.sqlite --report out/i.jsonl
+              zstd -dc rooms.jsonl.zst | rederive import - --db out/rooms.sqlite
 
             Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error \
             budget, 1 usage error, 2 fatal I/O, 130/143 stopped by SIGINT/SIGTERM (batch in \

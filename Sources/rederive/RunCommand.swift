@@ -15,8 +15,8 @@ struct Run: ParsableCommand {
 
             Examples:
               rederive run Pipelines/demo.yml
-              rederive run Pipelines/nightly.yml --input /data/incoming --db /data/rooms.sqlite \\
-                -o /data/summaries.jsonl.zst
+              rederive run Pipelines/nightly.yml --input /data/incoming \\
+                --db /data/rooms.sqlite -o /data/summaries.jsonl.zst
               rederive run Pipelines/backfill.yml --db out/demo.sqlite --dry-run
             """
     )

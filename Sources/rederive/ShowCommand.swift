@@ -21,8 +21,8 @@ struct Show: ParsableCommand {
             added); --json prints one JSON object (see README "Inspecting a failed record").
 
             Examples:
-              rederive show 2C5F8D1E-1B6A-4C47-9C57-6F0A1D2B3C4D --db out/rooms.sqlite
-              rederive show 2C5F8D1E-1B6A-4C47-9C57-6F0A1D2B3C4D --db out/rooms.sqlite --raw > room.json
+              rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db out/rooms.sqlite
+              rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db rooms.sqlite --raw
 
             Exit status: 0 shown, 1 usage error (no such store, no such record; --raw of a \
             record that is not stored), 2 I/O error.

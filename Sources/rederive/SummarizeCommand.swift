@@ -15,8 +15,8 @@ struct Summarize: ParsableCommand {
             skipped and written to the report; a one-line tally goes to stderr.
 
             Examples:
-              rederive summarize Fixtures/exports -o out/summaries.jsonl.zst --report out/issues.jsonl
-              zstd -dc Fixtures/exports/rooms-v1.jsonl.zst | rederive summarize - > out/v1.jsonl
+              rederive summarize Fixtures/exports -o out/s.jsonl.zst --report out/i.jsonl
+              zstd -dc rooms.jsonl.zst | rederive summarize - > summaries.jsonl
 
             Exit status: 0 all good, 3 finished with skipped records, 1 usage error, 2 fatal I/O.
             """
