@@ -57,7 +57,8 @@ struct Failures: ParsableCommand {
         let status = CommandRunner.run {
             let store = try ExistingStore.openReadOnly(db)
             defer { store.close() }
-            let failures = try store.openFailures(matching: FailureFilter(stage: stage, code: code, file: file, runID: runID))
+            let filter = FailureFilter(stage: stage, code: code, file: file, runID: runID)
+            let failures = try store.openFailures(matching: filter)
             print(json ? OpenFailure.json(failures, store: db) : OpenFailure.text(failures), terminator: json ? "\n" : "")
             return 0
         }

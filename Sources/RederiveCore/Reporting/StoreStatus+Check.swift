@@ -75,7 +75,9 @@ extension StoreStatus {
     /// The verdict as one JSON object: `{"store","ok","exitStatus","problems":[{"kind","message"}]}`.
     public func checkJSON() -> String {
         let problems = problems()
-        let items = problems.map { "{\"kind\":\(JSONText.string($0.kind.rawValue)),\"message\":\(JSONText.string($0.message))}" }
+        let items = problems.map {
+            "{\"kind\":\(JSONText.string($0.kind.rawValue)),\"message\":\(JSONText.string($0.message))}"
+        }
         return "{\"store\":\(JSONText.string(path)),\"ok\":\(problems.isEmpty),\"exitStatus\":\(checkExitStatus),"
             + "\"problems\":[\(items.joined(separator: ","))]}"
     }

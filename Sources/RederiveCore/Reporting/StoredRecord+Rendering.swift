@@ -2,7 +2,8 @@ extension StoredRecord {
     /// The record as one JSON object (stable keys):
     ///
     /// ```
-    /// {"id","stored":true,"roomName","capturedAt","formatVersion","source":{"file","line"},"rawSize","rawHash","storedAt",
+    /// {"id","stored":true,"roomName","capturedAt","formatVersion","source":{"file","line"},
+    ///  "rawSize","rawHash","storedAt",
     ///  "staleness" (fresh|version|fingerprint|missing),
     ///  "summary":{"summaryVersion","fingerprint","derivedAt","run","summary":{...}} or null,
     ///  "failures":[failure objects as in `rederive failures --json`],
@@ -54,7 +55,8 @@ extension StoredRecord {
         line("stored at      \(storedAt)")
         if let summary {
             let run = summary.runID.map { " by run \($0)" } ?? ""
-            line("summary        v\(summary.summaryVersion), fingerprint \(summary.fingerprint), derived \(summary.derivedAt)\(run)")
+            line("summary        v\(summary.summaryVersion), fingerprint \(summary.fingerprint), "
+                 + "derived \(summary.derivedAt)\(run)")
         } else {
             line("summary        none (never derived)")
         }
@@ -105,6 +107,7 @@ extension StoredRecord {
 
     /// The JSON of `notStoredText`: `{"id","stored":false,"failures":[...]}`.
     public static func notStoredJSON(id: String, failures: [OpenFailure]) -> String {
-        "{\"id\":\(JSONText.string(id)),\"stored\":false,\"failures\":[\(failures.map { $0.json() }.joined(separator: ","))]}"
+        let items = failures.map { $0.json() }.joined(separator: ",")
+        return "{\"id\":\(JSONText.string(id)),\"stored\":false,\"failures\":[\(items)]}"
     }
 }
