@@ -368,6 +368,12 @@ public struct CorpusGenerator: Sendable {
     /// Writes the corpus to `path` (zstd when it ends in `.zst`, else plain), through a
     /// temporary name renamed into place. Returns what was written.
     public func write(to path: String) throws -> Stats {
+        try write(to: path, progress: nil)
+    }
+
+    /// Like `write(to:)`, calling `progress(linesWritten, uncompressedBytes, fractionDone)`
+    /// after every line (the callback decides how often to show anything).
+    public func write(to path: String, progress: ((Int, Int64, Double) -> Void)?) throws -> Stats {
         if options.truncateLastFrame, !path.hasSuffix(".zst") {
             throw CorpusGeneratorError(message: "\(path): truncating the last frame needs a .zst output")
         }
@@ -419,6 +425,7 @@ public struct CorpusGenerator: Sendable {
                 stats.records += 1
                 stats.uncompressedBytes += Int64(line.count)
                 if options.collectLines { stats.lines.append(info) }
+                progress?(stats.records, stats.uncompressedBytes, Double(stats.records) / Double(slots.count))
                 if compressed, let every = options.framesEvery, (index + 1) % every == 0, index + 1 < slots.count {
                     try writer.endFrame()
                     frames += 1

@@ -7,17 +7,17 @@ import RederiveCore
 /// the pipeline file). Optional so "not given" is visible; the defaults live in
 /// `RunSettings`, and the rules in `PipelineOverrides.validate()`, the same for files.
 struct BatchTuning: ParsableArguments {
-    @Option(help: "Concurrent workers (default: number of cores).")
+    @Option(parsing: .unconditional, help: "Concurrent workers (default: number of cores).")
     var workers: Int?
 
-    @Option(name: .customLong("batch-size"),
+    @Option(name: .customLong("batch-size"), parsing: .unconditional,
             help: "Records per batch: one transaction each (default: \(RunSettings.defaultBatchSize)).")
     var batchSize: Int?
 
-    @Option(name: .customLong("max-errors"), help: "Abort (exit 4) once more than N records were skipped.")
+    @Option(name: .customLong("max-errors"), parsing: .unconditional, help: "Abort (exit 4) once more than N records were skipped.")
     var maxErrors: Int?
 
-    @Option(name: .customLong("max-error-rate"),
+    @Option(name: .customLong("max-error-rate"), parsing: .unconditional,
             help: "Abort (exit 4) once more than this share (0-1) of records were skipped.")
     var maxErrorRate: Double?
 
@@ -47,10 +47,11 @@ struct BatchTuning: ParsableArguments {
 
 /// The store and report of a batch command, with its tuning.
 struct BatchOptions: ParsableArguments {
-    @Option(help: "The SQLite store (a store written by a newer rederive is refused).")
+    @Option(help: "The SQLite store (a store written by a newer rederive is refused).", completion: .file())
     var db: String
 
-    @Option(help: "Write the per-record error report here (JSON Lines, sorted by file then line).")
+    @Option(help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
+            completion: .file(extensions: ["jsonl"]))
     var report: String?
 
     @OptionGroup var tuning: BatchTuning

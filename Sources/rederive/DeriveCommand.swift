@@ -7,12 +7,13 @@ struct Derive: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Re-derive stored records whose summary is stale (or all of them).",
         discussion: """
-            A summary is stale when its summary_version or derivation fingerprint differs from this
-            build's. Records are read in keyset batches (seq > last ORDER BY seq LIMIT --batch-size,
-            up to the last record present when the run started), derived on concurrent workers while
-            the next batch is read, and written by one writer, one transaction per batch. Only the
-            derived columns are written. A stopped run continues where it stopped when the same
-            command is run again.
+            A summary is stale when its summary_version or derivation fingerprint differs \
+            from this build's. Records are read in keyset batches (seq > last ORDER BY seq \
+            LIMIT --batch-size, up to the last record present when the run started), derived \
+            on concurrent workers while the next batch is read, and written by one writer, \
+            one transaction per batch. Only the derived columns are written. A stopped run \
+            continues where it stopped when the same command is run again. The store must \
+            exist (`rederive import` creates one).
 
             Examples:
               rederive derive --db out/rooms.sqlite
@@ -25,10 +26,11 @@ struct Derive: ParsableCommand {
             preview.json (or --preview-out DIR); --json prints that JSON on stdout. Exit 3 when \
             some records would fail; the error budget does not apply.
               rederive derive --db out/rooms.sqlite --dry-run
-              rederive derive --db rooms.sqlite --all --dry-run --preview-out preview --json
+              rederive derive --db out/rooms.sqlite --dry-run --preview-out out/p --json
 
-            Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error budget,
-            1 usage error, 2 fatal I/O, 130/143 stopped by SIGINT/SIGTERM (batch in hand committed).
+            Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error \
+            budget, 1 usage error, 2 fatal I/O, 130/143 stopped by SIGINT/SIGTERM (batch in \
+            hand committed).
             """
     )
 
@@ -94,7 +96,7 @@ struct Derive: ParsableCommand {
     /// the process, and the preview files are only ever renamed into place whole).
     private func runDry() -> Int32 {
         CommandRunner.run {
-            let store = try Store(path: options.db, readOnly: true)
+            let store = try ExistingStore.openReadOnly(options.db)
             defer { store.close() }
             let config = DeriveConfiguration(selection: selection, settings: options.settings)
             let report = try DeriveJob.preview(config, store: store)

@@ -35,10 +35,11 @@ struct Export: ParsableCommand {
             """
     )
 
-    @Option(help: "The SQLite store (must exist).")
+    @Option(help: "The SQLite store (must exist).", completion: .file())
     var db: String
 
-    @Option(help: "The output file: .jsonl, or .jsonl.zst for zstd.")
+    @Option(name: .shortAndLong, help: "The output file: .jsonl, or .jsonl.zst for zstd.",
+            completion: .file(extensions: ["jsonl", "zst"]))
     var out: String
 
     @Flag(name: .customLong("all-records"), help: "Export every record that has a summary, stale ones included.")

@@ -29,7 +29,8 @@ struct Generate: ParsableCommand {
             """
     )
 
-    @Option(help: "Output file: a name ending in .jsonl or .jsonl.zst.")
+    @Option(name: .shortAndLong, help: "Output file: a name ending in .jsonl or .jsonl.zst.",
+            completion: .file(extensions: ["jsonl", "zst"]))
     var out: String
 
     @Option(help: "Number of lines (good and corrupt records).")
@@ -61,6 +62,9 @@ struct Generate: ParsableCommand {
 
     @Option(help: "zstd compression level.")
     var level: Int32 = 3
+
+    @Flag(name: .shortAndLong, help: "No progress line and no closing report on stderr.")
+    var quiet = false
 
     @Flag(help: "Print one line per generated record (line, version, kind, id, sample room) to stdout.")
     var manifest = false
@@ -98,7 +102,12 @@ struct Generate: ParsableCommand {
         let start = DispatchTime.now().uptimeNanoseconds
         let stats: CorpusGenerator.Stats
         do {
-            stats = try generator.write(to: out)
+            ProgressLine.isSuppressed = quiet
+            let progressLine = ProgressLine(label: "generate")
+            stats = try generator.write(to: out) { records, bytes, fraction in
+                progressLine.update(records: records, bytes: bytes, fraction: fraction)
+            }
+            progressLine.finish()
         } catch {
             FileHandle.standardError.write(Data("rederive generate: \(error)\n".utf8))
             throw ExitCode(2)
@@ -117,7 +126,7 @@ struct Generate: ParsableCommand {
         report += String(format: "  %.1f MB uncompressed, %lld bytes in file, %d frame(s), %.2f s, %.0f records/s, %.1f MB/s",
                          mb, stats.fileBytes, stats.frames, seconds, Double(stats.records) / max(seconds, 1e-9), mb / max(seconds, 1e-9))
         if let cut = stats.truncatedAtByte { report += "\n  truncated at byte \(cut) (middle of the last frame)" }
-        FileHandle.standardError.write(Data((report + "\n").utf8))
+        if !quiet { FileHandle.standardError.write(Data((report + "\n").utf8)) }
     }
 
     private func fail(_ message: String) -> Never {

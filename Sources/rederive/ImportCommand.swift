@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import RederiveCore
 
 /// `rederive import`: exports into the store.
@@ -6,21 +7,26 @@ struct Import: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import exports into the store, deriving every record's summary.",
         discussion: """
-            Reads *.jsonl and *.jsonl.zst exports (directories are searched), upgrades records to the
-            current format, derives summaries on concurrent workers and upserts them with one writer,
-            one transaction per batch. Importing the same export twice changes nothing; a record
-            whose raw data changed is updated and re-derived. A run stopped by a crash or a signal
-            is finished by running the same command again.
+            Reads *.jsonl and *.jsonl.zst exports (directories are searched; - reads one \
+            export from standard input, plain or zstd, recognised by its first bytes), \
+            upgrades records to the current format, derives summaries on concurrent workers \
+            and upserts them with one writer, one transaction per batch. Importing the same \
+            export twice changes nothing; a record whose raw data changed is updated and \
+            re-derived. A run stopped by a crash or a signal is finished by running the same \
+            command again. The store is created when absent (a notice says so).
 
-            Example:
-              rederive import Fixtures/exports --db out/rooms.sqlite --report out/import-issues.jsonl
+            Examples:
+              rederive import Fixtures/exports --db out/rooms.sqlite --report out/i.jsonl
+              zstd -dc rooms.jsonl.zst | rederive import - --db out/rooms.sqlite
 
-            Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error budget,
-            1 usage error, 2 fatal I/O, 130/143 stopped by SIGINT/SIGTERM (batch in hand committed).
+            Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error \
+            budget, 1 usage error, 2 fatal I/O, 130/143 stopped by SIGINT/SIGTERM (batch in \
+            hand committed).
             """
     )
 
-    @Argument(help: "Export files (*.jsonl, *.jsonl.zst) or directories holding them.")
+    @Argument(help: "Export files (*.jsonl, *.jsonl.zst), directories holding them, or - for standard input.",
+              completion: .file(extensions: ["jsonl", "zst"]))
     var paths: [String]
 
     @OptionGroup var options: BatchOptions
@@ -33,7 +39,12 @@ struct Import: ParsableCommand {
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run {
-            let files = try ExportFiles.resolve(paths)
+            let input = try StandardInputExport.resolve(paths)
+            defer { withExtendedLifetime(input.spool) {} }
+            let files = try ExportFiles.resolve(input.paths)
+            if !FileManager.default.fileExists(atPath: options.db) {
+                logger.notice("creating a new store at \(options.db)")
+            }
             let store = try Store(path: options.db)
             defer { store.close() }
             RunControl.installSignalHandlers()

@@ -10,13 +10,14 @@ struct OutputOptions: ParsableArguments {
     @Option(name: .customLong("log-format"), help: "Log lines on stderr as human (default) or json (for log shippers).")
     var logFormat: LogFormat = .human
 
-    @Flag(help: "Log debug details (files read, batches committed).")
+    @Flag(name: .shortAndLong, help: "Log debug details (files read, batches committed).")
     var verbose = false
 
-    @Flag(help: "Log only warnings and errors (no tally line).")
+    @Flag(name: .shortAndLong, help: "Log only warnings and errors (no tally line, no progress line).")
     var quiet = false
 
-    @Option(name: .customLong("metrics-file"), help: "Write the run's figures here in the Prometheus text format (atomically).")
+    @Option(name: .customLong("metrics-file"), help: "Write the run's figures here in the Prometheus text format (atomically).",
+            completion: .file(extensions: ["prom"]))
     var metricsFile: String?
 
     @Flag(help: "Print a machine-readable run summary (JSON) on stdout.")
@@ -29,6 +30,7 @@ struct OutputOptions: ParsableArguments {
     /// Installs the log handler; call once, first thing in `run()`.
     func bootstrap() {
         StderrLogHandler.bootstrap(format: logFormat, level: quiet ? .warning : verbose ? .debug : .info)
+        ProgressLine.isSuppressed = quiet
     }
 
     /// Logs the run's tally, prints `--json`, writes `--metrics-file`; returns the exit status.
@@ -45,4 +47,4 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
-/// The CLI's logger.
+

@@ -17,11 +17,27 @@ struct Rederive: ParsableCommand {
               2    fatal I/O error (nothing half-written)
               3    finished, but some records were skipped (see the report)
               4    aborted by the error budget (--max-errors / --max-error-rate)
+              5    status --check: something needs attention
               130  interrupted by SIGINT (the batch in hand was committed)
               143  terminated by SIGTERM (the batch in hand was committed)
             """,
-        subcommands: [Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Export.self]
+        version: RederiveVersion.description,
+        subcommands: [Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Show.self,
+                      Failures.self, Export.self]
     )
+
+    /// ArgumentParser's message for a usage error, led by the first unknown option when there
+    /// is one (ArgumentParser names a missing required option first).
+    static func usageMessage(for error: Error) -> String {
+        let message = fullMessage(for: error)
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard !message.contains("Unknown option"), let command = UnknownOptionCheck.subcommand(in: arguments, of: self),
+              let unknown = UnknownOptionCheck.firstUnknown(in: arguments, command: command, root: self) else {
+            return message
+        }
+        let hint = unknown.suggestion.map { " Did you mean '\($0)'?" } ?? ""
+        return "Error: Unknown option '\(unknown.option)'.\(hint)\n" + message.replacingOccurrences(of: "Error: ", with: "Also: ")
+    }
 
     /// Parses and runs the subcommand; argument errors exit 1 (not ArgumentParser's 64) as
     /// documented.
@@ -37,7 +53,7 @@ struct Rederive: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code.rawValue == 64 {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                FileHandle.standardError.write(Data((usageMessage(for: error) + "\n").utf8))
                 Foundation.exit(1)
             }
             exit(withError: error)

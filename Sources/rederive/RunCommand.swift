@@ -7,29 +7,32 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a pipeline file (Pipelines/*.yml): import, derive, export stages in order.",
         discussion: """
-            A pipeline file carries a version, a name, the store, and a list of stages with their
-            options (see README "Pipeline files"). Flags given here override the file; unknown
-            keys or stages in the file are errors naming the file and line. A stage that skipped
-            records lets the pipeline go on (exit 3 at the end); the error budget (4), a signal
-            (130/143) or a fatal error stops it.
+            A pipeline file carries a version, a name, the store, and a list of stages with \
+            their options (see README "Pipeline files"). Flags given here override the file; \
+            unknown keys or stages in the file are errors naming the file and line. A stage \
+            that skipped records lets the pipeline go on (exit 3 at the end); the error budget \
+            (4), a signal (130/143) or a fatal error stops it.
 
             Examples:
               rederive run Pipelines/demo.yml
-              rederive run Pipelines/nightly.yml --input /data/incoming --db /data/rooms.sqlite --out /data/summaries.jsonl.zst
+              rederive run Pipelines/nightly.yml --input /data/incoming \\
+                --db /data/rooms.sqlite -o /data/summaries.jsonl.zst
               rederive run Pipelines/backfill.yml --db out/demo.sqlite --dry-run
             """
     )
 
-    @Argument(help: "The pipeline file.")
+    @Argument(help: "The pipeline file.", completion: .file(extensions: ["yml", "yaml"]))
     var pipeline: String
 
-    @Option(help: "The store (overrides the file's `store`).")
+    @Option(help: "The store (overrides the file's `store`).", completion: .file())
     var db: String?
 
-    @Option(parsing: .upToNextOption, help: "Export files or directories for every import stage (overrides `paths`).")
+    @Option(parsing: .upToNextOption, help: "Export files or directories for every import stage (overrides `paths`).",
+            completion: .file(extensions: ["jsonl", "zst"]))
     var input: [String] = []
 
-    @Option(help: "Output file for every export stage (overrides `out`).")
+    @Option(name: .shortAndLong, help: "Output file for every export stage (overrides `out`).",
+            completion: .file(extensions: ["jsonl", "zst"]))
     var out: String?
 
     /// Every stage's workers, batch size and error budget (each overrides the file).

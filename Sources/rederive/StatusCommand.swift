@@ -30,23 +30,32 @@ struct Status: ParsableCommand {
                                durationSeconds, read, done, unchanged,
                                skipped, pipeline}]}
 
+            --check prints a verdict instead, for monitoring: "ok", or one line per \
+            problem (stale records, open failures, a latest run of a command that was \
+            interrupted, aborted, failed or crashed), and exits 5 when there is one; \
+            with --json: {store, ok, exitStatus, problems: [{kind, message}]}.
+
             Examples:
               rederive status --db out/rooms.sqlite
               rederive status --db out/rooms.sqlite --json --runs 3
+              rederive status --db out/rooms.sqlite --check
 
-            Exit status: 0 shown, 1 usage error (e.g. no such store),
-            2 I/O error.
+            Exit status: 0 shown (with --check: nothing needs attention), 5 with --check: \
+            something needs attention, 1 usage error (e.g. no such store), 2 I/O error.
             """
     )
 
-    @Option(help: "The SQLite store (must exist; opened read-only).")
+    @Option(help: "The SQLite store (must exist; opened read-only).", completion: .file())
     var db: String
 
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
-    @Option(help: "How many of the latest runs to list.")
+    @Option(parsing: .unconditional, help: "How many of the latest runs to list.")
     var runs: Int = 10
+
+    @Flag(help: "Print only a verdict (ok, or one line per problem); exit 5 when something needs attention.")
+    var check = false
 
     func validate() throws {
         guard runs >= 0 else { throw ValidationError("--runs must not be negative") }
@@ -55,9 +64,13 @@ struct Status: ParsableCommand {
     func run() throws {
         StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
-            let store = try Store(path: db, readOnly: true)
+            let store = try ExistingStore.openReadOnly(db)
             defer { store.close() }
-            let status = try store.status(runLimit: runs)
+            let status = try store.status(runLimit: check ? max(runs, 1) : runs)
+            if check {
+                if json { print(status.checkJSON()) } else { print(status.checkText(), terminator: "") }
+                return status.checkExitStatus
+            }
             if json { print(status.json()) } else { print(status.text(), terminator: "") }
             return 0
         }

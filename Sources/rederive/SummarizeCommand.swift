@@ -7,37 +7,46 @@ struct Summarize: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Stream exports and print one summary per good record (JSON Lines).",
         discussion: """
-            Reads *.jsonl and *.jsonl.zst exports (directories are searched for them), upgrades
-            every record to the current format, derives its summary on concurrent workers and
-            prints one JSON object per good record, in input order. Corrupt records are skipped
-            and written to the report; a one-line tally goes to stderr.
+            Reads *.jsonl and *.jsonl.zst exports (directories are searched for them; - reads \
+            one export from standard input, plain or zstd, recognised by its first bytes), \
+            upgrades every record to the current format, derives its summary on concurrent \
+            workers and prints one JSON object per good record, in input order, on standard \
+            output (or to --out FILE; --out - is standard output too). Corrupt records are \
+            skipped and written to the report; a one-line tally goes to stderr.
 
-            Example:
-              rederive summarize Fixtures/exports --out summaries.jsonl.zst --report issues.jsonl
+            Examples:
+              rederive summarize Fixtures/exports -o out/s.jsonl.zst --report out/i.jsonl
+              zstd -dc rooms.jsonl.zst | rederive summarize - > summaries.jsonl
 
             Exit status: 0 all good, 3 finished with skipped records, 1 usage error, 2 fatal I/O,
             130/143 stopped by SIGINT/SIGTERM (nothing left at --out).
             """
     )
 
-    @Argument(help: "Export files (*.jsonl, *.jsonl.zst) or directories holding them.")
+    @Argument(help: "Export files (*.jsonl, *.jsonl.zst), directories holding them, or - for standard input.",
+              completion: .file(extensions: ["jsonl", "zst"]))
     var paths: [String]
 
-    @Option(help: "Write the summaries here (.jsonl or .jsonl.zst) instead of stdout.")
+    @Option(name: .shortAndLong, help: "Write the summaries here (.jsonl or .jsonl.zst; - for stdout, the default).",
+            completion: .file(extensions: ["jsonl", "zst"]))
     var out: String?
 
-    @Option(help: "Write the per-record error report here (JSON Lines, sorted by file then line).")
+    @Option(help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
+            completion: .file(extensions: ["jsonl"]))
     var report: String?
 
-    @Option(help: "Concurrent workers (default: number of cores).")
+    @Option(parsing: .unconditional, help: "Concurrent workers (default: number of cores).")
     var workers: Int?
+
+    /// `--out`, with `-` (standard output) as nil.
+    private var outPath: String? { out == StandardInputExport.dash ? nil : out }
 
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
         if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
-        if output.json && out == nil { throw ValidationError("--json needs --out: the summaries themselves go to stdout otherwise") }
-        if let out, !(out.hasSuffix(".jsonl") || out.hasSuffix(".jsonl.zst")) {
+        if output.json && outPath == nil { throw ValidationError("--json needs --out: the summaries themselves go to stdout otherwise") }
+        if let out = outPath, ExportFileKind(path: out) == nil {
             throw ValidationError("--out must end in .jsonl or .jsonl.zst")
         }
     }
@@ -45,8 +54,11 @@ struct Summarize: ParsableCommand {
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run {
-            let files = try ExportFiles.resolve(paths)
-            let config = SummarizeConfiguration(files: files, workers: workers ?? RunSettings.defaultWorkers, outPath: out, reportPath: report)
+            let input = try StandardInputExport.resolve(paths)
+            let files = try ExportFiles.resolve(input.paths)
+            defer { withExtendedLifetime(input.spool) {} }
+            let config = SummarizeConfiguration(files: files, workers: workers ?? RunSettings.defaultWorkers,
+                                                outPath: outPath, reportPath: report)
             // A signal stops the run cleanly: no partial output is left at --out.
             RunControl.installSignalHandlers()
             return try output.finish([try SummarizeJob.run(config)])

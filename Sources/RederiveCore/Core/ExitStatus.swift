@@ -12,12 +12,16 @@ public enum ExitStatus {
     /// Stopped by the error budget after committing its work.
     public static let errorBudget: Int32 = 4
 
+    /// `status --check`: something needs attention (stale records, open failures, a run
+    /// that did not complete).
+    public static let needsAttention: Int32 = 5
+
     /// Stopped by `signal` after committing the batch in hand: 128 + the signal number
     /// (130 for SIGINT, 143 for SIGTERM).
     public static func stopped(bySignal signal: Int32) -> Int32 { 128 + signal }
 
     /// Every status a command can end with, in the README's order (130 and 143 share a row).
     public static let documented: [Int32] = [
-        ok, usage, failure, skippedRecords, errorBudget, stopped(bySignal: 2), stopped(bySignal: 15),
+        ok, usage, failure, skippedRecords, errorBudget, needsAttention, stopped(bySignal: 2), stopped(bySignal: 15),
     ]
 }

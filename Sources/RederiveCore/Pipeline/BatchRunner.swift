@@ -48,9 +48,9 @@ enum BatchRunner {
                 let write = try job.process(batch, stats: &stats, issues: issues)
                 writer.submit((write, stats))
                 if writer.failed { break }
-                progress.update(records: stats.recordsRead, bytes: job.progressShowsBytes ? stats.decodedBytes : 0,
-                                fraction: job.progressFraction(stats))
                 let skipped = stats.recordsSkipped + stats.fileFaults
+                progress.update(records: stats.recordsRead, bytes: job.progressShowsBytes ? stats.decodedBytes : 0,
+                                fraction: job.progressFraction(stats), skipped: skipped)
                 if let stop = settings.control.stopRequest(skipped: skipped, read: stats.recordsRead) {
                     (status, stopReason) = (stop.status, stop.reason)
                     break

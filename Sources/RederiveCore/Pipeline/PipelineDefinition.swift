@@ -127,7 +127,9 @@ extension PipelineDefinition {
         } catch let error as RederiveError {
             throw error
         } catch {
-            throw .usage("\(path): not valid YAML: \(error)")
+            // Yams quotes the offending line, which may be a whole 12 KB export line.
+            let text = "\(error)", limit = 200
+            throw .usage("\(path): not valid YAML: \(text.count > limit ? text.prefix(limit) + "…" : text)")
         }
         let top = try MappingReader(root, path: path, context: "the pipeline")
         let version = try top.int("version", required: true)!

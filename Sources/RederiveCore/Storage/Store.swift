@@ -104,7 +104,7 @@ public final class Store: @unchecked Sendable {
         let unknown = Set(applied).subtracting(known)
         if !unknown.isEmpty {
             throw RederiveError.io(
-                "\(path): this store was written by a newer rederive (schema migrations \(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. Use a newer rederive; the file was not modified.")
+                "\(path): this store was written by a newer rederive (schema migrations \(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. Use a newer rederive (this is rederive \(RederiveVersion.release), store schema \(Store.schemaVersion); see `rederive --version`); the file was not modified.")
         }
         return !applied.isEmpty && applied.count < known.count
     }

@@ -1,0 +1,18 @@
+/// The versions a build of rederive carries, for `rederive --version` and error messages.
+public enum RederiveVersion {
+    /// The release of the tool (semantic versioning).
+    public static let release = "0.9.0"
+
+    /// The store schema this build writes: the name of its newest migration.
+    public static var storeSchema: String { Store.schemaVersion }
+
+    /// One line per fact: release, summary version and fingerprint, store schema.
+    public static var description: String {
+        let deriver = SummaryDeriver()
+        return """
+            rederive \(release)
+            summary v\(deriver.version), fingerprint \(deriver.fingerprint)
+            store schema \(storeSchema)
+            """
+    }
+}

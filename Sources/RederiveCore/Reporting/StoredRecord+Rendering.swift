@@ -1,0 +1,113 @@
+extension StoredRecord {
+    /// The record as one JSON object (stable keys):
+    ///
+    /// ```
+    /// {"id","stored":true,"roomName","capturedAt","formatVersion","source":{"file","line"},
+    ///  "rawSize","rawHash","storedAt",
+    ///  "staleness" (fresh|version|fingerprint|missing),
+    ///  "summary":{"summaryVersion","fingerprint","derivedAt","run","summary":{...}} or null,
+    ///  "failures":[failure objects as in `rederive failures --json`],
+    ///  "history":[{"summaryVersion","fingerprint","derivedAt","run","summary"}] or null (not kept)}
+    /// ```
+    public func json() -> String {
+        func summaryObject(version: Int, fingerprint: String, derivedAt: String, runID: Int64?, json: String) -> String {
+            "{\"summaryVersion\":\(version),\"fingerprint\":\(JSONText.string(fingerprint)),"
+                + "\"derivedAt\":\(JSONText.string(derivedAt)),\"run\":\(runID.map(String.init) ?? "null"),"
+                + "\"summary\":\(json)}"
+        }
+        let summaryText = summary.map {
+            summaryObject(version: $0.summaryVersion, fingerprint: $0.fingerprint, derivedAt: $0.derivedAt,
+                          runID: $0.runID, json: $0.json)
+        } ?? "null"
+        let historyText = history.map { entries in
+            "[" + entries.map {
+                summaryObject(version: $0.summaryVersion, fingerprint: $0.fingerprint, derivedAt: $0.derivedAt,
+                              runID: $0.runID, json: $0.json)
+            }.joined(separator: ",") + "]"
+        } ?? "null"
+        let fields = [
+            "\"id\":\(JSONText.string(id))",
+            "\"stored\":true",
+            "\"roomName\":\(JSONText.string(roomName))",
+            "\"capturedAt\":\(JSONText.string(capturedAt))",
+            "\"formatVersion\":\(sourceFormatVersion)",
+            "\"source\":{\"file\":\(JSONText.string(sourceFile)),\"line\":\(sourceLine)}",
+            "\"rawSize\":\(rawSize)",
+            "\"rawHash\":\(JSONText.string(rawHash))",
+            "\"storedAt\":\(JSONText.string(storedAt))",
+            "\"staleness\":\(JSONText.string(staleness.rawValue))",
+            "\"summary\":\(summaryText)",
+            "\"failures\":[\(failures.map { $0.json() }.joined(separator: ","))]",
+            "\"history\":\(historyText)",
+        ]
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// The record for people: `label  value` lines, the summary JSON, the history and the
+    /// open failures. Ends with a newline.
+    public func text() -> String {
+        var out = ""
+        func line(_ s: String = "") { out += s + "\n" }
+        line("id             \(id)")
+        line("room           \(roomName), captured \(capturedAt)")
+        line("source         \(sourceFile):\(sourceLine) (format v\(sourceFormatVersion))")
+        line("raw room       \(rawSize) bytes, hash \(rawHash) (`rederive show \(id) --raw` prints it)")
+        line("stored at      \(storedAt)")
+        if let summary {
+            let run = summary.runID.map { " by run \($0)" } ?? ""
+            line("summary        v\(summary.summaryVersion), fingerprint \(summary.fingerprint), "
+                 + "derived \(summary.derivedAt)\(run)")
+        } else {
+            line("summary        none (never derived)")
+        }
+        line("state          \(Self.stalenessText(staleness))")
+        if let summary { line("  " + summary.json) }
+        line()
+        if let history {
+            if history.isEmpty {
+                line("history        no earlier summaries")
+            } else {
+                line("history        \(history.count) earlier summar\(history.count == 1 ? "y" : "ies"), oldest first")
+                for entry in history {
+                    let run = entry.runID.map { " run \($0)" } ?? ""
+                    line("  v\(entry.summaryVersion) \(entry.fingerprint) \(entry.derivedAt)\(run)  \(entry.json)")
+                }
+            }
+        } else {
+            line("history        not kept by this store")
+        }
+        line()
+        if failures.isEmpty {
+            line("open failures  none")
+        } else {
+            line("open failures  \(failures.count)")
+            out += OpenFailure.table(failures)
+        }
+        return out
+    }
+
+    static func stalenessText(_ staleness: Staleness) -> String {
+        switch staleness {
+        case .fresh: "fresh (current summary version and fingerprint)"
+        case .version: "stale: summary version differs from this build's (run `rederive derive` to refresh)"
+        case .fingerprint: "stale: derivation fingerprint differs from this build's (run `rederive derive` to refresh)"
+        case .missing: "stale: no summary (run `rederive derive` to derive it)"
+        }
+    }
+}
+
+extension StoredRecord {
+    /// For an id that is not stored but has open failures (it failed before it could be
+    /// stored): says so and lists them. Ends with a newline.
+    public static func notStoredText(id: String, failures: [OpenFailure]) -> String {
+        "id             \(id)\n"
+            + "stored         no: it failed before it could be stored; its original line is in the export file below\n"
+            + "\nopen failures  \(failures.count)\n" + OpenFailure.table(failures)
+    }
+
+    /// The JSON of `notStoredText`: `{"id","stored":false,"failures":[...]}`.
+    public static func notStoredJSON(id: String, failures: [OpenFailure]) -> String {
+        let items = failures.map { $0.json() }.joined(separator: ",")
+        return "{\"id\":\(JSONText.string(id)),\"stored\":false,\"failures\":[\(items)]}"
+    }
+}

@@ -1,0 +1,19 @@
+import Foundation
+import RederiveCore
+
+/// Opens a store that must already exist, read-only, for the inspecting commands (`status`,
+/// `show`, `failures`): never creates, migrates or writes anything.
+enum ExistingStore {
+    /// The store at `path`, opened read-only. A missing path or a directory is a usage error
+    /// (exit 1) named as such, not SQLite's "disk I/O error".
+    static func openReadOnly(_ path: String) throws(RederiveError) -> Store {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .usage("\(path): no such store (`rederive import` creates one)")
+        }
+        if isDirectory.boolValue {
+            throw .usage("\(path): is a directory, not a store file (give the .sqlite file inside it)")
+        }
+        return try Store(path: path, readOnly: true)
+    }
+}

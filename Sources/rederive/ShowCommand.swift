@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import RederiveCore
+
+/// `rederive show ID`: one record as stored, or its raw room byte-exact.
+struct Show: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show one record: its stored summary, source file and line, open failures.",
+        discussion: """
+            Opens the store read-only (the file is never modified). Shows the record's id, \
+            room name, capture time, the export file and line it was last imported from and \
+            the format version it was written in, the size and hash of its raw room, its \
+            stored summary (version, fingerprint, when and by which run it was derived, and \
+            whether it is stale for this build), its summary history when the store keeps \
+            one, and its open failures.
+
+            A record that failed at import is not stored: show then lists its open failures \
+            (file and line of the original export line) instead.
+
+            --raw prints the raw room exactly as it was received (byte-exact, no newline \
+            added); --json prints one JSON object (see README "Inspecting a failed record").
+
+            Examples:
+              rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db out/rooms.sqlite
+              rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db rooms.sqlite --raw
+
+            Exit status: 0 shown, 1 usage error (no such store, no such record; --raw of a \
+            record that is not stored), 2 I/O error.
+            """
+    )
+
+    @Argument(help: "The record id.")
+    var id: String
+
+    @Option(help: "The SQLite store (must exist; opened read-only).", completion: .file())
+    var db: String
+
+    @Flag(help: "Print the raw room byte-exact, as received, instead of the description.")
+    var raw = false
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func validate() throws {
+        if raw && json { throw ValidationError("--raw and --json cannot be combined") }
+    }
+
+    func run() throws {
+        StderrLogHandler.bootstrap(format: .human, level: .info)
+        let status = CommandRunner.run {
+            let store = try ExistingStore.openReadOnly(db)
+            defer { store.close() }
+            let key = RecordIdentity.canonicalUUID(id) ?? id
+            if raw {
+                if let bytes = try store.rawRoom(id: key) {
+                    FileHandle.standardOutput.write(Data(bytes))
+                    return 0
+                }
+                let failures = try store.openFailures(matching: FailureFilter(recordID: key))
+                guard let first = failures.first else { throw RederiveError.usage("\(id): no such record in \(db)") }
+                throw RederiveError.usage(
+                    "\(id): not stored (it failed: \(first.stage) \(first.code)); its original line is \(first.location)")
+            }
+            if let record = try store.record(id: key) {
+                print(json ? record.json() : record.text(), terminator: json ? "\n" : "")
+                return 0
+            }
+            let failures = try store.openFailures(matching: FailureFilter(recordID: key))
+            guard !failures.isEmpty else { throw RederiveError.usage("\(id): no such record in \(db)") }
+            print(json ? StoredRecord.notStoredJSON(id: key, failures: failures)
+                       : StoredRecord.notStoredText(id: key, failures: failures), terminator: json ? "\n" : "")
+            return 0
+        }
+        throw ExitCode(status)
+    }
+}

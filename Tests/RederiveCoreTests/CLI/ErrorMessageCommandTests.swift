@@ -1,0 +1,68 @@
+import Foundation
+import XCTest
+@testable import RederiveCore
+
+/// Error messages that name the actual mistake.
+final class ErrorMessageCommandTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+
+    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func tearDown() { dir = nil }
+
+    private func rederive(_ arguments: [String]) throws -> CommandLineResult {
+        try CommandLineTool.invoke(arguments, scratch: dir)
+    }
+
+    func testUnknownOptionIsNamedBeforeAMissingOne() throws {
+        let r = try rederive(["import", "Fixtures/exports", "--dbb", dir.file("x.sqlite")])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.hasPrefix("Error: Unknown option '--dbb'. Did you mean '--db'?"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("x.sqlite")))
+        let plain = try rederive(["status", "--db", dir.file("x.sqlite"), "--jsn"])
+        XCTAssertTrue(plain.stderr.contains("Unknown option '--jsn'"), plain.stderr)
+        let missing = try rederive(["import", "Fixtures/exports"])
+        XCTAssertTrue(missing.stderr.hasPrefix("Error: Missing expected argument '--db <db>'"), missing.stderr)
+    }
+
+    func testNegativeNumbersReachValidation() throws {
+        let db = dir.file("x.sqlite")
+        let cases: [([String], String)] = [
+            (["import", "Fixtures/exports", "--db", db, "--batch-size", "-1"], "--batch-size must be at least 1"),
+            (["derive", "--db", db, "--max-errors", "-3"], "--max-errors must not be negative"),
+            (["derive", "--db", db, "--workers", "-2"], "--workers must be at least 1"),
+            (["status", "--db", db, "--runs", "-1"], "--runs must not be negative"),
+            (["run", "Pipelines/demo.yml", "--batch-size", "-1"], "--batch-size must be at least 1"),
+            (["summarize", "Fixtures/exports", "--workers", "-1"], "--workers must be at least 1"),
+        ]
+        for (arguments, message) in cases {
+            let r = try rederive(arguments)
+            XCTAssertEqual(r.status, 1, "\(arguments)")
+            XCTAssertTrue(r.stderr.contains(message), "\(arguments): \(r.stderr)")
+        }
+    }
+
+    func testADirectoryGivenAsTheStoreIsNamedSo() throws {
+        for command in [["status"], ["failures"], ["show", "X"], ["derive", "--dry-run"]] {
+            let r = try rederive(command + ["--db", dir.path])
+            XCTAssertEqual(r.status, 1, "\(command)")
+            XCTAssertTrue(r.stderr.contains("\(dir.path): is a directory, not a store file"), "\(command): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("disk I/O error"), r.stderr)
+        }
+    }
+
+    func testAnExportGivenAsAPipelineIsNotEchoedWhole() throws {
+        let r = try rederive(["run", "Fixtures/exports/rooms-v2.jsonl"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("not valid YAML"), r.stderr)
+        XCTAssertLessThan(r.stderr.utf8.count, 600, "the 12 KB line is cut: \(r.stderr.utf8.count) bytes")
+    }
+
+    func testImportSaysWhenItCreatesAStore() throws {
+        let db = dir.file("typo/rooms.sqlite")
+        let first = try rederive(["import", "Fixtures/exports/rooms-v2.jsonl", "--db", db])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stderr.contains("notice  creating a new store at \(db)"), first.stderr)
+        let second = try rederive(["import", "Fixtures/exports/rooms-v2.jsonl", "--db", db])
+        XCTAssertFalse(second.stderr.contains("creating a new store"), second.stderr)
+    }
+}
