@@ -56,6 +56,30 @@ struct BatchOptions: ParsableArguments {
 
     @OptionGroup var tuning: BatchTuning
 
+    @Flag(name: .customLong("allow-downgrade"),
+          help: "Overwrite summaries a newer rederive derived (default: leave them, counted as newer).")
+    var allowDowngrade = false
+
     /// Run settings for this command line.
-    var settings: RunSettings { tuning.settings(report: report, arguments: commandLineText) }
+    var settings: RunSettings {
+        var settings = tuning.settings(report: report, arguments: commandLineText)
+        settings.allowDowngrade = allowDowngrade
+        return settings
+    }
+}
+
+/// `--wait`: how a writing command meets another writing run on the same store.
+struct LockOptions: ParsableArguments {
+    @Option(parsing: .unconditional,
+            help: "Wait up to SECONDS for another writing run on the store to finish (default: fail at once, exit 6).")
+    var wait: Double = 0
+
+    func validate() throws {
+        if wait < 0 { throw ValidationError("--wait must not be negative") }
+    }
+
+    /// Takes the store's run lock for this command line (held until the returned lock is released).
+    func acquire(store: String) throws(RederiveError) -> RunLock {
+        try RunLock.acquire(store: store, command: "rederive " + commandLineText, wait: wait, log: logger)
+    }
 }

@@ -31,6 +31,8 @@ struct Import: ParsableCommand {
 
     @OptionGroup var options: BatchOptions
 
+    @OptionGroup var locking: LockOptions
+
     @OptionGroup var output: OutputOptions
 
     @Flag(name: .customLong("skip-imported-files"), help: "Skip files whose content (hash) was already imported.")
@@ -45,6 +47,8 @@ struct Import: ParsableCommand {
             if !FileManager.default.fileExists(atPath: options.db) {
                 logger.notice("creating a new store at \(options.db)")
             }
+            let lock = try locking.acquire(store: options.db)
+            defer { lock.release() }
             let store = try Store(path: options.db)
             defer { store.close() }
             RunControl.installSignalHandlers()

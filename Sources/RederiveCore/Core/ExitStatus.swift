@@ -16,12 +16,18 @@ public enum ExitStatus {
     /// that did not complete).
     public static let needsAttention: Int32 = 5
 
+    /// Another writing run holds the store's run lock (cron: "busy", not "broken").
+    public static let busy: Int32 = 6
+    /// A guard refused the run before writing anything: more summaries would change than
+    /// `--max-changes` allows, or a plan no longer matches.
+    public static let refused: Int32 = 7
+
     /// Stopped by `signal` after committing the batch in hand: 128 + the signal number
     /// (130 for SIGINT, 143 for SIGTERM).
     public static func stopped(bySignal signal: Int32) -> Int32 { 128 + signal }
 
     /// Every status a command can end with, in the README's order (130 and 143 share a row).
     public static let documented: [Int32] = [
-        ok, usage, failure, skippedRecords, errorBudget, needsAttention, stopped(bySignal: 2), stopped(bySignal: 15),
+        ok, usage, failure, skippedRecords, errorBudget, needsAttention, busy, refused, stopped(bySignal: 2), stopped(bySignal: 15),
     ]
 }

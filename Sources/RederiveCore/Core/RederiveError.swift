@@ -4,11 +4,16 @@ public enum RederiveError: Error, Sendable, Equatable, CustomStringConvertible {
     case usage(String)
     /// A fatal I/O or store failure: exit status 2. Nothing is half-written.
     case io(String)
+    /// Another writing run holds the store's run lock: exit status 6. Nothing was written.
+    case busy(String)
+    /// A guard refused the run before anything was written (`--max-changes`, a plan that no
+    /// longer matches the store or the deriver): exit status 7.
+    case refused(String)
 
     /// The message for people.
     public var description: String {
         switch self {
-        case .usage(let m), .io(let m): m
+        case .usage(let m), .io(let m), .busy(let m), .refused(let m): m
         }
     }
 
@@ -17,6 +22,8 @@ public enum RederiveError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .usage: ExitStatus.usage
         case .io: ExitStatus.failure
+        case .busy: ExitStatus.busy
+        case .refused: ExitStatus.refused
         }
     }
 }

@@ -11,6 +11,11 @@ public struct DeriveConfiguration: Sendable {
     /// Write derived columns even when the result equals what is stored (refreshes
     /// `derived_at`; also what a benchmark of the write path wants).
     public var rewriteUnchanged = false
+    /// Refuse (before writing anything) when more existing summaries would be rewritten.
+    public var maxChanges: ChangeLimit?
+    /// Visit records up to this key only (a plan's high-water mark); nil: the last record
+    /// present when the run starts.
+    public var upperBound: Int64?
     /// Workers, batch size, report, error budget and run-history details.
     public var settings: RunSettings
 
@@ -46,6 +51,65 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     /// Runs the derivation over `store`.
     public static func run(_ config: DeriveConfiguration, store: Store) throws(RederiveError) -> RunReport {
         try config.selection.validate()
+        if let limit = config.maxChanges {
+            // Counted by a dry pass first: the guard must hold before the first write.
+            let tally = try self.tally(config, store: store)
+            guard limit.allows(rewrites: tally.rewrites, of: tally.examined) else {
+                throw .refused("\(tally.rewrites) of \(tally.examined) existing summaries would change, more than "
+                    + "max-changes \(limit) allows; nothing was written. A calculation change is a backfill: "
+                    + "preview it and apply the plan (`rederive derive --all --dry-run --plan FILE`, then "
+                    + "`rederive derive --apply-plan FILE`; `make backfill DB=…`)")
+            }
+        }
+        return try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+    }
+
+    /// Counts what `run` would write, writing nothing (the basis of guards and plans).
+    public static func tally(_ config: DeriveConfiguration, store: Store) throws(RederiveError) -> ChangeTally {
+        try config.selection.validate()
+        var settings = config.settings
+        settings.control = RunControl(honoursSignals: false)
+        settings.reportPath = nil
+        settings.showProgress = false
+        let counter = TallyBox()
+        _ = try BatchRunner.run(DeriveJob(config, store: store, mode: .preview(nil, counter)), settings: settings)
+        return counter.tally
+    }
+
+    /// Applies `plan` exactly: refuses, writing nothing, unless the store, the deriver and
+    /// the selection still match and the records to write are still the ones previewed.
+    /// Records added after the plan are left out (and named in the log).
+    public static func apply(_ plan: DerivePlan, config: DeriveConfiguration,
+                             store: Store) throws(RederiveError) -> RunReport {
+        let log = Logger(label: "rederive.derive")
+        let id = try store.storeID()
+        guard plan.store.id == id else {
+            throw .refused("the plan was made for another store (id \(plan.store.id) at \(plan.store.path)); "
+                + "\(store.path) is \(id). Nothing was written")
+        }
+        let deriver = config.deriver
+        guard plan.summaryVersion == deriver.version, plan.fingerprint == deriver.fingerprint else {
+            throw .refused("the plan was made by summary v\(plan.summaryVersion) (\(plan.fingerprint)); this build is "
+                + "v\(deriver.version) (\(deriver.fingerprint)). Make a new plan with this build. Nothing was written")
+        }
+        var config = config
+        config.selection = plan.deriveSelection
+        config.settings.allowDowngrade = plan.allowDowngrade
+        config.upperBound = plan.store.highWaterMark
+        config.maxChanges = nil
+        let now = try tally(config, store: store)
+        guard now.digest.hex == plan.digest, now.rewrites == plan.counts.rewrites,
+              now.additions == plan.counts.additions else {
+            throw .refused("the store changed since the plan: \(now.rewrites) rewrites and \(now.additions) new "
+                + "summaries now, \(plan.counts.rewrites) and \(plan.counts.additions) in the plan. Preview again "
+                + "and make a new plan. Nothing was written")
+        }
+        let added = try store.selectedIDs(config.selection, deriver: deriver, allowDowngrade: plan.allowDowngrade,
+                                          after: plan.store.highWaterMark, limit: 21)
+        if !added.isEmpty {
+            let shown = added.prefix(20).joined(separator: ", ") + (added.count > 20 ? ", …" : "")
+            log.notice("records added after the plan are not part of it (derive them with a new plan): \(shown)")
+        }
         return try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
     }
 
@@ -64,20 +128,50 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                                         topCount: topCount)
         var settings = config.settings
         settings.control = RunControl(honoursSignals: false)  // nothing to commit: examine the whole selection
-        let run = try BatchRunner.run(DeriveJob(config, store: store, mode: .preview(collector)), settings: settings)
+        let counter = TallyBox()
+        let run = try BatchRunner.run(DeriveJob(config, store: store, mode: .preview(collector, counter)),
+                                      settings: settings)
         var report = collector.report()
         report.store = store.path
         report.selection = config.selection.description
         report.seconds = run.statistics.seconds
+        report.tally = counter.tally
+        report.highWaterMark = counter.highWaterMark
         return report
+    }
+
+    /// The plan for what `preview` found (`report` from it) on `store`.
+    public static func plan(_ report: ChangeReport, config: DeriveConfiguration,
+                            store: Store) throws(RederiveError) -> DerivePlan {
+        guard let tally = report.tally, let upper = report.highWaterMark else {
+            throw .usage("a plan needs a preview made by this build")
+        }
+        let s = config.selection
+        return DerivePlan(
+            format: DerivePlan.currentFormat,
+            createdAt: ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate),
+            store: .init(path: store.path, id: try store.storeID(), highWaterMark: upper),
+            summaryVersion: config.deriver.version, fingerprint: config.deriver.fingerprint,
+            selection: s.description, all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed,
+            allowDowngrade: config.settings.allowDowngrade,
+            counts: .init(examined: tally.examined, rewrites: tally.rewrites, additions: tally.additions,
+                          failing: tally.failing, unchanged: tally.unchanged, newer: tally.newer),
+            fieldChanges: Dictionary(uniqueKeysWithValues: report.fields.filter { $0.changed > 0 }.map { ($0.key, $0.changed) }),
+            digest: tally.digest.hex)
     }
 
     /// Where a batch's results go.
     enum Mode {
         /// Into the store, with the run's checkpoint.
         case apply
-        /// Into a change report; the store is only read.
-        case preview(ChangeCollector)
+        /// Into a change report (when given) and a tally; the store is only read.
+        case preview(ChangeCollector?, TallyBox)
+    }
+
+    /// The tally of a dry pass, filled on the driver's thread.
+    final class TallyBox {
+        var tally = ChangeTally()
+        var highWaterMark: Int64 = 0
     }
 
     /// One batch's results and the key it ends at.
@@ -117,7 +211,8 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     func start(_ run: RunStart?, log: Logger) throws(RederiveError) {
         // A preview is bounded like a fresh run: rows added while it reads are not counted.
         let upper: Int64
-        if let bound = run?.upperBoundSeq { upper = bound } else { upper = try store.maxSeq() }
+        if let bound = run?.upperBoundSeq ?? config.upperBound { upper = bound } else { upper = try store.maxSeq() }
+        if case .preview(_, let counter) = mode { counter.highWaterMark = upper }
         let first = run?.checkpointSeq ?? 0
         if let run {
             runID = run.runID
@@ -166,6 +261,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             // Selected by --all, --ids or --retry-failed: a newer summary is still left alone.
             if !config.settings.allowDowngrade, let stored = room.storedVersion, stored > deriver.version {
                 stats.recordsNewer += 1
+                if case .preview(_, let counter) = mode { counter.tally.newer += 1; counter.tally.examined += 1 }
                 continue
             }
             switch result {
@@ -175,11 +271,17 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                    stored.utf8.elementsEqual(json) {
                     stats.recordsUnchanged += 1
                     writes.append(.unchanged(id: room.id))
+                    if case .preview(_, let counter) = mode { counter.tally.unchanged += 1 }
                 } else {
                     stats.recordsDone += 1
                     writes.append(.summary(seq: room.seq, id: room.id, summary: summary, json: json))
+                    if case .preview(_, let counter) = mode {
+                        counter.tally.write(seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion,
+                                            newJSON: json)
+                    }
                 }
-                if case .preview(let collector) = mode {
+                if case .preview(_, let counter) = mode { counter.tally.examined += 1 }
+                if case .preview(let collector?, _) = mode {
                     collector.add(id: room.id, roomName: room.roomName, storedJSON: room.storedJSON,
                                   storedVersion: room.storedVersion, storedFingerprint: room.storedFingerprint,
                                   newSummary: summary, newJSON: json)
@@ -189,7 +291,11 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                 let issue = failure.issue(file: room.sourceFile, line: room.sourceLine)
                 try issues.add(issue)
                 writes.append(.failure(issue))
-                if case .preview(let collector) = mode {
+                if case .preview(_, let counter) = mode {
+                    counter.tally.failing += 1
+                    counter.tally.examined += 1
+                }
+                if case .preview(let collector?, _) = mode {
                     collector.addFailure(id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
                                          code: failure.code.rawValue, message: failure.message)
                 }

@@ -108,6 +108,10 @@ public struct ChangeReport: Sendable {
 
     /// Records examined.
     public var examined = 0
+    /// What a derive would write, with its digest (for plans and guards); set by the dry run.
+    public var tally: ChangeTally?
+    /// The highest record key the dry run visited up to (a plan's high-water mark).
+    public var highWaterMark: Int64?
     /// Records with a stored summary whose values would change.
     public var wouldChange = 0
     /// Records whose values stay the same.

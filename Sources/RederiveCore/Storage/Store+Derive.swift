@@ -200,3 +200,13 @@ extension Store {
         }
     }
 }
+
+extension Store {
+    /// Ids of up to `limit` records a selection holds past key `after` (records added after
+    /// a plan was made, for the log).
+    func selectedIDs(_ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64,
+                     limit: Int) throws(RederiveError) -> [String] {
+        try fetchRooms(selection, deriver: deriver, allowDowngrade: allowDowngrade, after: after, upTo: Int64.max,
+                       limit: limit).map(\.id)
+    }
+}
