@@ -30,9 +30,16 @@ struct Status: ParsableCommand {
                                durationSeconds, read, done, unchanged,
                                skipped, pipeline}]}
 
+            --html FILE also writes a self-contained HTML page (charts,
+            no script, opens from a file): records by summary version,
+            stale records by reason, open failures by code, and the run
+            history as charts (records per run, duration, skipped) over
+            the last max(--runs, 50) runs.
+
             Examples:
               rederive status --db out/rooms.sqlite
               rederive status --db out/rooms.sqlite --json --runs 3
+              rederive status --db out/rooms.sqlite --html out/status.html
 
             Exit status: 0 shown, 1 usage error (e.g. no such store),
             2 I/O error.
@@ -48,6 +55,12 @@ struct Status: ParsableCommand {
     @Option(help: "How many of the latest runs to list.")
     var runs: Int = 10
 
+    @Option(help: ArgumentHelp("Also write the status as an HTML page with charts to this file.", valueName: "file"))
+    var html: String?
+
+    /// Runs the HTML page charts at least (the text lists `--runs`).
+    private static let htmlRunLimit = 50
+
     func validate() throws {
         guard runs >= 0 else { throw ValidationError("--runs must not be negative") }
     }
@@ -57,8 +70,15 @@ struct Status: ParsableCommand {
         let status = CommandRunner.run {
             let store = try Store(path: db, readOnly: true)
             defer { store.close() }
-            let status = try store.status(runLimit: runs)
+            // One read for both, so the page and the text agree; the text shows the latest --runs.
+            let full = try store.status(runLimit: html == nil ? runs : max(runs, Self.htmlRunLimit))
+            var status = full
+            status.recentRuns = Array(full.recentRuns.prefix(runs))
             if json { print(status.json()) } else { print(status.text(), terminator: "") }
+            if let html {
+                try full.writeHTML(to: html)
+                logger.info("wrote \(html)")
+            }
             return 0
         }
         throw ExitCode(status)

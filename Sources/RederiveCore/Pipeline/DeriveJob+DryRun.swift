@@ -35,11 +35,14 @@ extension DeriveJob {
                 switch result {
                 case .success(let (summary, json)):
                     collector.add(id: room.id, roomName: room.roomName, storedJSON: room.storedJSON, storedVersion: room.storedVersion,
-                                  storedFingerprint: room.storedFingerprint, newSummary: summary, newJSON: json)
+                                  storedFingerprint: room.storedFingerprint, newSummary: summary, newJSON: json,
+                                  sourceFile: room.sourceFile, formatVersion: room.formatVersion, storedMethod: room.storedMethod)
                 case .failure(let failure):
                     try issues.add(failure.issue(file: room.sourceFile, line: room.sourceLine))
                     collector.addFailure(id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
-                                         code: failure.code.rawValue, message: failure.message)
+                                         code: failure.code.rawValue, message: failure.message, sourceFile: room.sourceFile,
+                                         formatVersion: room.formatVersion, storedVersion: room.storedVersion,
+                                         storedMethod: room.storedMethod)
                 }
             }
             read += batch.count

@@ -62,6 +62,10 @@ struct StoredRoom: Sendable {
     var storedVersion: Int?
     var storedFingerprint: String?
     var storedJSON: String?
+    /// Record format version of the export line (for the preview's breakdowns).
+    var formatVersion: Int = 0
+    /// The stored `floor_area_method` column, when derived (for the preview's breakdowns).
+    var storedMethod: String?
 }
 
 extension Store {
@@ -121,7 +125,8 @@ extension Store {
             return try pool.read { db in
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                           summary.summary_json, record.source_file, record.source_line, record.room_name
+                           summary.summary_json, record.source_file, record.source_line, record.room_name,
+                           record.source_format_version, summary.floor_area_method
                     FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                     LEFT JOIN summary ON summary.record_seq = record.seq
                     WHERE record.seq > ? AND record.seq <= ?\(where_)
@@ -138,7 +143,8 @@ extension Store {
                         return bytes
                     }
                     out.append(StoredRoom(seq: row[0], id: row[1], roomName: row[8], sourceFile: row[6], sourceLine: row[7], skeleton: skeleton, storedVersion: row[3],
-                                          storedFingerprint: row[4], storedJSON: row[5]))
+                                          storedFingerprint: row[4], storedJSON: row[5], formatVersion: row[9],
+                                          storedMethod: row[10]))
                 }
                 return out
             }
