@@ -66,7 +66,9 @@ enum SVGChart {
         }
         let step = max(1, Int((Double(count) / 10).rounded(.up)))
         for i in stride(from: 0, to: count, by: step) {
-            svg += text(x: left + (Double(i) + 0.5) * bw, y: top + plotH + 14, anchor: "middle", short(labels[i]))
+            // Labels as wide as their slot (about 6.5 px a character), so neighbours never overlap.
+            let room = max(3, Int(bw * Double(step) / 6.5))
+            svg += text(x: left + (Double(i) + 0.5) * bw, y: top + plotH + 14, anchor: "middle", short(labels[i], room))
         }
         if series.count > 1 { svg += legend(series.map(\.name)) }
         return svg + close(caption: caption)
@@ -116,8 +118,8 @@ enum SVGChart {
         "<text x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"\(anchor)\">\(HTMLDocument.escape(content))</text>"
     }
 
-    private static func short(_ label: String) -> String {
-        label.count <= 14 ? label : String(label.prefix(13)) + "…"
+    private static func short(_ label: String, _ limit: Int) -> String {
+        label.count <= limit ? label : String(label.prefix(limit - 1)) + "…"
     }
 
     /// A coordinate with at most 1 decimal.
