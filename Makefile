@@ -7,6 +7,8 @@
 #   make fixtures   regenerate the committed fixtures from the real sample rooms
 #   make bench      generate a corpus ($(BENCH_RECORDS) records) and time import and derive
 #                   (records/s, MB/s, peak resident memory); no test asserts on time
+#   make bench-preview  time a dry-run preview where every one of $(BENCH_PREVIEW_RECORDS) records
+#                   changes (5 fields, all kinds) and print its peak resident memory
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
 #   make backfill   run Pipelines/backfill.yml (dry run first, then apply; DB=path)
 #   make deps       only install the system packages (libzstd-dev, libsqlite3-dev, libsimdjson-dev)
@@ -23,7 +25,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config
 
-.PHONY: run test fixtures bench nightly backfill deps build clean install install-files uninstall
+.PHONY: run test fixtures bench bench-preview nightly backfill deps build clean install install-files uninstall
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -136,6 +138,35 @@ bench: build
 	@for w in 1 2; do $(REDERIVE) summarize $(BENCH_CORPUS) --workers $$w --out $(BENCH_DIR)/summaries.jsonl.zst \
 	    --quiet --json > $(BENCH_DIR)/last.json; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s; \
 	  $(call BENCH_LINE,summarize (no store)$(,) $$w worker(s)); done
+
+# Preview benchmark: a store of BENCH_PREVIEW_RECORDS small records (tiny coreModel) whose
+# stored summaries are then perturbed (python3's sqlite3) so every record changes a float
+# (ceiling, area), a count (doors), a string (method) and a structured field, at version 0;
+# then `derive --dry-run --all` writes the four preview files. Prints wall time and the peak
+# resident memory (GNU time's maximum RSS). The store is kept between runs.
+BENCH_PREVIEW_RECORDS ?= 100000
+BENCH_PREVIEW_DB       = $(BENCH_DIR)/preview-$(BENCH_PREVIEW_RECORDS).sqlite
+BENCH_PREVIEW_SQL      = UPDATE summary SET summary_version = 0, summary_json = json_set(summary_json, \
+	'$$.ceiling_height_m', round(json_extract(summary_json, '$$.ceiling_height_m') + 0.02 * (record_seq % 5 + 1), 2), \
+	'$$.estimated_floor_area_sqm', round(json_extract(summary_json, '$$.estimated_floor_area_sqm') * (1 + (record_seq % 97) / 500.0), 2), \
+	'$$.door_count', json_extract(summary_json, '$$.door_count') + record_seq % 3 + 1, \
+	'$$.floor_area_method', CASE record_seq % 4 WHEN 0 THEN 'none' ELSE 'wall_hull' END, \
+	'$$.section_labels', json_array('old'))
+bench-preview: build
+	@mkdir -p $(BENCH_DIR)
+	@if [ ! -f $(BENCH_PREVIEW_DB) ]; then \
+	  $(REDERIVE) generate --out $(BENCH_DIR)/preview-corpus.jsonl.zst --records $(BENCH_PREVIEW_RECORDS) --seed 11 \
+	    --core-model-bytes 64 --floorless-fraction 0.2 --frames-every 1000 && \
+	  $(REDERIVE) import $(BENCH_DIR)/preview-corpus.jsonl.zst --db $(BENCH_PREVIEW_DB).partial --quiet && \
+	  python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()" \
+	    $(BENCH_PREVIEW_DB).partial "$(BENCH_PREVIEW_SQL)" && \
+	  mv $(BENCH_PREVIEW_DB).partial $(BENCH_PREVIEW_DB) && rm -f $(BENCH_DIR)/preview-corpus.jsonl.zst; fi
+	@rm -rf $(BENCH_DIR)/preview
+	@/usr/bin/time -f '%e %M' -o $(BENCH_DIR)/preview.time $(REDERIVE) derive --db $(BENCH_PREVIEW_DB) --all --dry-run \
+	  --preview-out $(BENCH_DIR)/preview --quiet; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s
+	@read secs kb < $(BENCH_DIR)/preview.time; \
+	  printf '%-34s %8s records %7s s  peak %4s MB  (changes.jsonl.zst %s)\n' "derive --dry-run (all change)" \
+	    "$(BENCH_PREVIEW_RECORDS)" "$$secs" "$$((kb / 1024))" "$$(du -h $(BENCH_DIR)/preview/changes.jsonl.zst | cut -f1)"
 
 clean:
 	rm -rf .build .build-* out bench-corpus

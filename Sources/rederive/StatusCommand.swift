@@ -35,10 +35,17 @@ struct Status: ParsableCommand {
             interrupted, aborted, failed or crashed), and exits 5 when there is one; \
             with --json: {store, ok, exitStatus, problems: [{kind, message}]}.
 
+            --html FILE also writes a self-contained HTML page (charts,
+            no script, opens from a file): records by summary version,
+            stale records by reason, open failures by code, and the run
+            history as charts (records per run, duration, skipped) over
+            the last max(--runs, 50) runs.
+
             Examples:
               rederive status --db out/rooms.sqlite
               rederive status --db out/rooms.sqlite --json --runs 3
               rederive status --db out/rooms.sqlite --check
+              rederive status --db out/rooms.sqlite --html out/status.html
 
             Exit status: 0 shown (with --check: nothing needs attention), 5 with --check: \
             something needs attention, 1 usage error (e.g. no such store), 2 I/O error.
@@ -57,6 +64,12 @@ struct Status: ParsableCommand {
     @Flag(help: "Print only a verdict (ok, or one line per problem); exit 5 when something needs attention.")
     var check = false
 
+    @Option(help: ArgumentHelp("Also write the status as an HTML page with charts to this file.", valueName: "file"))
+    var html: String?
+
+    /// Runs the HTML page charts at least (the text lists `--runs`).
+    private static let htmlRunLimit = 50
+
     func validate() throws {
         guard runs >= 0 else { throw ValidationError("--runs must not be negative") }
     }
@@ -66,12 +79,19 @@ struct Status: ParsableCommand {
         let status = CommandRunner.run {
             let store = try ExistingStore.openReadOnly(db)
             defer { store.close() }
-            let status = try store.status(runLimit: check ? max(runs, 1) : runs)
+            // One read for both, so the page and the text agree; the text shows the latest --runs.
+            let full = try store.status(runLimit: html == nil ? (check ? max(runs, 1) : runs) : max(runs, Self.htmlRunLimit))
+            var status = full
+            status.recentRuns = Array(full.recentRuns.prefix(check ? max(runs, 1) : runs))
             if check {
                 if json { print(status.checkJSON()) } else { print(status.checkText(), terminator: "") }
                 return status.checkExitStatus
             }
             if json { print(status.json()) } else { print(status.text(), terminator: "") }
+            if let html {
+                try full.writeHTML(to: html)
+                logger.info("wrote \(html)")
+            }
             return 0
         }
         throw ExitCode(status)

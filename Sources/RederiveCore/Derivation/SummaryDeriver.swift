@@ -4,9 +4,14 @@
 /// any machine, in any order, with any number of workers.
 public struct SummaryDeriver: Sendable {
     /// The summary algorithm version stored with every summary. Bump on any output change,
-    /// with one line per bump:
-    /// - 1: spec v1 fields; floor area by floor_polygon > wall_loop (0.30 m) > wall_hull > none.
+    /// and add the bump's one-line note to `versionNotes`.
     public static let currentVersion = 1
+
+    /// What each summary version changed, one line per version: the previews show the notes
+    /// of the versions between a record's stored summary and the one a derive would write.
+    public static let versionNotes: [Int: String] = [
+        1: "initial summary: spec v1 fields; floor area by floor_polygon > wall_loop (0.30 m) > wall_hull > none",
+    ]
 
     /// The version recorded for what this deriver produces. The algorithm is always the
     /// current one; the value exists so a bump (or a simulated one) changes `fingerprint`.

@@ -284,7 +284,8 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                 if case .preview(let collector?, _) = mode {
                     collector.add(id: room.id, roomName: room.roomName, storedJSON: room.storedJSON,
                                   storedVersion: room.storedVersion, storedFingerprint: room.storedFingerprint,
-                                  newSummary: summary, newJSON: json)
+                                  newSummary: summary, newJSON: json, sourceFile: room.sourceFile,
+                                  formatVersion: room.formatVersion, storedMethod: room.storedMethod)
                 }
             case .failure(let failure):
                 stats.recordsSkipped += 1
@@ -297,7 +298,9 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                 }
                 if case .preview(let collector?, _) = mode {
                     collector.addFailure(id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
-                                         code: failure.code.rawValue, message: failure.message)
+                                         code: failure.code.rawValue, message: failure.message,
+                                         sourceFile: room.sourceFile, formatVersion: room.formatVersion,
+                                         storedVersion: room.storedVersion, storedMethod: room.storedMethod)
                 }
             }
         }

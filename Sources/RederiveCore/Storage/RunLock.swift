@@ -78,7 +78,7 @@ public final class RunLock {
                 close(fd)
                 let who = holder.map { "\($0)" } ?? "another process"
                 throw .busy("\(storePath): another writing run holds the store: \(who)"
-                    + (wait > 0 ? "; waited \(format(wait))" : "; --wait SECONDS waits for it"))
+                    + (wait > 0 ? "; waited \(secondsText(wait))" : "; --wait SECONDS waits for it"))
             }
             if !waited {
                 log.notice("waiting for the run lock held by \(holder.map { "\($0)" } ?? "another process")")
@@ -138,7 +138,7 @@ public final class RunLock {
         fsync(fd)
     }
 
-    private static func format(_ seconds: Double) -> String {
+    private static func secondsText(_ seconds: Double) -> String {
         seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 }

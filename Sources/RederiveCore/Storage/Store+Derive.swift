@@ -62,6 +62,10 @@ struct StoredRoom: Sendable {
     var storedVersion: Int?
     var storedFingerprint: String?
     var storedJSON: String?
+    /// Record format version of the export line (for the preview's breakdowns).
+    var formatVersion: Int = 0
+    /// The stored `floor_area_method` column, when derived (for the preview's breakdowns).
+    var storedMethod: String?
 }
 
 extension Store {
@@ -132,7 +136,8 @@ extension Store {
             return try pool.read { db in
                 let rows = try Row.fetchCursor(db, sql: """
                     SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                           summary.summary_json, record.source_file, record.source_line, record.room_name
+                           summary.summary_json, record.source_file, record.source_line, record.room_name,
+                           record.source_format_version, summary.floor_area_method
                     FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                     LEFT JOIN summary ON summary.record_seq = record.seq
                     WHERE record.seq > ? AND record.seq <= ?\(where_)
@@ -151,7 +156,8 @@ extension Store {
                     out.append(StoredRoom(
                         seq: row["seq"], id: row["id"], roomName: row["room_name"], sourceFile: row["source_file"],
                         sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
-                        storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"]))
+                        storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"],
+                        formatVersion: row["source_format_version"], storedMethod: row["floor_area_method"]))
                 }
                 return out
             }

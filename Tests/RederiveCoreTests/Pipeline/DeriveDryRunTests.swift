@@ -103,6 +103,17 @@ final class DeriveDryRunTests: XCTestCase {
             XCTAssertEqual(field.changed, 0, field.key)
         }
         XCTAssertEqual(report.exitStatus, 0)
+        // Breakdowns from the store's own columns: every examined record in one group of each.
+        for rows in [report.byFloorAreaMethod, report.byFormatVersion, report.bySourceFile, report.byStoredVersion] {
+            XCTAssertEqual(rows.map(\.examined).reduce(0, +), report.examined)
+            XCTAssertEqual(rows.map(\.changed).reduce(0, +), report.wouldChange)
+        }
+        XCTAssertEqual(report.byStoredVersion.map(\.value), ["v0"])
+        XCTAssertTrue(report.byFormatVersion.allSatisfy { Int($0.value) != nil }, "\(report.byFormatVersion)")
+        XCTAssertTrue(report.bySourceFile.allSatisfy { $0.value.contains("Fixtures") }, "\(report.bySourceFile)")
+        XCTAssertFalse(report.byFloorAreaMethod.contains { $0.value.hasPrefix("(") }, "\(report.byFloorAreaMethod)")
+        XCTAssertEqual(report.versionNotes, [.init(version: 1, note: SummaryDeriver.versionNotes[1])])
+        XCTAssertEqual(report.field(.estimatedFloorAreaSqm)?.largestAbsolute.count, min(corrupted.count, 1000))
         XCTAssertEqual(report.store, db)
         XCTAssertEqual(report.selection, "stale")
 

@@ -55,19 +55,16 @@ final class ChangeReportTests: XCTestCase {
 
     func testNumericDeltasMedianAndHistogram() throws {
         let r = mixedReport()
-        XCTAssertEqual(r.fields.map(\.key), ChangeCollector.summaryFields.map(\.key))
+        XCTAssertEqual(r.fields.map(\.key), RoomSummary.Key.allCases.map(\.rawValue))
         let area = try XCTUnwrap(r.field("estimated_floor_area_sqm"))
-        XCTAssertEqual(area.kind, .numeric)
+        XCTAssertEqual(area.kind, .float)
         XCTAssertEqual(area.changed, 3)
         XCTAssertEqual(area.minDelta, -2.75)
         XCTAssertEqual(area.medianDelta, 12.5)
         XCTAssertEqual(area.maxDelta, 30)
         XCTAssertEqual(area.fromZero, 2)
-        let counts = Dictionary(uniqueKeysWithValues: area.histogram.map { ($0.label, $0.count) })
-        XCTAssertEqual(counts["-10 to -1"], 1)
-        XCTAssertEqual(counts["10 to 100"], 2)
-        XCTAssertEqual(area.histogram.map(\.count).reduce(0, +), 3)
-        XCTAssertEqual(area.histogram.count, 10)
+        // Bins from the data: Freedman–Diaconis 2·1637.5/∛3 ≈ 2270.8 hundredths, rounded up to 50.00.
+        XCTAssertEqual(area.deltaHistogram, ChangeReport.Histogram(start: -50, width: 50, series: [[1, 2]]))
 
         let walls = try XCTUnwrap(r.field("wall_count"))
         XCTAssertEqual(walls.changed, 1)
@@ -91,7 +88,7 @@ final class ChangeReportTests: XCTestCase {
     func testCategoricalTransitions() throws {
         let r = mixedReport()
         let method = try XCTUnwrap(r.field("floor_area_method"))
-        XCTAssertEqual(method.kind, .categorical)
+        XCTAssertEqual(method.kind, .string)
         XCTAssertEqual(method.changed, 2)
         XCTAssertEqual(method.transitions, [.init(before: "none", after: "floor_polygon", count: 2)])
         XCTAssertNil(method.minDelta)
@@ -191,13 +188,20 @@ final class ChangeReportTests: XCTestCase {
         XCTAssertFalse(old.changedFields.contains("wall_count"))
     }
 
-    func testHistogramBucketEdges() {
-        let buckets = ChangeCollector.histogram([-250, -100, -0.05, 0.1, 0.09, 99.99, 100, 1e6])
-        XCTAssertEqual(buckets.map(\.label), ["< -100", "-100 to -10", "-10 to -1", "-1 to -0.1", "-0.1 to 0", "0 to 0.1",
-                                              "0.1 to 1", "1 to 10", "10 to 100", "≥ 100"])
-        XCTAssertEqual(buckets.map(\.count), [1, 1, 0, 0, 1, 1, 1, 0, 1, 2])
-        XCTAssertNil(buckets.first?.lower)
-        XCTAssertNil(buckets.last?.upper)
+    func testHistogramBinsComeFromTheData() {
+        // 100 values 0.01 ... 1.00: IQR 0.495, FD width 2·49.5/∛100 ≈ 21.3 hundredths → 0.50.
+        let units = Array(1...100)
+        let h = ChangeReport.Histogram.bins(sorted: units, series: [units], scale: 100, minWidth: 1)
+        XCTAssertEqual(h, ChangeReport.Histogram(start: 0, width: 0.5, series: [[49, 50, 1]]))
+        // All equal: one bin of the resolution.
+        XCTAssertEqual(ChangeReport.Histogram.bins(sorted: [-2, -2], series: [[-2, -2]], scale: 100, minWidth: 1),
+                       ChangeReport.Histogram(start: -0.02, width: 0.01, series: [[2]]))
+        // Never more than maxBins: one far outlier widens the bins.
+        let wide = Array(repeating: 0, count: 50) + [1_000_000]
+        let w = ChangeReport.Histogram.bins(sorted: wide, series: [wide], scale: 100, minWidth: 1)!
+        XCTAssertLessThanOrEqual(w.binCount, ChangeReport.Histogram.maxBins)
+        XCTAssertEqual(w.series[0].reduce(0, +), 51)
+        XCTAssertNil(ChangeReport.Histogram.bins(sorted: [], series: [], scale: 100, minWidth: 1))
     }
 
     func testMarkdownHasTheTablesAndTheChart() {
@@ -208,22 +212,27 @@ final class ChangeReportTests: XCTestCase {
         for needle in [
             "# Derive dry run", "`/data/rooms.sqlite`",
             "| examined | 8 |", "| would change (some value differs) | 3 |", "| never derived before | 1 |", "| would fail | 2 |",
-            "| field | kind | changed | min Δ | median Δ | max Δ | from 0 |",
-            "| `estimated_floor_area_sqm` | numeric | 3 | -2.75 | +12.50 | +30.00 | 2 |",
-            "| `room_shape` | categorical | 1 |",
-            "### `floor_area_method`", "| none → floor_polygon | 2 |",
-            "## Floor area change", "-10 to -1 | ",
-            "| 1 | `f-zero` | Room f-zero | 0.00 | 30.00 | +30.00 | none → floor_polygon |",
+            "| field | kind | changed | min Δ | median Δ | max Δ | median Δ % | from 0 |",
+            "| `estimated_floor_area_sqm` | float | 3 | -2.75 | +12.50 | +30.00 | -27.50 % | 2 |",
+            "| `room_shape` | string | 1 |", "| `ceiling_height_m` | float | unchanged |",
+            "## `floor_area_method`: 2 records change", "| none → floor_polygon | 2 |",
+            "## `estimated_floor_area_sqm` (m²): 3 records change",
+            "| Δ | 3 | -2.75 | +4.88 | +12.50 | +21.25 | +30.00 |",
+            "| before | 3 | 0.00 | 0.00 | 0.00 | 5.00 | 10.00 |",
+            "| 1 | `f-zero` | Room f-zero | 0.00 | 30.00 | +30.00 |  |",
+            "| 1 | `e-shrink` | Room e-shrink | 10.00 | 7.25 | -2.75 | -27.50 % |",
+            "| 2 → 4 | 1 |",
+            "### By stored floor-area method", "| none | 2 | 2 | 0 | 0 | 0 | estimated_floor_area_sqm 2, floor_area_method 2 |",
+            "## New records (never derived)", "| `c-never` | Room c-never | floor_polygon |",
             "| `negative_dimension` | 1 |",
             "wall 0 \\| width < 0",
         ] {
             XCTAssertTrue(md.contains(needle), "missing \(needle) in\n\(md)")
         }
-        // The bar for 2 records is twice the bar for 1.
-        let bars = md.split(separator: "\n").filter { $0.contains(" | #") }
-        XCTAssertEqual(bars.count, 2)
-        XCTAssertTrue(bars.contains { $0.hasSuffix(String(repeating: "#", count: 40) + " 2") }, "\(bars)")
-        XCTAssertTrue(bars.contains { $0.hasSuffix(String(repeating: "#", count: 20) + " 1") }, "\(bars)")
+        // The Δ histogram of the area: bins of 50 from -50; the bar for 2 records is twice the bar for 1.
+        let bars = md.split(separator: "\n").filter { $0.contains(" | #") && $0.contains("to") }
+        XCTAssertTrue(bars.contains { $0.hasSuffix("-50 to 0 | " + String(repeating: "#", count: 20) + " 1") }, "\(bars)")
+        XCTAssertTrue(bars.contains { $0.hasSuffix("0 to 50 | " + String(repeating: "#", count: 40) + " 2") }, "\(bars)")
     }
 
     func testJSONParsesWithStableKeys() throws {
@@ -232,7 +241,8 @@ final class ChangeReportTests: XCTestCase {
         for text in [r.json(), r.json(pretty: false)] {
             let top = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
             XCTAssertEqual(Set(top.keys), ["dryRun", "store", "selection", "summaryVersion", "fingerprint", "exitStatus",
-                                          "durationSeconds", "totals", "failuresByCode", "fields", "largestChanges", "failures"])
+                                          "durationSeconds", "totals", "failuresByCode", "versionNotes", "fields",
+                                          "unchangedFields", "breakdowns", "largestChanges", "newRecords", "failures"])
             XCTAssertEqual(top["store"] as? String, "/data/rooms.sqlite")
             XCTAssertTrue(top["selection"] is NSNull)
             XCTAssertEqual(top["exitStatus"] as? Int, 3)
@@ -241,12 +251,19 @@ final class ChangeReportTests: XCTestCase {
                                     "neverDerived": 1, "wouldFail": 2, "wouldWrite": 5, "storedUnreadable": 0])
             XCTAssertEqual(top["failuresByCode"] as? [String: Int], ["non_finite_value": 1, "negative_dimension": 1])
             let fields = try XCTUnwrap(top["fields"] as? [String: [String: Any]])
-            XCTAssertEqual(Set(fields.keys), Set(ChangeCollector.summaryFields.map(\.key)))
+            XCTAssertEqual(Set(fields.keys), Set(RoomSummary.Key.allCases.map(\.rawValue)))
             let area = try XCTUnwrap(fields["estimated_floor_area_sqm"])
-            XCTAssertEqual(Set(area.keys), ["kind", "changed", "minDelta", "medianDelta", "maxDelta", "fromZero", "histogram", "transitions"])
+            XCTAssertEqual(Set(area.keys), ["kind", "unit", "changed", "minDelta", "medianDelta", "maxDelta", "fromZero", "delta",
+                                            "relative", "before", "after", "histograms", "transitions", "largestAbsolute",
+                                            "largestRelative"])
             XCTAssertEqual(area["changed"] as? Int, 3)
             XCTAssertEqual(area["minDelta"] as? Double, -2.75)
-            XCTAssertEqual((area["histogram"] as? [Any])?.count, 10)
+            let histograms = try XCTUnwrap(area["histograms"] as? [String: Any])
+            XCTAssertEqual((histograms["delta"] as? [String: Any])?["counts"] as? [Int], [1, 2])
+            // Before and after together [0, 0, 7.25, 10, 12.5, 30]: FD 2·10.0625/∛6 ≈ 11.08 → 20.
+            XCTAssertEqual((histograms["values"] as? [String: Any])?["width"] as? Double, 20)
+            XCTAssertEqual((area["delta"] as? [String: Any])?["q1"] as? Double, 4.88)
+            XCTAssertEqual((area["relative"] as? [String: Any])?["median"] as? Double, -0.275)
             let method = try XCTUnwrap(fields["floor_area_method"])
             XCTAssertTrue(method["minDelta"] is NSNull)
             let transitions = try XCTUnwrap(method["transitions"] as? [[String: Any]])
@@ -270,9 +287,12 @@ final class ChangeReportTests: XCTestCase {
         let paths = try r.write(toDirectory: out)
         XCTAssertEqual(paths.markdown, out + "/preview.md")
         XCTAssertEqual(paths.json, out + "/preview.json")
+        XCTAssertEqual(paths.html, out + "/preview.html")
+        XCTAssertEqual(paths.changes, out + "/changes.jsonl.zst")
         XCTAssertEqual(try String(contentsOfFile: paths.markdown, encoding: .utf8), r.markdown())
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: paths.json))))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).sorted(), ["preview.json", "preview.md"],
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).sorted(),
+                       ["changes.jsonl.zst", "preview.html", "preview.json", "preview.md"],
                        "no temporary file left")
         // Writing again replaces the files.
         try ChangeCollector().report().write(toDirectory: out)

@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+
+extension ChangeReport {
+    /// The files a preview writes into its directory.
+    public struct Files: Sendable, Equatable {
+        /// `preview.md`: the report for reading in a terminal or a code review.
+        public var markdown: String
+        /// `preview.json`: the same numbers for scripts.
+        public var json: String
+        /// `preview.html`: the report with charts, self-contained (opens from a file).
+        public var html: String
+        /// `changes.jsonl.zst`: every changed record with its before and after values.
+        public var changes: String
+
+        /// All four paths, in the order they are written.
+        public var all: [String] { [changes, json, markdown, html] }
+    }
+
+    /// The file names inside a preview directory.
+    public enum FileName {
+        /// The Markdown report.
+        public static let markdown = "preview.md"
+        /// The JSON report.
+        public static let json = "preview.json"
+        /// The HTML report.
+        public static let html = "preview.html"
+        /// The full change list.
+        public static let changes = "changes.jsonl.zst"
+    }
+
+    /// The default preview directory for a store: `PATH-preview` next to it.
+    public static func defaultDirectory(forStore path: String) -> String { path + "-preview" }
+
+    /// Writes `changes.jsonl.zst`, `preview.json`, `preview.md` and `preview.html` into
+    /// `directory` (created when absent), each through a temporary name renamed into place,
+    /// so a reader never sees half a file; logs each path. Returns the paths.
+    @discardableResult
+    public func write(toDirectory directory: String) throws(RederiveError) -> Files {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .io("\(directory): cannot create the preview directory: \(error.localizedDescription)")
+        }
+        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        let files = Files(markdown: path(FileName.markdown), json: path(FileName.json), html: path(FileName.html),
+                          changes: path(FileName.changes))
+        let log = Logger(label: "rederive.preview")
+        if let changeList {
+            try changeList.place(at: files.changes)
+        } else {
+            // No list was kept: an empty one, so the directory always has the same files.
+            do {
+                try ZstdWriter(path: files.changes).finish()
+            } catch {
+                throw .io(error.message)
+            }
+        }
+        log.info("wrote \(files.changes) (\(wouldChange) changed records)")
+        try AtomicFile.write(json() + "\n", to: files.json)
+        log.info("wrote \(files.json)")
+        try AtomicFile.write(markdown(), to: files.markdown)
+        log.info("wrote \(files.markdown)")
+        try AtomicFile.write(html(), to: files.html)
+        log.info("wrote \(files.html)")
+        return files
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Inline SVG charts for the HTML reports: plain shapes, CSS classes for colours (`s0`, `s1`...
+/// in `HTMLDocument`), a `<title>` per bar so hovering shows the exact numbers without script.
+enum SVGChart {
+    /// One series of a bar chart.
+    struct Series {
+        /// Legend text.
+        var name: String
+        /// One value per category.
+        var values: [Double]
+    }
+
+    private static let width = 520.0, height = 210.0
+    private static let left = 52.0, right = 12.0, top = 26.0, bottom = 38.0
+
+    /// A histogram of one or more series over the same bins, overlaid (semi-transparent when
+    /// several), with the bin edges labelled by `edge`.
+    static func histogram(_ h: ChangeReport.Histogram, names: [String], id: String, caption: String,
+                          edge: (Double) -> String) -> String {
+        let bins = h.binCount
+        let peak = max(1, h.series.flatMap { $0 }.max() ?? 0)
+        let plotW = width - left - right, plotH = height - top - bottom
+        let bw = plotW / Double(max(1, bins))
+        var svg = open(id: id, caption: caption)
+        svg += axes(peak: Double(peak), plotH: plotH, integer: true)
+        for (s, counts) in h.series.enumerated() {
+            let cls = "s\(s)" + (h.series.count > 1 ? " overlay" : "")
+            for (i, count) in counts.enumerated() where count > 0 {
+                let barH = Double(count) / Double(peak) * plotH
+                let x = left + Double(i) * bw
+                let label = "\(names[s]): \(count) in [\(edge(h.lower(i))), \(edge(h.lower(i + 1))))"
+                svg += rect(x: x + 0.5, y: top + plotH - barH, w: max(1, bw - 1), h: barH, cls: cls, title: label)
+            }
+        }
+        // Edge labels: at most ~7, on every k-th edge.
+        let step = max(1, Int((Double(bins) / 6).rounded(.up)))
+        for i in stride(from: 0, through: bins, by: step) {
+            let x = left + Double(i) * bw
+            svg += "<line class=\"axis\" x1=\"\(n(x))\" y1=\"\(n(top + plotH))\" x2=\"\(n(x))\" y2=\"\(n(top + plotH + 4))\"/>"
+            svg += text(x: x, y: top + plotH + 16, anchor: "middle", edge(h.lower(i)))
+        }
+        svg += legend(names.prefix(h.series.count).map { $0 })
+        return svg + close(caption: caption)
+    }
+
+    /// Bars per category (`labels`), the series stacked on each other.
+    static func bars(labels: [String], series: [Series], id: String, caption: String,
+                     format: (Double) -> String = { String(Int64($0.rounded())) }) -> String {
+        let count = labels.count
+        let totals = (0..<count).map { i in series.reduce(0) { $0 + max(0, $1.values[i]) } }
+        let peak = max(totals.max() ?? 0, 1e-9)
+        let plotW = width - left - right, plotH = height - top - bottom
+        let bw = plotW / Double(max(1, count))
+        var svg = open(id: id, caption: caption)
+        svg += axes(peak: peak, plotH: plotH, integer: series.allSatisfy { $0.values.allSatisfy { $0 == $0.rounded() } },
+                    format: format)
+        for i in 0..<count {
+            var y = top + plotH
+            for (s, serie) in series.enumerated() where serie.values[i] > 0 {
+                let barH = serie.values[i] / peak * plotH
+                y -= barH
+                svg += rect(x: left + Double(i) * bw + bw * 0.12, y: y, w: max(1, bw * 0.76), h: barH, cls: "s\(s)",
+                            title: "\(labels[i]): \(serie.name) \(format(serie.values[i]))")
+            }
+        }
+        let step = max(1, Int((Double(count) / 10).rounded(.up)))
+        for i in stride(from: 0, to: count, by: step) {
+            // Labels as wide as their slot (about 6.5 px a character), so neighbours never overlap.
+            let room = max(3, Int(bw * Double(step) / 6.5))
+            svg += text(x: left + (Double(i) + 0.5) * bw, y: top + plotH + 14, anchor: "middle", short(labels[i], room))
+        }
+        if series.count > 1 { svg += legend(series.map(\.name)) }
+        return svg + close(caption: caption)
+    }
+
+    private static func open(id: String, caption: String) -> String {
+        "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"\(HTMLDocument.escape(id))\" width=\"\(n(width))\" "
+            + "height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\">"
+            + "<title>\(HTMLDocument.escape(caption))</title>"
+    }
+
+    private static func close(caption: String) -> String {
+        "</svg>\n<figcaption>\(HTMLDocument.escape(caption))</figcaption>\n</figure>\n"
+    }
+
+    private static func axes(peak: Double, plotH: Double, integer: Bool,
+                             format: (Double) -> String = { String(Int64($0.rounded())) }) -> String {
+        var out = ""
+        for f in [0.0, 0.5, 1.0] {
+            let y = top + plotH - f * plotH
+            out += "<line class=\"grid\" x1=\"\(n(left))\" y1=\"\(n(y))\" x2=\"\(n(width - right))\" y2=\"\(n(y))\"/>"
+            let value = peak * f
+            if f == 0.5 && integer && value != value.rounded() { continue }
+            out += text(x: left - 6, y: y + 4, anchor: "end", integer ? String(Int64(value.rounded())) : format(value))
+        }
+        out += "<line class=\"axis\" x1=\"\(n(left))\" y1=\"\(n(top + plotH))\" x2=\"\(n(width - right))\" "
+            + "y2=\"\(n(top + plotH))\"/>"
+        return out
+    }
+
+    private static func legend(_ names: [String]) -> String {
+        var out = "", x = left
+        for (s, name) in names.enumerated() {
+            out += "<rect class=\"s\(s)\" x=\"\(n(x))\" y=\"8\" width=\"10\" height=\"10\"/>"
+            out += text(x: x + 14, y: 17, anchor: "start", name)
+            x += 24 + Double(name.count) * 6.5
+        }
+        return out
+    }
+
+    private static func rect(x: Double, y: Double, w: Double, h: Double, cls: String, title: String) -> String {
+        "<rect class=\"\(cls)\" x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(w))\" height=\"\(n(h))\">"
+            + "<title>\(HTMLDocument.escape(title))</title></rect>"
+    }
+
+    private static func text(x: Double, y: Double, anchor: String, _ content: String) -> String {
+        "<text x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"\(anchor)\">\(HTMLDocument.escape(content))</text>"
+    }
+
+    private static func short(_ label: String, _ limit: Int) -> String {
+        label.count <= limit ? label : String(label.prefix(limit - 1)) + "…"
+    }
+
+    /// A coordinate with at most 1 decimal.
+    private static func n(_ value: Double) -> String {
+        let r = (value * 10).rounded() / 10
+        return r == r.rounded() ? String(Int64(r)) : String(r)
+    }
+}
