@@ -59,7 +59,34 @@ struct Derive: ParsableCommand {
     @Option(name: .customLong("preview-out"), help: "With --dry-run: the directory for preview.md and preview.json (default: DB-preview next to the store).")
     var previewOut: String?
 
+    @Option(help: ArgumentHelp("With --dry-run: also write a plan (JSON) that --apply-plan applies exactly.",
+                               valueName: "file"), completion: .file(extensions: ["json"]))
+    var plan: String?
+
+    @Option(name: .customLong("apply-plan"),
+            help: ArgumentHelp("Apply a plan made by --dry-run --plan: refused (nothing written, exit 7) when the store, "
+                               + "the deriver or the records to write changed since.", valueName: "file"),
+            completion: .file(extensions: ["json"]))
+    var applyPlan: String?
+
+    @Option(name: .customLong("max-changes"),
+            help: ArgumentHelp("Refuse (nothing written, exit 7) when more existing summaries would change: a count "
+                               + "or a share of the records examined, e.g. 500 or 2%.", valueName: "N|P%"))
+    var maxChanges: String?
+
+    @OptionGroup var locking: LockOptions
+
     func validate() throws {
+        if plan != nil && !dryRun { throw ValidationError("--plan needs --dry-run (a plan is made by a preview)") }
+        if applyPlan != nil {
+            if dryRun { throw ValidationError("--apply-plan and --dry-run cannot be combined") }
+            if all || ids != nil || since != nil || retryFailed || options.allowDowngrade {
+                throw ValidationError("--apply-plan applies the plan's own selection: drop --all/--ids/--since/--retry-failed/--allow-downgrade")
+            }
+        }
+        if let maxChanges, ChangeLimit(maxChanges) == nil {
+            throw ValidationError("--max-changes \(maxChanges): expected a whole number or a percentage, e.g. 500 or 2%")
+        }
         if all && retryFailed { throw ValidationError("--all and --retry-failed cannot be combined") }
         if previewOut != nil && !dryRun { throw ValidationError("--preview-out needs --dry-run") }
         if rewrite && dryRun { throw ValidationError("--rewrite and --dry-run cannot be combined") }
@@ -82,11 +109,19 @@ struct Derive: ParsableCommand {
             guard FileManager.default.fileExists(atPath: options.db) else {
                 throw RederiveError.usage("\(options.db): no such store (`rederive import` creates one)")
             }
+            let lock = try locking.acquire(store: options.db)
+            defer { lock.release() }
             let store = try Store(path: options.db)
             defer { store.close() }
             RunControl.installSignalHandlers()
             var config = DeriveConfiguration(selection: selection, settings: options.settings)
             config.rewriteUnchanged = rewrite
+            config.maxChanges = maxChanges.flatMap(ChangeLimit.init)
+            if let applyPlan {
+                let plan = try DerivePlan.load(path: applyPlan)
+                logger.info("applying the plan \(applyPlan): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries (\(plan.selection))")
+                return try output.finish([try DeriveJob.apply(plan, config: config, store: store)])
+            }
             return try output.finish([try DeriveJob.run(config, store: store)])
         }
         throw ExitCode(status)
@@ -102,6 +137,10 @@ struct Derive: ParsableCommand {
             let report = try DeriveJob.preview(config, store: store)
             let dir = previewOut ?? ChangeReport.defaultDirectory(forStore: options.db)
             try report.write(toDirectory: dir)
+            if let plan {
+                try DeriveJob.plan(report, config: config, store: store).write(to: plan)
+                logger.info("plan written to \(plan): apply it with `rederive derive --db \(options.db) --apply-plan \(plan)`")
+            }
             if output.json { print(report.json()) }
             logger.info("\(report.tallyLine()); preview in \(dir)/")
             return report.exitStatus

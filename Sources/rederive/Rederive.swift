@@ -23,7 +23,7 @@ struct Rederive: ParsableCommand {
             """,
         version: RederiveVersion.description,
         subcommands: [Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Show.self,
-                      Failures.self, Export.self]
+                      Failures.self, Export.self, Revert.self, History.self]
     )
 
     /// ArgumentParser's message for a usage error, led by the first unknown option when there

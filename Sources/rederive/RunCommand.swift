@@ -38,6 +38,12 @@ struct Run: ParsableCommand {
     /// Every stage's workers, batch size and error budget (each overrides the file).
     @OptionGroup var tuning: BatchTuning
 
+    @Flag(name: .customLong("allow-downgrade"),
+          help: "Overwrite summaries a newer rederive derived (default: leave them, counted as newer).")
+    var allowDowngrade = false
+
+    @OptionGroup var locking: LockOptions
+
     @Flag(name: .customLong("dry-run"), help: "Preview only: derive stages write preview reports, import and export are skipped.")
     var dryRun = false
 
@@ -52,8 +58,12 @@ struct Run: ParsableCommand {
             overrides.inputs = input.isEmpty ? nil : input
             overrides.out = out
             overrides.dryRun = dryRun
+            overrides.allowDowngrade = allowDowngrade
             overrides.metricsFile = output.metricsFile
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)
+            // A writing pipeline holds the store's run lock across its stages; a dry run only reads.
+            let lock = dryRun ? nil : try locking.acquire(store: resolved.store)
+            defer { lock?.release() }
             RunControl.installSignalHandlers()
             logger.info("pipeline \(resolved.name): \(resolved.stages.count) stage(s) on \(resolved.store)")
             let outcome = try PipelineRunner.run(resolved) { line in logger.info("\(line)") }

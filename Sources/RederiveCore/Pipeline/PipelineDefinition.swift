@@ -86,6 +86,10 @@ public struct DeriveStage: Sendable, Equatable {
     public var dryRun = false
     /// Where a dry run writes preview.md / preview.json.
     public var previewOut: String?
+    /// With a dry run: where to write the plan `derive --apply-plan` applies.
+    public var plan: String?
+    /// Refuse the stage (before it writes) when more existing summaries would change.
+    public var maxChanges: ChangeLimit?
     /// Error report path.
     public var report: String?
     /// Error budget: records.
@@ -194,6 +198,14 @@ extension PipelineDefinition {
             }
             stage.dryRun = try reader.bool("dry-run") ?? false
             stage.previewOut = try reader.string("preview-out")
+            stage.plan = try reader.string("plan")
+            if let text = try reader.string("max-changes") {
+                guard let limit = ChangeLimit(text) else {
+                    throw .usage("\(path):\(reader.line(of: "max-changes")): \"max-changes\" in stage derive must be a "
+                        + "whole number or a percentage, e.g. 500 or 2% (got \"\(text)\")")
+                }
+                stage.maxChanges = limit
+            }
             stage.report = try reader.string("report")
             (stage.maxErrors, stage.maxErrorRate) = try reader.errorBudget()
             stage.workers = try reader.positiveInt("workers")

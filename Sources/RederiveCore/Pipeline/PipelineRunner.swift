@@ -21,6 +21,8 @@ public struct PipelineOverrides: Sendable {
     public var maxErrorRate: Double?
     /// `--metrics-file`.
     public var metricsFile: String?
+    /// `--allow-downgrade` for every derive and import stage.
+    public var allowDowngrade = false
 
     /// No overrides.
     public init() {}
@@ -42,8 +44,8 @@ public struct ResolvedPipeline: Sendable {
         case importExports(ImportConfiguration)
         /// A derive.
         case derive(DeriveConfiguration)
-        /// A dry-run derive writing its preview into the directory.
-        case preview(DeriveConfiguration, directory: String)
+        /// A dry-run derive writing its preview into the directory (and a plan, when asked).
+        case preview(DeriveConfiguration, directory: String, plan: String?)
         /// An export.
         case export(ExportConfiguration)
         /// A stage `--dry-run` leaves out.
@@ -68,22 +70,26 @@ public struct ResolvedPipeline: Sendable {
             throw .usage("\(definition.path): no store: give --db or a `store:` key")
         }
         var stages: [Stage] = []
+        let deriveStages = definition.stages.filter { if case .derive = $0 { true } else { false } }.count
+        let hasPreviewStage = definition.stages.contains { if case .derive(let s) = $0 { s.dryRun } else { false } }
         for stage in definition.stages {
             switch stage {
             case .importExports(let s):
                 if overrides.dryRun { stages.append(.skipped("import")); continue }
                 let paths = overrides.inputs ?? s.paths
                 guard !paths.isEmpty else { throw .usage("\(definition.path): stage import has no paths (give `paths:` or --input)") }
-                stages.append(.importExports(ImportConfiguration(
+                var importConfig = ImportConfiguration(
                     files: try ExportFiles.resolve(paths),
                     workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
                     batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? RunSettings.defaultBatchSize,
                     reportPath: s.report, deriver: deriver,
                     control: RunControl(maxErrors: overrides.maxErrors ?? s.maxErrors,
                                         maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
-                    skipImportedFiles: s.skipImportedFiles, arguments: arguments, pipeline: definition.name)))
+                    skipImportedFiles: s.skipImportedFiles, arguments: arguments, pipeline: definition.name)
+                importConfig.settings.allowDowngrade = overrides.allowDowngrade
+                stages.append(.importExports(importConfig))
             case .derive(let s):
-                let config = DeriveConfiguration(
+                var config = DeriveConfiguration(
                     selection: DeriveSelection(all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed),
                     workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
                     batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? RunSettings.defaultBatchSize,
@@ -91,8 +97,22 @@ public struct ResolvedPipeline: Sendable {
                     control: RunControl(maxErrors: overrides.maxErrors ?? s.maxErrors,
                                         maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
                     arguments: arguments, pipeline: definition.name)
-                if s.dryRun || overrides.dryRun {
-                    stages.append(.preview(config, directory: s.previewOut ?? ChangeReport.defaultDirectory(forStore: store)))
+                config.maxChanges = s.maxChanges
+                config.settings.allowDowngrade = overrides.allowDowngrade
+                if s.dryRun {
+                    stages.append(.preview(config, directory: s.previewOut ?? ChangeReport.defaultDirectory(forStore: store),
+                                           plan: s.plan))
+                } else if overrides.dryRun {
+                    // One preview per dry run: a pipeline that previews explicitly (a backfill)
+                    // is not previewed a second time by its applying stage.
+                    if hasPreviewStage {
+                        stages.append(.skipped("derive"))
+                        continue
+                    }
+                    config.settings.reportPath = nil
+                    let base = s.previewOut ?? ChangeReport.defaultDirectory(forStore: store)
+                    let directory = deriveStages > 1 ? base + "/stage-\(stages.count + 1)" : base
+                    stages.append(.preview(config, directory: directory, plan: nil))
                 } else {
                     stages.append(.derive(config))
                 }
@@ -148,7 +168,7 @@ public enum PipelineRunner {
             case .skipped(let name):
                 log("\(name): skipped (--dry-run)")
                 continue
-            case .preview(let config, let directory):
+            case .preview(let config, let directory, let planPath):
                 // A preview reads through its own read-only connection: it writes nothing.
                 let readOnly = try Store(path: pipeline.store, readOnly: true)
                 defer { readOnly.close() }
@@ -156,6 +176,10 @@ public enum PipelineRunner {
                 try preview.write(toDirectory: directory)
                 outcome.previews.append(preview)
                 log(preview.tallyLine() + "; preview in \(directory)/")
+                if let planPath {
+                    try DeriveJob.plan(preview, config: config, store: readOnly).write(to: planPath)
+                    log("plan written to \(planPath): apply it with `rederive derive --db \(pipeline.store) --apply-plan \(planPath)`")
+                }
                 if preview.exitStatus != 0 { outcome.exitStatus = preview.exitStatus }
                 continue
             case .importExports(let config):

@@ -41,6 +41,8 @@ extension StoreStatus {
             "\"currentFingerprint\":\(JSONText.string(currentFingerprint))",
             "\"records\":{\"total\":\(totalRecords),\"fresh\":\(freshRecords),\"byVersion\":[\(versions.joined(separator: ","))]}",
             "\"stale\":{\"total\":\(stale.total),\"version\":\(stale.version),\"fingerprint\":\(stale.fingerprint),\"missing\":\(stale.missing)}",
+            "\"newer\":{\"records\":\(newer),\"newestVersion\":\(newestVersion.map(String.init) ?? "null")}",
+            "\"history\":{\"summaries\":\(historyRows),\"bytes\":\(historyBytes)}",
             "\"failures\":{\"open\":\(openFailures),\"byCode\":\(object(failuresByCode)),\"byStage\":\(object(failuresByStage)),"
                 + "\"byStageAndCode\":[\(failureRows.joined(separator: ","))]}",
             "\"runs\":{\"total\":\(totalRuns),\"recent\":[\(runs.joined(separator: ","))]}",
@@ -55,7 +57,14 @@ extension StoreStatus {
         func line(_ s: String = "") { out += s + "\n" }
         line("store          \(path)")
         line("this build     summary v\(currentVersion), fingerprint \(currentFingerprint)")
-        line("records        \(totalRecords) (\(freshRecords) fresh, \(stale.total) stale)")
+        line("records        \(totalRecords) (\(freshRecords) fresh, \(stale.total) stale"
+             + (newer > 0 ? ", \(newer) newer)" : ")"))
+        if newer > 0 {
+            line("newer          \(newer) derived by a newer rederive (v\(newestVersion ?? 0)); this is v\(currentVersion): "
+                 + "left as they are (--allow-downgrade overwrites them)")
+        }
+        line("history        \(historyRows) replaced summaries kept (\(format(Double(historyBytes) / 1e6, 1)) MB); "
+             + "`rederive revert --run N` restores a run's, `rederive history --prune` trims")
         if stale.total > 0 {
             line("stale          \(stale.version) version, \(stale.fingerprint) fingerprint, \(stale.missing) missing"
                  + " (run `rederive derive` to refresh)")

@@ -103,11 +103,12 @@ extension Store {
     static func summaryHistory(_ db: Database, seq: Int64) throws -> [StoredRecord.HistoryEntry]? {
         guard try db.tableExists(summaryHistoryTable) else { return nil }
         return try Row.fetchAll(db, sql: """
-            SELECT summary_version, fingerprint, derived_at, run_id, summary_json FROM \(summaryHistoryTable)
-            WHERE record_seq = ? ORDER BY id
+            SELECT summary_version, fingerprint, derived_at, run_id, summary_json, replaced_by_run, replaced_at
+            FROM \(summaryHistoryTable) WHERE record_seq = ? ORDER BY id
             """, arguments: [seq]).map { row in
             StoredRecord.HistoryEntry(summaryVersion: row["summary_version"], fingerprint: row["fingerprint"],
-                                      derivedAt: row["derived_at"], runID: row["run_id"], json: row["summary_json"])
+                                      derivedAt: row["derived_at"], runID: row["run_id"], json: row["summary_json"],
+                                      replacedByRun: row["replaced_by_run"], replacedAt: row["replaced_at"])
         }
     }
 }

@@ -36,7 +36,7 @@ extension Store {
                 let staleRow = try Row.fetchOne(db, sql: """
                     SELECT
                         COALESCE(SUM(summary.record_seq IS NULL), 0) AS missing,
-                        COALESCE(SUM(summary.record_seq IS NOT NULL AND summary.summary_version <> ?), 0) AS version,
+                        COALESCE(SUM(summary.record_seq IS NOT NULL AND summary.summary_version < ?), 0) AS version,
                         COALESCE(SUM(summary.summary_version = ? AND summary.fingerprint <> ?), 0) AS fingerprint
                     FROM record LEFT JOIN summary ON summary.record_seq = record.seq
                     """, arguments: [version, version, fingerprint])
@@ -69,9 +69,19 @@ extension Store {
                         pipeline: row["pipeline"])
                 }
 
-                return StoreStatus(path: path, totalRecords: total, recordsByVersion: byVersion, stale: stale,
-                                   failures: failures, recentRuns: runs, totalRuns: totalRuns,
-                                   currentVersion: version, currentFingerprint: fingerprint)
+                var status = StoreStatus(path: path, totalRecords: total, recordsByVersion: byVersion, stale: stale,
+                                         failures: failures, recentRuns: runs, totalRuns: totalRuns,
+                                         currentVersion: version, currentFingerprint: fingerprint)
+                // Newer summaries are not stale: an older build leaves them alone.
+                let newer = try Row.fetchOne(db, sql: """
+                    SELECT COUNT(*) AS n, MAX(summary_version) AS v FROM summary WHERE summary_version > ?
+                    """, arguments: [version])
+                status.newer = newer?["n"] ?? 0
+                status.newestVersion = newer?["v"]
+                if try db.tableExists("summary_history") {
+                    (status.historyRows, status.historyBytes) = try historySize(db)
+                }
+                return status
             }
         } catch {
             throw .io("\(path): cannot read the store's status: \(error)")

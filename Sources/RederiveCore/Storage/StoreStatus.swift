@@ -114,6 +114,14 @@ public struct StoreStatus: Sendable, Equatable {
     public var currentVersion: Int
     /// The fingerprint of the deriver the staleness was judged against.
     public var currentFingerprint: String
+    /// Records whose summary a newer rederive derived (not stale: left as they are).
+    public var newer = 0
+    /// The newest summary version among them.
+    public var newestVersion: Int?
+    /// Summaries kept in the history (what runs replaced, for `rederive revert`).
+    public var historyRows = 0
+    /// Bytes of summary JSON kept in the history.
+    public var historyBytes: Int64 = 0
 
     /// Creates a status.
     public init(path: String, totalRecords: Int, recordsByVersion: [VersionCount], stale: StaleCounts,
@@ -131,7 +139,7 @@ public struct StoreStatus: Sendable, Equatable {
     }
 
     /// Records whose summary is current.
-    public var freshRecords: Int { totalRecords - stale.total }
+    public var freshRecords: Int { totalRecords - stale.total - newer }
 
     /// All open failures in the ledger.
     public var openFailures: Int { failures.reduce(0) { $0 + $1.count } }

@@ -36,14 +36,21 @@ public struct StoredRecord: Sendable, Equatable {
         public var runID: Int64?
         /// The summary JSON, verbatim.
         public var json: String
+        /// The run that replaced it, and when.
+        public var replacedByRun: Int64?
+        /// When it was replaced (ISO 8601 UTC).
+        public var replacedAt: String?
 
         /// Creates an entry.
-        public init(summaryVersion: Int, fingerprint: String, derivedAt: String, runID: Int64?, json: String) {
+        public init(summaryVersion: Int, fingerprint: String, derivedAt: String, runID: Int64?, json: String,
+                    replacedByRun: Int64? = nil, replacedAt: String? = nil) {
             self.summaryVersion = summaryVersion
             self.fingerprint = fingerprint
             self.derivedAt = derivedAt
             self.runID = runID
             self.json = json
+            self.replacedByRun = replacedByRun
+            self.replacedAt = replacedAt
         }
     }
 

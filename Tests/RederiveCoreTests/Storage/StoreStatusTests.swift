@@ -135,7 +135,8 @@ final class StoreStatusTests: XCTestCase {
         defer { store.close() }
         let status = try store.status()
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(status.json().utf8)) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["store", "currentSummaryVersion", "currentFingerprint", "records", "stale", "failures", "runs"])
+        XCTAssertEqual(Set(object.keys), ["store", "currentSummaryVersion", "currentFingerprint", "records", "stale", "newer", "history",
+                                          "failures", "runs"])
         XCTAssertEqual(object["currentSummaryVersion"] as? Int, 1)
         XCTAssertEqual(object["currentFingerprint"] as? String, SummaryDeriver().fingerprint)
         let failures = try XCTUnwrap(object["failures"] as? [String: Any])

@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// What `rederive revert` does.
+public struct RevertConfiguration: Sendable {
+    /// The run whose overwrites are undone.
+    public var run: Int64
+    /// Report only: write nothing, record no run.
+    public var dryRun: Bool
+    /// Batch size, signals and run-history details (workers are not used: a revert derives nothing).
+    public var settings: RunSettings
+
+    /// Creates a configuration.
+    public init(run: Int64, dryRun: Bool = false, settings: RunSettings = RunSettings(arguments: "revert")) {
+        self.run = run
+        self.dryRun = dryRun
+        self.settings = settings
+    }
+}
+
+/// `rederive revert --run N`: puts back every summary run N replaced (from the summary
+/// history), except where a later run has changed the record since — those are conflicts,
+/// left untouched and named. Records already holding the summary to restore (a revert done
+/// before) are counted as already reverted, so reverting twice is harmless. The revert is a
+/// recorded, resumable run (keyset over the history, with a checkpoint) and keeps what it
+/// replaces in the history too: reverting the revert redoes run N.
+// @unchecked: everything but `write` runs on the driver's thread; `write` (the writer
+// thread) only uses the store and immutable state.
+public final class RevertJob: BatchJob, @unchecked Sendable {
+    /// Runs the revert (or its dry run) on `store`.
+    public static func run(_ config: RevertConfiguration, store: Store) throws(RederiveError) -> RunReport {
+        guard let command = try store.runCommand(id: config.run) else {
+            throw .usage("\(store.path): there is no run \(config.run) (see `rederive status --runs N`)")
+        }
+        var settings = config.settings
+        if config.dryRun { settings.control = RunControl(honoursSignals: false) }
+        return try BatchRunner.run(RevertJob(config, store: store, revertedCommand: command), settings: settings)
+    }
+
+    /// Conflicting record ids named in the log (the count is always complete).
+    static let conflictsShown = 20
+
+    let command: String
+    let deriver = SummaryDeriver()
+    let recording: RunRecording?
+    private let config: RevertConfiguration
+    private let store: Store
+    private let revertedCommand: String
+    private var runID: Int64 = 0
+    private var cursor: Int64 = 0
+    private var upper: Int64 = 0
+    private var log = Logger(label: "rederive.revert")
+    private var restored = 0
+    private var conflicts = 0
+    private var alreadyReverted = 0
+    private var conflictIDs: [String] = []
+
+    private init(_ config: RevertConfiguration, store: Store, revertedCommand: String) {
+        self.config = config
+        self.store = store
+        self.revertedCommand = revertedCommand
+        self.command = config.dryRun ? "revert --dry-run" : "revert"
+        recording = config.dryRun ? nil : RunRecording(store: store, resumeKey: "revert:\(config.run)")
+    }
+
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError) {
+        self.log = log
+        runID = run?.runID ?? 0
+        cursor = run?.checkpointSeq ?? 0
+        if let bound = run?.upperBoundSeq { upper = bound } else { upper = try store.maxHistoryID(replacedBy: config.run) }
+        if let run {
+            try store.setUpperBound(runID: run.runID, upperBoundSeq: upper)
+            if let previous = run.resumedFrom {
+                log.notice("continuing unfinished run \(previous) after history key \(cursor)")
+            }
+        }
+        log.debug("reverting", metadata: ["run": "\(config.run)", "command": "\(revertedCommand)"])
+    }
+
+    func nextBatch() throws(RederiveError) -> [RevertCandidate]? {
+        let batch = try store.fetchRevertCandidates(replacedBy: config.run, after: cursor, upTo: upper,
+                                                    limit: config.settings.batchSize)
+        guard let last = batch.last else { return nil }
+        cursor = last.historyID
+        return batch
+    }
+
+    func process(_ batch: [RevertCandidate], stats: inout RunStatistics,
+                 issues: IssueReport) -> ([(seq: Int64, summary: SummaryColumns)], Int64) {
+        var restores: [(seq: Int64, summary: SummaryColumns)] = []
+        for candidate in batch {
+            stats.recordsRead += 1
+            if let current = candidate.current, current.runID == config.run {
+                restores.append((candidate.seq, candidate.previous))
+                stats.recordsDone += 1
+                restored += 1
+            } else if let current = candidate.current, current.sameSummary(as: candidate.previous) {
+                stats.recordsUnchanged += 1
+                alreadyReverted += 1
+            } else {
+                conflicts += 1
+                if conflictIDs.count < Self.conflictsShown { conflictIDs.append(candidate.id) }
+            }
+        }
+        return (restores, batch.last?.historyID ?? cursor)
+    }
+
+    func write(_ write: ([(seq: Int64, summary: SummaryColumns)], Int64), progress: RunStatistics) throws(RederiveError) {
+        guard !config.dryRun else { return }
+        try store.writeRevertBatch(write.0, runID: runID, checkpoint: write.1, progress: progress)
+    }
+
+    func cancel() {}
+
+    func finish(status: RunStatus, stats: inout RunStatistics) {
+        if conflicts > 0 {
+            let more = conflicts > conflictIDs.count ? ", …" : ""
+            let ids = conflictIDs.joined(separator: ", ") + more
+            log.warning("\(conflicts) record(s) changed by a later run since run \(config.run) were left untouched (conflicts): \(ids)")
+        }
+    }
+
+    func counts(_ stats: RunStatistics) -> [(String, Int)] {
+        [(config.dryRun ? "wouldRestore" : "restored", restored), ("conflicts", conflicts),
+         ("alreadyReverted", alreadyReverted)]
+    }
+}

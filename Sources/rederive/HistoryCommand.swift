@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import RederiveCore
+
+/// `rederive history`: a record's summaries over time, or pruning the history.
+struct History: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a record's summaries over time, or prune the summary history.",
+        discussion: """
+            --id ID lists the summaries the record held, oldest first (version, fingerprint, \
+            when and by which run each was derived, which run replaced it), then the current \
+            one; read-only. --prune removes history: --keep-runs K keeps the latest K runs' \
+            replaced summaries, --before DATE removes what was replaced before DATE (ISO \
+            8601). What is pruned can no longer be reverted. `rederive status` shows the \
+            history's size.
+
+            Examples:
+              rederive history --db out/demo.sqlite --id 097B99EB-A817-4BD6-BC65-3EF3C0A0B344
+              rederive history --db out/demo.sqlite --prune --keep-runs 10
+
+            Exit status: 0 done, 1 usage error (no such store or record), 2 I/O error, 6 another \
+            writing run holds the store (--prune).
+            """
+    )
+
+    @Option(help: "The SQLite store.", completion: .file())
+    var db: String
+
+    @Option(help: "The record whose summaries to list.")
+    var id: String?
+
+    @Flag(help: "Prune the history (with --keep-runs and/or --before).")
+    var prune = false
+
+    @Option(name: .customLong("keep-runs"), parsing: .unconditional, help: "With --prune: keep the latest K runs' history.")
+    var keepRuns: Int?
+
+    @Option(help: "With --prune: remove what was replaced before this ISO 8601 date or time.")
+    var before: String?
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @OptionGroup var locking: LockOptions
+
+    func validate() throws {
+        if prune == (id != nil) { throw ValidationError("give either --id ID or --prune") }
+        if prune && keepRuns == nil && before == nil { throw ValidationError("--prune needs --keep-runs K or --before DATE") }
+        if let keepRuns, keepRuns < 0 { throw ValidationError("--keep-runs must not be negative") }
+        if let before, !DeriveSelection.isValidSince(before) {
+            throw ValidationError("--before \(before): expected an ISO 8601 date or time, e.g. 2026-11-01")
+        }
+    }
+
+    func run() throws {
+        StderrLogHandler.bootstrap(format: .human, level: .info)
+        let status = CommandRunner.run {
+            if prune {
+                guard FileManager.default.fileExists(atPath: db) else { throw RederiveError.usage("\(db): no such store") }
+                let lock = try locking.acquire(store: db)
+                defer { lock.release() }
+                let store = try Store(path: db)
+                defer { store.close() }
+                let removed = try store.pruneHistory(keepRuns: keepRuns, before: before)
+                logger.info("history: \(removed) replaced summaries removed")
+                return ExitStatus.ok
+            }
+            let store = try ExistingStore.openReadOnly(db)
+            defer { store.close() }
+            guard let id, let record = try store.record(id: id) else {
+                throw RederiveError.usage("\(db): no record with id \(id ?? "")")
+            }
+            print(json ? record.historyJSON() : record.historyText(), terminator: json ? "\n" : "")
+            return ExitStatus.ok
+        }
+        throw ExitCode(status)
+    }
+}
