@@ -87,7 +87,7 @@ struct Derive: ParsableCommand {
             RunControl.installSignalHandlers()
             var config = DeriveConfiguration(selection: selection, settings: options.settings)
             config.rewriteUnchanged = rewrite
-            return try output.finish([try DeriveJob.run(config, store: store)])
+            return try output.finish([try DeriveJob.run(config, store: store)], store: store.path)
         }
         throw ExitCode(status)
     }

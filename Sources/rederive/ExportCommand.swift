@@ -65,7 +65,7 @@ struct Export: ParsableCommand {
             defer { store.close() }
             RunControl.installSignalHandlers()
             let config = ExportConfiguration(outPath: out, includeStale: allRecords, since: since, arguments: commandLineText)
-            return try output.finish([try ExportJob.run(config, store: store)])
+            return try output.finish([try ExportJob.run(config, store: store)], store: store.path)
         }
         throw ExitCode(status)
     }

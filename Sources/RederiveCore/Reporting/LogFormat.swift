@@ -46,10 +46,28 @@ public struct StderrLogHandler: LogHandler {
         case .json:
             var fields = ["\"time\":\(JSONText.string(time))", "\"level\":\(JSONText.string(event.level.rawValue))",
                           "\"logger\":\(JSONText.string(label))", "\"message\":\(JSONText.string(event.message.description))"]
-            for key in merged.keys.sorted() { fields.append("\(JSONText.string(key)):\(JSONText.string(merged[key]!.description))") }
+            for key in merged.keys.sorted() { fields.append("\(JSONText.string(key)):\(Self.json(merged[key]!))") }
             line = "{" + fields.joined(separator: ",") + "}"
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// A metadata value as JSON: numbers and booleans (`.stringConvertible(3)`) stay typed,
+    /// dictionaries and arrays nest, anything else is a string.
+    static func json(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let s): return JSONText.string(s)
+        case .stringConvertible(let v):
+            switch v {
+            case let b as Bool: return b ? "true" : "false"
+            case let i as any BinaryInteger: return "\(i)"
+            case let d as Double: return JSONText.number(d)
+            default: return JSONText.string(v.description)
+            }
+        case .array(let items): return "[" + items.map(json).joined(separator: ",") + "]"
+        case .dictionary(let d):
+            return "{" + d.keys.sorted().map { "\(JSONText.string($0)):\(json(d[$0]!))" }.joined(separator: ",") + "}"
+        }
     }
 
     /// Installs the handler for every logger of the process (once, at start-up).
