@@ -92,7 +92,7 @@ struct Run: ParsableCommand {
                                               if case .ran = stage.outcome { stage.label } else { nil }
                                           },
                                           store: MetricsFile.StoreFigures.read(storeAt: resolved.store),
-                                          succeeded: [ExitStatus.ok, ExitStatus.skippedRecords].contains(outcome.exitStatus))
+                                          succeeded: outcome.result.statusText != "error")
                     result.metricsFile = metricsFile
                     logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])
                 }

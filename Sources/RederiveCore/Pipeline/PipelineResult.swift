@@ -46,6 +46,15 @@ public struct PipelineResult: Sendable {
     /// The metrics file written, if any.
     public var metricsFile: String?
 
+    /// `success` (exit 0), `success_with_skipped` (3) or `error` (anything else).
+    public var statusText: String {
+        switch exitStatus {
+        case ExitStatus.ok: "success"
+        case ExitStatus.skippedRecords: "success_with_skipped"
+        default: "error"
+        }
+    }
+
     /// The document: one JSON object on one line.
     public func json() -> String {
         func time(_ date: Date) -> String {
@@ -57,7 +66,7 @@ public struct PipelineResult: Sendable {
             "\"startedAt\":\(time(startedAt))", "\"finishedAt\":\(time(finishedAt))",
             "\"durationSeconds\":\(JSONText.number((finishedAt.timeIntervalSince(startedAt) * 1000).rounded() / 1000))",
             "\"exitStatus\":\(exitStatus)",
-            "\"status\":\(JSONText.string(exitStatus == ExitStatus.ok ? "success" : exitStatus == ExitStatus.skippedRecords ? "success_with_skipped" : "error"))",
+            "\"status\":\(JSONText.string(statusText))",
             "\"metricsFile\":\(metricsFile.map(JSONText.string) ?? "null")",
         ]
         fields.append("\"stages\":[" + stages.map(Self.json).joined(separator: ",") + "]")

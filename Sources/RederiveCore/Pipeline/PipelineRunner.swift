@@ -102,7 +102,9 @@ public struct ResolvedPipeline: Sendable {
         var stages: [Stage] = []
         let labels = labels(for: definition.stages.map(\.name))
         for (index, stage) in definition.stages.enumerated() {
-            let overriddenReport = overrides.report.map { stageReport($0, pipeline: definition.name, label: labels[index]) }
+            let overriddenReport = overrides.report.map {
+                stageReport($0, pipeline: definition.name, label: labels[index])
+            }
             switch stage {
             case .importExports(let s):
                 if overrides.dryRun { stages.append(.skipped("import")); continue }
@@ -178,8 +180,9 @@ public enum PipelineRunner {
     /// Runs `pipeline`; `log` receives each stage's tally line as it finishes, with the
     /// stage's figures as typed metadata (`stage`, `index`, then `RunReport.logMetadata`),
     /// at level `info`, and each of the stage's warnings at level `warning`.
-    public static func run(_ pipeline: ResolvedPipeline,
-                           log: (Logger.Level, String, Logger.Metadata) -> Void) throws(RederiveError) -> PipelineOutcome {
+    public static func run(
+        _ pipeline: ResolvedPipeline, log: (Logger.Level, String, Logger.Metadata) -> Void
+    ) throws(RederiveError) -> PipelineOutcome {
         let labels = pipeline.stageLabels.count == pipeline.stages.count
             ? pipeline.stageLabels : pipeline.stages.indices.map { "\($0)" }
         let names = pipeline.stageNames.count == pipeline.stages.count ? pipeline.stageNames : labels

@@ -3,9 +3,11 @@ import Logging
 
 /// How log lines are written on stderr.
 public enum LogFormat: String, Sendable, CaseIterable {
-    /// `2026-11-22T17:08:15.934Z info  import: message key=value` for people.
+    /// `2026-11-22T17:08:15.934Z info  import: message key=value` for people (scalar
+    /// metadata only: nested figures such as `counts` are spelled out in the message).
     case human
-    /// One JSON object per line for log shippers.
+    /// One JSON object per line for log shippers; metadata keeps its types (numbers,
+    /// booleans, nested objects such as `counts`).
     case json
 }
 
@@ -40,7 +42,13 @@ public struct StderrLogHandler: LogHandler {
         let line: String
         switch format {
         case .human:
-            let pairs = merged.keys.sorted().map { "\($0)=\(merged[$0]!)" }.joined(separator: " ")
+            // Nested figures (counts, issues by code) are in the message already: only scalars here.
+            let pairs = merged.keys.sorted().compactMap { key -> String? in
+                switch merged[key]! {
+                case .dictionary, .array: nil
+                default: "\(key)=\(merged[key]!)"
+                }
+            }.joined(separator: " ")
             line = "\(time) \(event.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(event.message)"
                 + (pairs.isEmpty ? "" : " " + pairs)
         case .json:

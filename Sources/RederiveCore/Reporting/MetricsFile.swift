@@ -86,7 +86,9 @@ public enum MetricsFile {
                indexed.map { (labels($1, $0), Double($1.statistics.fileFaults)) })
         family("rederive_issues", "gauge", "Skipped records and file faults of the last run, by error code.",
                indexed.flatMap { i, r in
-                   r.issuesByCode.keys.sorted().map { (labels(r, i, "code=\"\(escape($0))\""), Double(r.issuesByCode[$0]!)) }
+                   r.issuesByCode.keys.sorted().map {
+                       (labels(r, i, "code=\"\(escape($0))\""), Double(r.issuesByCode[$0]!))
+                   }
                })
         family("rederive_run_duration_seconds", "gauge", "Wall-clock duration of the last run.",
                indexed.map { (labels($1, $0), ($1.statistics.seconds * 1000).rounded() / 1000) })

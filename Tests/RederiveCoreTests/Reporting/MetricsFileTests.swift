@@ -60,13 +60,14 @@ final class MetricsFileTests: XCTestCase {
                                     store: .init(staleRecords: 4, openFailures: 13, newerSummaries: 2),
                                     lastSuccess: Date(timeIntervalSince1970: 1_600_000_000))
         let lines = text.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines.contains("rederive_records{pipeline=\"p\",stage=\"derive-2\",command=\"derive\",outcome=\"newer\"} 2"), text)
+        let newer = "rederive_records{pipeline=\"p\",stage=\"derive-2\",command=\"derive\",outcome=\"newer\"} 2"
+        XCTAssertTrue(lines.contains(newer), text)
         XCTAssertTrue(lines.contains("rederive_store_stale_records{pipeline=\"p\"} 4"), text)
         XCTAssertTrue(lines.contains("rederive_store_open_failures{pipeline=\"p\"} 13"), text)
         XCTAssertTrue(lines.contains("rederive_store_newer_summaries{pipeline=\"p\"} 2"), text)
         XCTAssertTrue(lines.contains("rederive_last_success_timestamp_seconds{pipeline=\"p\"} 1600000000"), text)
         let peak = try? XCTUnwrap(lines.first { $0.hasPrefix("rederive_peak_resident_bytes") })
-        XCTAssertNotNil(peak.flatMap { Int64($0.split(separator: " ").last!) }, "peak memory is a whole number: \(peak ?? "")")
+        XCTAssertNotNil(peak.flatMap { Int64($0.split(separator: " ").last!) }, "whole number: \(peak ?? "")")
     }
 
     func testLastSuccessIsKeptWhenARunFails() throws {
@@ -80,6 +81,7 @@ final class MetricsFileTests: XCTestCase {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         XCTAssertTrue(text.contains("rederive_last_success_timestamp_seconds{pipeline=\"p\"} 1700000000"), text)
         XCTAssertTrue(text.contains("rederive_last_run_timestamp_seconds{pipeline=\"p\"} 1700003600"), text)
-        XCTAssertTrue(text.contains("rederive_run_exit_status{pipeline=\"p\",stage=\"import\",command=\"import\"} 4"), text)
+        let exit = "rederive_run_exit_status{pipeline=\"p\",stage=\"import\",command=\"import\"} 4"
+        XCTAssertTrue(text.contains(exit), text)
     }
 }
