@@ -51,7 +51,7 @@ build: deps
 run: build
 	@mkdir -p out
 	$(REDERIVE) run Pipelines/demo.yml --db $(DEMO_DB); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ]
-	@echo "Store: $(DEMO_DB); issues: out/demo-import-issues.jsonl; summaries: out/demo-summaries.jsonl.zst"
+	@echo "Store: $(DEMO_DB); issues: out/demo-import-issues-run<N>.jsonl (N: the run id); summaries: out/demo-summaries.jsonl.zst"
 
 # Nightly job: new exports from INCOMING (already-imported files skipped by content hash),
 # derive stale, export summaries. Run it twice: the second run imports nothing new.

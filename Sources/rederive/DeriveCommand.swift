@@ -120,9 +120,9 @@ struct Derive: ParsableCommand {
             if let applyPlan {
                 let plan = try DerivePlan.load(path: applyPlan)
                 logger.info("applying the plan \(applyPlan): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries (\(plan.selection))")
-                return try output.finish([try DeriveJob.apply(plan, config: config, store: store)])
+                return try output.finish([try DeriveJob.apply(plan, config: config, store: store)], store: store.path)
             }
-            return try output.finish([try DeriveJob.run(config, store: store)])
+            return try output.finish([try DeriveJob.run(config, store: store)], store: store.path)
         }
         throw ExitCode(status)
     }

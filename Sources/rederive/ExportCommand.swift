@@ -29,7 +29,12 @@ struct Export: ParsableCommand {
               rederive export --db out/rooms.sqlite --out new.jsonl \\
                 --since 2026-11-01T00:00:00Z --json
 
-            Exit status: 0 written, 1 usage error, 2 fatal I/O (nothing
+            Records left out because their summary is stale or never
+            derived are counted in a warning (derive them first, or use
+            --all-records); the export then exits 3.
+
+            Exit status: 0 written, 3 written but records left out as
+            stale, 1 usage error, 2 fatal I/O (nothing
             written at --out), 130/143 stopped by SIGINT/SIGTERM (nothing
             written at --out).
             """
@@ -65,7 +70,7 @@ struct Export: ParsableCommand {
             defer { store.close() }
             RunControl.installSignalHandlers()
             let config = ExportConfiguration(outPath: out, includeStale: allRecords, since: since, arguments: commandLineText)
-            return try output.finish([try ExportJob.run(config, store: store)])
+            return try output.finish([try ExportJob.run(config, store: store)], store: store.path)
         }
         throw ExitCode(status)
     }

@@ -54,7 +54,7 @@ struct Import: ParsableCommand {
             RunControl.installSignalHandlers()
             let config = ImportConfiguration(files: files, skipImportedFiles: skipImportedFiles,
                                              settings: options.settings)
-            return try output.finish([try ImportJob.run(config, store: store)])
+            return try output.finish([try ImportJob.run(config, store: store)], store: store.path)
         }
         throw ExitCode(status)
     }

@@ -33,18 +33,31 @@ struct OutputOptions: ParsableArguments {
         ProgressLine.isSuppressed = quiet
     }
 
-    /// Logs the run's tally, prints `--json`, writes `--metrics-file`; returns the exit status.
-    func finish(_ reports: [RunReport], pipeline: String? = nil) throws(RederiveError) -> Int32 {
+    /// Logs the run's tally (with its figures as typed metadata), its warnings and the
+    /// files it wrote, prints `--json`, writes `--metrics-file` (with the figures of the
+    /// store at `store`, when given); returns the exit status.
+    func finish(_ reports: [RunReport], pipeline: String? = nil, store: String? = nil) throws(RederiveError) -> Int32 {
         for report in reports {
             if json { print(report.json()) }
-            logger.info("\(report.tallyLine())", metadata: [
-                "run": "\(report.runID)", "command": "\(report.command)", "status": "\(report.status.rawValue)",
-                "exit": "\(report.exitStatus)",
-            ])
+            logger.info("\(report.tallyLine())", metadata: report.logMetadata)
+            for warning in report.warnings { logger.warning("\(warning)", metadata: ["command": "\(report.command)"]) }
+            logWritten(report)
         }
-        if let metricsFile { try MetricsFile.write(reports, pipeline: pipeline, to: metricsFile) }
+        if let metricsFile {
+            try MetricsFile.write(reports, pipeline: pipeline, to: metricsFile,
+                                  store: store.flatMap { MetricsFile.StoreFigures.read(storeAt: $0) })
+            logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])
+        }
         return reports.last?.exitStatus ?? 0
     }
+
+    /// Logs where the run's issue report and output went.
+    func logWritten(_ report: RunReport) {
+        if let path = report.reportPath {
+            logger.info("issue report written to \(path)", metadata: ["report": "\(path)"])
+        }
+        if let path = report.outputPath {
+            logger.info("output written to \(path)", metadata: ["output": "\(path)"])
+        }
+    }
 }
-
-

@@ -13,11 +13,19 @@ struct Run: ParsableCommand {
             that skipped records lets the pipeline go on (exit 3 at the end); the error budget \
             (4), a signal (130/143) or a fatal error stops it.
 
+            Relative paths in the file (store, metrics-file, paths, report, preview-out, \
+            out) are relative to the file's folder; paths given here, to the working \
+            directory. Issue reports get a per-run name (X-runN.jsonl), so the next run \
+            never replaces them; every file written is logged. --json prints one document \
+            for the whole pipeline (stages, counts, exit statuses, paths); --results-file \
+            writes it too. A --dry-run leaves the metrics file alone.
+
             Examples:
               rederive run Pipelines/demo.yml
               rederive run Pipelines/nightly.yml --input /data/incoming \\
                 --db /data/rooms.sqlite -o /data/summaries.jsonl.zst
               rederive run Pipelines/backfill.yml --db out/demo.sqlite --dry-run
+              rederive run Pipelines/demo.yml --report out/reports/ --json
             """
     )
 
@@ -47,6 +55,17 @@ struct Run: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Preview only: derive stages write preview reports, import and export are skipped.")
     var dryRun = false
 
+    @Option(help: ArgumentHelp(
+        "Every import and derive stage's issue report (overrides `report`): a directory, or a file name.",
+        discussion: "DIR gives DIR/PIPELINE-STAGE-issues.jsonl, X.jsonl gives X-STAGE.jsonl; each with -runN added."),
+            completion: .file())
+    var report: String?
+
+    @Option(name: .customLong("results-file"),
+            help: "Also write the pipeline's results (the --json document) here, atomically.",
+            completion: .file(extensions: ["json"]))
+    var resultsFile: String?
+
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -60,19 +79,42 @@ struct Run: ParsableCommand {
             overrides.dryRun = dryRun
             overrides.allowDowngrade = allowDowngrade
             overrides.metricsFile = output.metricsFile
+            overrides.report = report
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)
             // A writing pipeline holds the store's run lock across its stages; a dry run only reads.
             let lock = dryRun ? nil : try locking.acquire(store: resolved.store)
             defer { lock?.release() }
             RunControl.installSignalHandlers()
-            logger.info("pipeline \(resolved.name): \(resolved.stages.count) stage(s) on \(resolved.store)")
-            let outcome = try PipelineRunner.run(resolved) { line in logger.info("\(line)") }
-            for report in outcome.reports where output.json { print(report.json()) }
-            for preview in outcome.previews where output.json { print(preview.json(pretty: false)) }
-            if let metricsFile = resolved.metricsFile {
-                try MetricsFile.write(outcome.reports, pipeline: resolved.name, to: metricsFile)
+            logger.info("pipeline \(resolved.name): \(resolved.stages.count) stage(s) on \(resolved.store)",
+                        metadata: ["pipeline": "\(resolved.name)", "store": "\(resolved.store)"])
+            let outcome = try PipelineRunner.run(resolved) { level, line, metadata in
+                logger.log(level: level, "\(line)", metadata: metadata.merging(["pipeline": "\(resolved.name)"]) { $1 })
             }
-            logger.info("pipeline \(resolved.name): exit \(outcome.exitStatus)")
+            for report in outcome.reports { output.logWritten(report) }
+            var result = outcome.result
+            if let metricsFile = resolved.metricsFile {
+                if resolved.dryRun {
+                    // A dry run's figures would replace the real run's: leave the file alone.
+                    logger.info("metrics file \(metricsFile) left unchanged (dry run)")
+                } else {
+                    try MetricsFile.write(outcome.reports, pipeline: resolved.name, to: metricsFile,
+                                          labels: result.stages.compactMap { stage in
+                                              if case .ran = stage.outcome { stage.label } else { nil }
+                                          },
+                                          store: MetricsFile.StoreFigures.read(storeAt: resolved.store),
+                                          succeeded: outcome.result.statusText != "error")
+                    result.metricsFile = metricsFile
+                    logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])
+                }
+            }
+            if output.json { print(result.json()) }
+            if let resultsFile {
+                try result.write(to: resultsFile)
+                logger.info("results written to \(resultsFile)", metadata: ["results": "\(resultsFile)"])
+            }
+            logger.info("pipeline \(resolved.name): exit \(outcome.exitStatus)", metadata: [
+                "pipeline": "\(resolved.name)", "exit": .stringConvertible(Int(outcome.exitStatus)),
+            ])
             return outcome.exitStatus
         }
         throw ExitCode(status)

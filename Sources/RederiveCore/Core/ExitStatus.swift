@@ -7,7 +7,9 @@ public enum ExitStatus {
     public static let usage: Int32 = 1
     /// A fatal I/O or store failure; nothing is half-written.
     public static let failure: Int32 = 2
-    /// Finished, but some records were skipped (see the report).
+    /// Finished, but some records were skipped (see the report), or some of what was asked
+    /// was not done (ids not found, failures only a re-import can retry, stale records left
+    /// out of an export: see the run's warnings).
     public static let skippedRecords: Int32 = 3
     /// Stopped by the error budget after committing its work.
     public static let errorBudget: Int32 = 4

@@ -30,8 +30,11 @@ public enum JSONText {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// A JSON number for a double: shortest form, `null` when not finite.
+    /// A JSON number for a double: shortest form (a whole number without `.0`), `null` when
+    /// not finite.
     public static func number(_ value: Double) -> String {
-        value.isFinite ? (value == 0 ? "0" : value.description) : "null"
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return value.description
     }
 }

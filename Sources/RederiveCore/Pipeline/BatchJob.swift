@@ -47,6 +47,11 @@ protocol BatchJob: AnyObject, Sendable {
     func counts(_ stats: RunStatistics) -> [(String, Int)]
     /// Failures that were not already open in the ledger.
     var newFailures: Int { get }
+    /// What a completed run could not do although asked to (see `RunReport.warnings`);
+    /// called after `finish`. Any warning makes a run that would exit 0 exit 3.
+    func warnings(_ stats: RunStatistics) throws(RederiveError) -> [String]
+    /// The output file the job wrote, if any (logged and reported).
+    var outputPath: String? { get }
 }
 
 /// How a job's run is kept in the store's history.
@@ -62,4 +67,6 @@ extension BatchJob {
     var progressShowsBytes: Bool { false }
     func progressFraction(_ stats: RunStatistics) -> Double? { nil }
     var newFailures: Int { 0 }
+    func warnings(_ stats: RunStatistics) throws(RederiveError) -> [String] { [] }
+    var outputPath: String? { nil }
 }

@@ -29,12 +29,17 @@ enum BatchRunner {
             return error
         }
 
-        let issues = try IssueReport(path: settings.reportPath, buffered: job.issuesOutOfOrder)
         if let recording {
             run = try recording.store.beginRun(command: job.command, pipeline: settings.pipeline,
                                                arguments: settings.arguments, resumeKey: recording.resumeKey,
                                                deriver: job.deriver, allowDowngrade: settings.allowDowngrade)
         }
+        var reportPath = settings.reportPath
+        if settings.reportPerRun, let path = reportPath, let run {
+            reportPath = RunSettings.perRunReportPath(path, runID: run.runID)
+        }
+        let issues: IssueReport
+        do { issues = try IssueReport(path: reportPath, buffered: job.issuesOutOfOrder) } catch { throw failed(error) }
         do { try job.start(run, log: log) } catch { throw failed(error) }
 
         let writer = BackgroundWriter<(Job.Write, RunStatistics)> { item throws(RederiveError) in
@@ -70,15 +75,22 @@ enum BatchRunner {
         } catch {
             throw failed(error)
         }
+        let warnings: [String]
+        do { warnings = status == .completed ? try job.warnings(stats) : [] } catch { throw failed(error) }
         stats.seconds = clock.seconds
-        let exit = RunControl.exitStatus(for: status, skipped: stats.recordsSkipped + stats.fileFaults)
+        var exit = RunControl.exitStatus(for: status, skipped: stats.recordsSkipped + stats.fileFaults)
+        if exit == ExitStatus.ok && !warnings.isEmpty { exit = ExitStatus.skippedRecords }
         if let recording, let run {
             try recording.store.finishRun(run.runID, status: status, exitStatus: exit, statistics: stats)
         }
-        return RunReport(
+        var report = RunReport(
             runID: run?.runID ?? 0, command: job.command, status: status, exitStatus: exit, statistics: stats,
             counts: job.counts(stats), issuesByCode: issues.countsByCode, newFailures: job.newFailures,
             summaryVersion: job.deriver.version, fingerprint: job.deriver.fingerprint, resumedFrom: run?.resumedFrom,
             stopReason: stopReason)
+        report.reportPath = reportPath
+        report.outputPath = status == .completed ? job.outputPath : nil
+        report.warnings = warnings
+        return report
     }
 }

@@ -184,8 +184,8 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     let recording: RunRecording?
     var command: String { if case .preview = mode { "derive --dry-run" } else { "derive" } }
     var issuesOutOfOrder: Bool { true }
-    private let config: DeriveConfiguration
-    private let store: Store
+    let config: DeriveConfiguration
+    let store: Store
     private let mode: Mode
     private let pool: WorkerPool<RecordProcessor>
     private let failuresAdded = Mutex(0)

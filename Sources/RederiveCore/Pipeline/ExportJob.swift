@@ -117,6 +117,21 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
 
     func counts(_ stats: RunStatistics) -> [(String, Int)] { [("exported", stats.recordsDone), ("excluded", excluded)] }
 
+    var outputPath: String? { config.outPath }
+
+    /// Records left out because their summary is stale or missing (not with all-records):
+    /// an export that leaves records out says so and ends with exit status 3.
+    func warnings(_ stats: RunStatistics) throws(RederiveError) -> [String] {
+        guard !config.includeStale else { return [] }
+        let (stale, missing) = try store.countNotFresh(upTo: upper, deriver: deriver)
+        guard stale + missing > 0 else { return [] }
+        let what = [stale > 0 ? "\(stale) with a stale summary" : nil, missing > 0 ? "\(missing) never derived" : nil]
+            .compactMap { $0 }.joined(separator: ", ")
+        let total = stale + missing
+        return ["\(total) record\(total == 1 ? "" : "s") left out of \(config.outPath) (\(what)): "
+                + "re-derive them first (`rederive derive`), or export stale summaries too with all-records"]
+    }
+
     // One output line; the stored summary JSON is spliced in verbatim (it was written by
     // the deriver as a JSON object), so exporting never re-encodes it.
     static func appendLine(_ row: ExportRow, to out: inout [UInt8]) {

@@ -6,13 +6,14 @@ import Yams
 /// ```yaml
 /// version: 1
 /// name: nightly
-/// store: out/nightly.sqlite
+/// store: ../out/nightly.sqlite
 /// stages:
-///   - import: { paths: [incoming], skip-imported-files: true }
+///   - import: { paths: [../incoming], skip-imported-files: true }
 ///   - derive: {}
-///   - export: { out: out/summaries.jsonl.zst }
+///   - export: { out: ../out/summaries.jsonl.zst }
 /// ```
-/// Unknown keys and unknown stages are errors naming the file and line.
+/// Unknown keys and unknown stages are errors naming the file and line. Relative paths are
+/// relative to the file's folder (`load(path:)` resolves them).
 public struct PipelineDefinition: Sendable, Equatable {
     /// The newest pipeline file version this build reads.
     public static let currentVersion = 1
@@ -113,13 +114,14 @@ public struct ExportStage: Sendable, Equatable {
 }
 
 extension PipelineDefinition {
-    /// Reads and validates a pipeline file.
+    /// Reads and validates a pipeline file; its relative paths are taken relative to the
+    /// file's folder (see `resolvingPaths(against:)`).
     public static func load(path: String) throws(RederiveError) -> PipelineDefinition {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw .usage("\(path): cannot read the pipeline file: \(error.localizedDescription)")
         }
-        return try parse(text, path: path)
+        return try parse(text, path: path).resolvingPaths(against: directory(of: path))
     }
 
     /// Parses pipeline text; `path` names the file in errors.

@@ -23,6 +23,10 @@ public struct PipelineOverrides: Sendable {
     public var metricsFile: String?
     /// `--allow-downgrade` for every derive and import stage.
     public var allowDowngrade = false
+    /// `--report`: every import and derive stage's issue report, from a directory
+    /// (`DIR/PIPELINE-LABEL-issues.jsonl`) or a file name (`X.jsonl` → `X-LABEL.jsonl`);
+    /// either way with the per-run name (`…-run<N>.jsonl`).
+    public var report: String?
 
     /// No overrides.
     public init() {}
@@ -60,6 +64,34 @@ public struct ResolvedPipeline: Sendable {
     public var metricsFile: String?
     /// The stages in order.
     public var stages: [Stage]
+    /// Each stage's name in the file (`import`, `derive`, `export`), in order.
+    public var stageNames: [String] = []
+    /// Each stage's label for logs, metrics and results: its name, or `name-N` (1-based
+    /// among stages of that name) when several stages share it.
+    public var stageLabels: [String] = []
+    /// The pipeline file.
+    public var file: String = ""
+    /// Whether the whole pipeline is a dry run (`--dry-run`).
+    public var dryRun = false
+
+    /// Labels for stages named `names`: unique names as they are, repeated ones numbered.
+    public static func labels(for names: [String]) -> [String] {
+        var seen: [String: Int] = [:]
+        return names.map { name in
+            guard names.filter({ $0 == name }).count > 1 else { return name }
+            seen[name, default: 0] += 1
+            return "\(name)-\(seen[name]!)"
+        }
+    }
+
+    /// The report path of the stage labelled `label` under a `--report` value: a directory
+    /// unless it ends in `.jsonl` or `.jsonl.zst`.
+    static func stageReport(_ base: String, pipeline: String, label: String) -> String {
+        for suffix in [".jsonl.zst", ".jsonl"] where base.hasSuffix(suffix) {
+            return String(base.dropLast(suffix.count)) + "-\(label)" + suffix
+        }
+        return (base.hasSuffix("/") ? base : base + "/") + "\(pipeline)-\(label)-issues.jsonl"
+    }
 
     /// Resolves `definition` with `overrides` (flag > file > default).
     public static func resolve(_ definition: PipelineDefinition, overrides: PipelineOverrides,
@@ -72,31 +104,37 @@ public struct ResolvedPipeline: Sendable {
         var stages: [Stage] = []
         let deriveStages = definition.stages.filter { if case .derive = $0 { true } else { false } }.count
         let hasPreviewStage = definition.stages.contains { if case .derive(let s) = $0 { s.dryRun } else { false } }
-        for stage in definition.stages {
+        let labels = labels(for: definition.stages.map(\.name))
+        for (index, stage) in definition.stages.enumerated() {
+            let overriddenReport = overrides.report.map {
+                stageReport($0, pipeline: definition.name, label: labels[index])
+            }
             switch stage {
             case .importExports(let s):
                 if overrides.dryRun { stages.append(.skipped("import")); continue }
                 let paths = overrides.inputs ?? s.paths
                 guard !paths.isEmpty else { throw .usage("\(definition.path): stage import has no paths (give `paths:` or --input)") }
-                var importConfig = ImportConfiguration(
+                var config = ImportConfiguration(
                     files: try ExportFiles.resolve(paths),
                     workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
                     batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? RunSettings.defaultBatchSize,
-                    reportPath: s.report, deriver: deriver,
+                    reportPath: overriddenReport ?? s.report, deriver: deriver,
                     control: RunControl(maxErrors: overrides.maxErrors ?? s.maxErrors,
                                         maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
                     skipImportedFiles: s.skipImportedFiles, arguments: arguments, pipeline: definition.name)
-                importConfig.settings.allowDowngrade = overrides.allowDowngrade
-                stages.append(.importExports(importConfig))
+                config.settings.reportPerRun = true
+                config.settings.allowDowngrade = overrides.allowDowngrade
+                stages.append(.importExports(config))
             case .derive(let s):
                 var config = DeriveConfiguration(
                     selection: DeriveSelection(all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed),
                     workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
                     batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? RunSettings.defaultBatchSize,
-                    reportPath: s.report, deriver: deriver,
+                    reportPath: overriddenReport ?? s.report, deriver: deriver,
                     control: RunControl(maxErrors: overrides.maxErrors ?? s.maxErrors,
                                         maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
                     arguments: arguments, pipeline: definition.name)
+                config.settings.reportPerRun = true
                 config.maxChanges = s.maxChanges
                 config.settings.allowDowngrade = overrides.allowDowngrade
                 if s.dryRun {
@@ -111,7 +149,7 @@ public struct ResolvedPipeline: Sendable {
                     }
                     config.settings.reportPath = nil
                     let base = s.previewOut ?? ChangeReport.defaultDirectory(forStore: store)
-                    let directory = deriveStages > 1 ? base + "/stage-\(stages.count + 1)" : base
+                    let directory = deriveStages > 1 ? base + "/stage-\(index + 1)" : base
                     stages.append(.preview(config, directory: directory, plan: nil))
                 } else {
                     stages.append(.derive(config))
@@ -126,8 +164,13 @@ public struct ResolvedPipeline: Sendable {
                                                           deriver: deriver, arguments: arguments, pipeline: definition.name)))
             }
         }
-        return ResolvedPipeline(name: definition.name, store: store,
-                                metricsFile: overrides.metricsFile ?? definition.metricsFile, stages: stages)
+        var resolved = ResolvedPipeline(name: definition.name, store: store,
+                                        metricsFile: overrides.metricsFile ?? definition.metricsFile, stages: stages)
+        resolved.stageNames = definition.stages.map(\.name)
+        resolved.stageLabels = labels
+        resolved.file = definition.path
+        resolved.dryRun = overrides.dryRun
+        return resolved
     }
 }
 
@@ -140,6 +183,8 @@ public struct PipelineOutcome: Sendable {
     /// The pipeline's exit status: the first stopping stage's, else 3 when a stage skipped
     /// records, else 0.
     public var exitStatus: Int32
+    /// Every stage, in order, with how it ended, and the run's times.
+    public var result: PipelineResult
 }
 
 /// Runs a resolved pipeline's stages in order against one store. A stage that skipped
@@ -148,7 +193,24 @@ public struct PipelineOutcome: Sendable {
 public enum PipelineRunner {
     /// Runs `pipeline`; `log` receives each stage's tally line as it finishes.
     public static func run(_ pipeline: ResolvedPipeline, log: (String) -> Void) throws(RederiveError) -> PipelineOutcome {
-        var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: 0)
+        try run(pipeline) { _, line, _ in log(line) }
+    }
+
+    /// Runs `pipeline`; `log` receives each stage's tally line as it finishes, with the
+    /// stage's figures as typed metadata (`stage`, `index`, then `RunReport.logMetadata`),
+    /// at level `info`, and each of the stage's warnings at level `warning`.
+    public static func run(
+        _ pipeline: ResolvedPipeline, log: (Logger.Level, String, Logger.Metadata) -> Void
+    ) throws(RederiveError) -> PipelineOutcome {
+        let labels = pipeline.stageLabels.count == pipeline.stages.count
+            ? pipeline.stageLabels : pipeline.stages.indices.map { "\($0)" }
+        let names = pipeline.stageNames.count == pipeline.stages.count ? pipeline.stageNames : labels
+        var result = PipelineResult(name: pipeline.name, file: pipeline.file, store: pipeline.store,
+                                    dryRun: pipeline.dryRun, startedAt: Date(), finishedAt: Date(), exitStatus: 0,
+                                    stages: zip(names, labels).enumerated().map {
+                                        .init(index: $0, name: $1.0, label: $1.1, outcome: .notRun)
+                                    }, metricsFile: nil)
+        var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: 0, result: result)
         var store: Store?
         defer { store?.close() }
         // Only an import may create the store: a derive or export on a missing (mistyped)
@@ -162,11 +224,13 @@ public enum PipelineRunner {
             store = opened
             return opened
         }
-        for stage in pipeline.stages {
+        stages: for (index, stage) in pipeline.stages.enumerated() {
+            let stageMetadata: Logger.Metadata = ["stage": .string(labels[index]), "index": .stringConvertible(index)]
             let report: RunReport
             switch stage {
             case .skipped(let name):
-                log("\(name): skipped (--dry-run)")
+                result.stages[index].outcome = .skipped
+                log(.info, "\(name): skipped (--dry-run)", stageMetadata.merging(["status": "skipped"]) { $1 })
                 continue
             case .preview(let config, let directory, let planPath):
                 // A preview reads through its own read-only connection: it writes nothing.
@@ -175,10 +239,15 @@ public enum PipelineRunner {
                 let preview = try DeriveJob.preview(config, store: readOnly)
                 try preview.write(toDirectory: directory)
                 outcome.previews.append(preview)
-                log(preview.tallyLine() + "; preview in \(directory)/")
+                result.stages[index].outcome = .previewed(preview, directory: directory)
+                log(.info, preview.tallyLine() + "; preview in \(directory)/", stageMetadata.merging([
+                    "status": "previewed", "exit": .stringConvertible(Int(preview.exitStatus)),
+                    "preview": .string(directory),
+                ]) { $1 })
                 if let planPath {
                     try DeriveJob.plan(preview, config: config, store: readOnly).write(to: planPath)
-                    log("plan written to \(planPath): apply it with `rederive derive --db \(pipeline.store) --apply-plan \(planPath)`")
+                    log(.info, "plan written to \(planPath): apply it with `rederive derive --db \(pipeline.store) --apply-plan \(planPath)`",
+                        stageMetadata.merging(["plan": .string(planPath)]) { $1 })
                 }
                 if preview.exitStatus != 0 { outcome.exitStatus = preview.exitStatus }
                 continue
@@ -190,15 +259,22 @@ public enum PipelineRunner {
                 report = try ExportJob.run(config, store: try writable())
             }
             outcome.reports.append(report)
-            log(report.tallyLine())
+            result.stages[index].outcome = .ran(report)
+            log(.info, report.tallyLine(), stageMetadata.merging(report.logMetadata) { $1 })
+            for warning in report.warnings {
+                log(.warning, warning, stageMetadata)
+            }
             let status = report.exitStatus
             if status == 3 {
                 outcome.exitStatus = 3
             } else if status != 0 {
                 outcome.exitStatus = status
-                break
+                break stages
             }
         }
+        result.finishedAt = Date()
+        result.exitStatus = outcome.exitStatus
+        outcome.result = result
         return outcome
     }
 }

@@ -26,6 +26,19 @@ public struct RunSettings: Sendable {
     /// Overwrite summaries a newer rederive derived (`--allow-downgrade`; recorded in the
     /// run history). Off: they are left untouched and counted as `newer`.
     public var allowDowngrade = false
+    /// Give the issue report a per-run name (`issues.jsonl` → `issues-run12.jsonl`, the run's
+    /// id in the history) so the next run does not replace it. Pipelines set it; a report
+    /// path given to a single command is written as given. Runs kept in no history (dry
+    /// runs, `summarize`) always use the path as given.
+    public var reportPerRun = false
+
+    /// `path` with `-run<id>` before its `.jsonl` / `.jsonl.zst` suffix (or at its end).
+    public static func perRunReportPath(_ path: String, runID: Int64) -> String {
+        for suffix in [".jsonl.zst", ".jsonl"] where path.hasSuffix(suffix) {
+            return String(path.dropLast(suffix.count)) + "-run\(runID)" + suffix
+        }
+        return path + "-run\(runID)"
+    }
 
     /// Creates settings; `workers` and `batchSize` below 1 are raised to 1 (the CLI and
     /// pipeline files reject them before they get here).

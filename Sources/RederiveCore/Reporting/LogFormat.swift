@@ -3,9 +3,11 @@ import Logging
 
 /// How log lines are written on stderr.
 public enum LogFormat: String, Sendable, CaseIterable {
-    /// `2026-11-22T17:08:15.934Z info  import: message key=value` for people.
+    /// `2026-11-22T17:08:15.934Z info  import: message key=value` for people (scalar
+    /// metadata only: nested figures such as `counts` are spelled out in the message).
     case human
-    /// One JSON object per line for log shippers.
+    /// One JSON object per line for log shippers; metadata keeps its types (numbers,
+    /// booleans, nested objects such as `counts`).
     case json
 }
 
@@ -40,16 +42,40 @@ public struct StderrLogHandler: LogHandler {
         let line: String
         switch format {
         case .human:
-            let pairs = merged.keys.sorted().map { "\($0)=\(merged[$0]!)" }.joined(separator: " ")
+            // Nested figures (counts, issues by code) are in the message already: only scalars here.
+            let pairs = merged.keys.sorted().compactMap { key -> String? in
+                switch merged[key]! {
+                case .dictionary, .array: nil
+                default: "\(key)=\(merged[key]!)"
+                }
+            }.joined(separator: " ")
             line = "\(time) \(event.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(event.message)"
                 + (pairs.isEmpty ? "" : " " + pairs)
         case .json:
             var fields = ["\"time\":\(JSONText.string(time))", "\"level\":\(JSONText.string(event.level.rawValue))",
                           "\"logger\":\(JSONText.string(label))", "\"message\":\(JSONText.string(event.message.description))"]
-            for key in merged.keys.sorted() { fields.append("\(JSONText.string(key)):\(JSONText.string(merged[key]!.description))") }
+            for key in merged.keys.sorted() { fields.append("\(JSONText.string(key)):\(Self.json(merged[key]!))") }
             line = "{" + fields.joined(separator: ",") + "}"
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// A metadata value as JSON: numbers and booleans (`.stringConvertible(3)`) stay typed,
+    /// dictionaries and arrays nest, anything else is a string.
+    static func json(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let s): return JSONText.string(s)
+        case .stringConvertible(let v):
+            switch v {
+            case let b as Bool: return b ? "true" : "false"
+            case let i as any BinaryInteger: return "\(i)"
+            case let d as Double: return JSONText.number(d)
+            default: return JSONText.string(v.description)
+            }
+        case .array(let items): return "[" + items.map(json).joined(separator: ",") + "]"
+        case .dictionary(let d):
+            return "{" + d.keys.sorted().map { "\(JSONText.string($0)):\(json(d[$0]!))" }.joined(separator: ",") + "}"
+        }
     }
 
     /// Installs the handler for every logger of the process (once, at start-up).

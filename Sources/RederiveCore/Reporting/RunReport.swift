@@ -24,6 +24,14 @@ public struct RunReport: Sendable {
     public var resumedFrom: Int64?
     /// Why the run stopped early (budget or signal), if it did.
     public var stopReason: String?
+    /// The issue report file the run wrote, if any (with its per-run name, when it has one).
+    public var reportPath: String?
+    /// The output file the run wrote (an export's summaries), if any.
+    public var outputPath: String?
+    /// What the run could not do although asked to, for people (ids not found, failures
+    /// that need a re-import, records an export left out as stale). A completed run with
+    /// warnings ends with exit status 3, like one that skipped records.
+    public var warnings: [String] = []
 
     /// Creates a report.
     public init(runID: Int64, command: String, status: RunStatus, exitStatus: Int32, statistics: RunStatistics,
@@ -44,7 +52,10 @@ public struct RunReport: Sendable {
     }
 
     /// The machine-readable run summary (one JSON object).
-    public func json() -> String {
+    public func json() -> String { "{\(jsonFields.joined(separator: ","))}" }
+
+    /// The members of `json()`, `"key":value` each (a pipeline's results inline them per stage).
+    public var jsonFields: [String] {
         var fields: [String] = [
             "\"runId\":\(runID)",
             "\"command\":\(JSONText.string(command))",
@@ -66,7 +77,10 @@ public struct RunReport: Sendable {
         fields.append("\"peakResidentMB\":\(JSONText.number(ResourceUsage.peakResidentMegabytes.rounded()))")
         fields.append("\"resumedFrom\":\(resumedFrom.map(String.init) ?? "null")")
         fields.append("\"stopReason\":\(stopReason.map(JSONText.string) ?? "null")")
-        return "{\(fields.joined(separator: ","))}"
+        fields.append("\"report\":\(reportPath.map(JSONText.string) ?? "null")")
+        fields.append("\"output\":\(outputPath.map(JSONText.string) ?? "null")")
+        fields.append("\"warnings\":[\(warnings.map(JSONText.string).joined(separator: ","))]")
+        return fields
     }
 
     // "filesSkipped" → "files skipped" for people; JSON keeps the camelCase key.

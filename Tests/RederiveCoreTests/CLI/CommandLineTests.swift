@@ -141,6 +141,6 @@ final class CommandLineTests: XCTestCase {
         let r = try rederive(["import", "Fixtures/exports", "--db", db, "--metrics-file", metrics, "--quiet"])
         XCTAssertEqual(r.status, 0)
         let text = try String(contentsOfFile: metrics, encoding: .utf8)
-        XCTAssertTrue(text.contains("rederive_records{pipeline=\"\",stage=\"0\",command=\"import\",outcome=\"imported\"} 32"), text)
+        XCTAssertTrue(text.contains("rederive_records{pipeline=\"\",stage=\"import\",command=\"import\",outcome=\"imported\"} 32"), text)
     }
 }

@@ -16,11 +16,11 @@ final class MetricsFileTests: XCTestCase {
     func testPrometheusTextFormat() {
         let text = MetricsFile.text([report()], pipeline: "nightly", finishedAt: Date(timeIntervalSince1970: 1_700_000_000))
         let lines = text.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines.contains("rederive_records{pipeline=\"nightly\",stage=\"0\",command=\"import\",outcome=\"read\"} 10"))
-        XCTAssertTrue(lines.contains("rederive_records{pipeline=\"nightly\",stage=\"0\",command=\"import\",outcome=\"imported\"} 7"))
-        XCTAssertTrue(lines.contains("rederive_issues{pipeline=\"nightly\",stage=\"0\",command=\"import\",code=\"invalid_json\"} 2"))
-        XCTAssertTrue(lines.contains("rederive_run_exit_status{pipeline=\"nightly\",stage=\"0\",command=\"import\"} 3"))
-        XCTAssertTrue(lines.contains("rederive_run_records_per_second{pipeline=\"nightly\",stage=\"0\",command=\"import\"} 5"))
+        XCTAssertTrue(lines.contains("rederive_records{pipeline=\"nightly\",stage=\"import\",command=\"import\",outcome=\"read\"} 10"))
+        XCTAssertTrue(lines.contains("rederive_records{pipeline=\"nightly\",stage=\"import\",command=\"import\",outcome=\"imported\"} 7"))
+        XCTAssertTrue(lines.contains("rederive_issues{pipeline=\"nightly\",stage=\"import\",command=\"import\",code=\"invalid_json\"} 2"))
+        XCTAssertTrue(lines.contains("rederive_run_exit_status{pipeline=\"nightly\",stage=\"import\",command=\"import\"} 3"))
+        XCTAssertTrue(lines.contains("rederive_run_records_per_second{pipeline=\"nightly\",stage=\"import\",command=\"import\"} 5"))
         XCTAssertTrue(lines.contains("rederive_last_run_timestamp_seconds{pipeline=\"nightly\"} 1700000000"))
         // Every sample line belongs to a family announced by HELP and TYPE before it.
         var declared = Set<String>()
@@ -50,5 +50,38 @@ final class MetricsFileTests: XCTestCase {
         XCTAssertThrowsError(try MetricsFile.write([report()], pipeline: nil, to: "/proc/nope/run.prom")) { error in
             XCTAssertEqual((error as? RederiveError)?.exitStatus, 2)
         }
+    }
+
+    func testStageLabelsStoreFiguresAndWholeNumbers() {
+        var failed = report()
+        failed.command = "derive"
+        failed.statistics.recordsNewer = 2
+        let text = MetricsFile.text([report(), failed], pipeline: "p", labels: ["import", "derive-2"],
+                                    store: .init(staleRecords: 4, openFailures: 13, newerSummaries: 2),
+                                    lastSuccess: Date(timeIntervalSince1970: 1_600_000_000))
+        let lines = text.split(separator: "\n").map(String.init)
+        let newer = "rederive_records{pipeline=\"p\",stage=\"derive-2\",command=\"derive\",outcome=\"newer\"} 2"
+        XCTAssertTrue(lines.contains(newer), text)
+        XCTAssertTrue(lines.contains("rederive_store_stale_records{pipeline=\"p\"} 4"), text)
+        XCTAssertTrue(lines.contains("rederive_store_open_failures{pipeline=\"p\"} 13"), text)
+        XCTAssertTrue(lines.contains("rederive_store_newer_summaries{pipeline=\"p\"} 2"), text)
+        XCTAssertTrue(lines.contains("rederive_last_success_timestamp_seconds{pipeline=\"p\"} 1600000000"), text)
+        let peak = try? XCTUnwrap(lines.first { $0.hasPrefix("rederive_peak_resident_bytes") })
+        XCTAssertNotNil(peak.flatMap { Int64($0.split(separator: " ").last!) }, "whole number: \(peak ?? "")")
+    }
+
+    func testLastSuccessIsKeptWhenARunFails() throws {
+        let dir = try TemporaryDirectory()
+        let path = dir.file("run.prom")
+        let success = Date(timeIntervalSince1970: 1_700_000_000)
+        try MetricsFile.write([report()], pipeline: "p", to: path, finishedAt: success)
+        var failed = report()
+        failed.exitStatus = 4
+        try MetricsFile.write([failed], pipeline: "p", to: path, finishedAt: success.addingTimeInterval(3600))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.contains("rederive_last_success_timestamp_seconds{pipeline=\"p\"} 1700000000"), text)
+        XCTAssertTrue(text.contains("rederive_last_run_timestamp_seconds{pipeline=\"p\"} 1700003600"), text)
+        let exit = "rederive_run_exit_status{pipeline=\"p\",stage=\"import\",command=\"import\"} 4"
+        XCTAssertTrue(text.contains(exit), text)
     }
 }

@@ -1,0 +1,136 @@
+import Foundation
+import XCTest
+@testable import RederiveCore
+
+/// `rederive run` on the built binary: paths relative to the pipeline file, per-run report
+/// names, `--report`, one `--json` document and `--results-file`, typed JSON logs, metrics.
+final class PipelineRunCommandTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+
+    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func tearDown() { dir = nil }
+
+    private func rederive(_ arguments: [String],
+                          in directory: URL = RoomFixtures.repoRoot) throws -> CommandLineResult {
+        try CommandLineTool.invoke(arguments, directory: directory, scratch: dir)
+    }
+
+    private var fixtures: String { RoomFixtures.repoRoot.appendingPathComponent("Fixtures").path }
+
+    /// A pipeline at `dir/pipes/p.yml` writing to `../out/...` (relative to the file).
+    private func writePipeline(paths: String, extra: String = "") throws -> String {
+        let pipes = dir.file("pipes")
+        try FileManager.default.createDirectory(atPath: pipes, withIntermediateDirectories: true)
+        let file = pipes + "/p.yml"
+        try """
+            version: 1
+            name: p
+            store: ../out/p.sqlite
+            metrics-file: ../out/p.prom
+            stages:
+              - import: { paths: [\(paths)], report: ../out/import-issues.jsonl }
+              - derive: { report: ../out/derive-issues.jsonl }
+              - export: { out: ../out/p.jsonl }
+            \(extra)
+            """.write(toFile: file, atomically: true, encoding: .utf8)
+        return file
+    }
+
+    private func object(_ data: Data) throws -> [String: Any] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    func testPathsInThePipelineFileAreRelativeToItsFolderAndEveryWrittenFileIsLogged() throws {
+        let file = try writePipeline(paths: fixtures)
+        // Run from the repository root: nothing may land in its out/.
+        let r = try rederive(["run", file])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        let out = dir.file("out")
+        for name in ["p.sqlite", "p.prom", "p.jsonl", "import-issues-run1.jsonl"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + name), "\(name) under ../out")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/import-issues.jsonl"), "per-run name only")
+        XCTAssertTrue(r.stderr.contains("issue report written to \(out)/import-issues-run1.jsonl"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("output written to \(out)/p.jsonl"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("metrics written to \(out)/p.prom"), r.stderr)
+
+        // The next run writes its own report; the first one is kept.
+        let again = try rederive(["run", file, "--quiet"])
+        XCTAssertEqual(again.status, 3, again.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/import-issues-run1.jsonl"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/import-issues-run4.jsonl"))
+
+        // Command-line paths stay relative to the working directory.
+        let elsewhere = URL(fileURLWithPath: dir.file("cwd"))
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let flags = try rederive(["run", file, "--db", "mine.sqlite", "-o", "mine.jsonl", "--quiet"], in: elsewhere)
+        XCTAssertEqual(flags.status, 3, flags.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: elsewhere.path + "/mine.sqlite"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: elsewhere.path + "/mine.jsonl"))
+    }
+
+    func testReportFlagGivesEveryStageItsOwnReport() throws {
+        let file = try writePipeline(paths: fixtures)
+        let reports = dir.file("reports")
+        XCTAssertEqual(try rederive(["run", file, "--report", reports, "--quiet"]).status, 3)
+        let names = try FileManager.default.contentsOfDirectory(atPath: reports).sorted()
+        XCTAssertEqual(names, ["p-derive-issues-run2.jsonl", "p-import-issues-run1.jsonl"])
+        XCTAssertEqual(try rederive(["run", file, "--report", dir.file("r/x.jsonl"), "--quiet"]).status, 3)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("r/x-import-run4.jsonl")))
+    }
+
+    func testJSONIsOneDocumentForThePipelineAlsoWrittenAsResultsFile() throws {
+        let file = try writePipeline(paths: fixtures + "/exports")
+        let results = dir.file("results/run.json")
+        let r = try rederive(["run", file, "--json", "--results-file", results, "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout.split(separator: "\n").count, 1, "one document")
+        let doc = try object(r.stdoutData)
+        XCTAssertEqual(doc["pipeline"] as? String, "p")
+        XCTAssertEqual(doc["store"] as? String, dir.file("out/p.sqlite"))
+        XCTAssertEqual(doc["exitStatus"] as? Int, 0)
+        XCTAssertNotNil(doc["startedAt"] as? String)
+        XCTAssertNotNil(doc["finishedAt"] as? String)
+        let stages = try XCTUnwrap(doc["stages"] as? [[String: Any]])
+        XCTAssertEqual(stages.map { $0["name"] as? String }, ["import", "derive", "export"])
+        XCTAssertEqual(stages.map { $0["index"] as? Int }, [0, 1, 2])
+        XCTAssertEqual(stages.map { $0["status"] as? String }, ["completed", "completed", "completed"])
+        XCTAssertEqual((stages[0]["counts"] as? [String: Int])?["imported"], 32)
+        XCTAssertEqual(stages[0]["report"] as? String, dir.file("out/import-issues-run1.jsonl"))
+        XCTAssertEqual(stages[2]["output"] as? String, dir.file("out/p.jsonl"))
+        XCTAssertNotNil(stages[1]["durationSeconds"] as? Double)
+        XCTAssertEqual(try object(try Data(contentsOf: URL(fileURLWithPath: results)))["pipeline"] as? String, "p")
+    }
+
+    func testJSONLogsCarryTypedCountsInsidePipelines() throws {
+        let file = try writePipeline(paths: fixtures + "/exports")
+        let r = try rederive(["run", file, "--log-format", "json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = try r.stderr.split(separator: "\n").map { try object(Data($0.utf8)) }
+        let tally = try XCTUnwrap(lines.first { $0["stage"] as? String == "import" && $0["counts"] != nil })
+        XCTAssertEqual(tally["exit"] as? Int, 0)
+        XCTAssertEqual(tally["index"] as? Int, 0)
+        XCTAssertEqual((tally["counts"] as? [String: Any])?["imported"] as? Int, 32)
+        XCTAssertEqual(tally["pipeline"] as? String, "p")
+        let end = try XCTUnwrap(lines.last)
+        XCTAssertEqual(end["exit"] as? Int, 0, "the pipeline's exit status is a number")
+    }
+
+    func testMetricsHaveStageNamesAndStoreFiguresAndADryRunLeavesThemAlone() throws {
+        let file = try writePipeline(paths: fixtures)
+        XCTAssertEqual(try rederive(["run", file, "--quiet"]).status, 3)
+        let metrics = dir.file("out/p.prom")
+        let text = try String(contentsOfFile: metrics, encoding: .utf8)
+        let newer = #"rederive_records{pipeline="p",stage="derive",command="derive",outcome="newer"} 0"#
+        XCTAssertTrue(text.contains(newer), text)
+        XCTAssertTrue(text.contains(#"rederive_store_open_failures{pipeline="p"} 14"#), text)
+        XCTAssertTrue(text.contains(#"rederive_store_stale_records{pipeline="p"} 0"#), text)
+        XCTAssertTrue(text.contains("rederive_last_success_timestamp_seconds"), text)
+        XCTAssertFalse(text.contains("e+") || text.contains(".999"), "no float noise: \(text)")
+
+        let dry = try rederive(["run", file, "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("left unchanged (dry run)"), dry.stderr)
+        XCTAssertEqual(try String(contentsOfFile: metrics, encoding: .utf8), text)
+    }
+}
