@@ -145,9 +145,19 @@ bench: build
 	    > $(BENCH_DIR)/last.json || exit $$?; $(call BENCH_LINE,derive --all --rewrite$(,) $$w worker(s)); done
 	@$(REDERIVE) derive --db $(BENCH_DB) --all --workers 2 --quiet --json > $(BENCH_DIR)/last.json || exit $$?; \
 	  $(call BENCH_LINE,derive --all (unchanged)$(,) 2 workers)
+	@# The cost of undo: every summary replaced (each kept in summary_history, same transaction)
+	@# against the rewrite above, which writes the same rows but keeps nothing (same values).
+	@for w in 1 2; do python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); \
+	    c.execute('UPDATE summary SET summary_version = 0'); c.commit()" $(BENCH_DB) || exit 1; \
+	  $(REDERIVE) derive --db $(BENCH_DB) --all --workers $$w --quiet --json > $(BENCH_DIR)/last.json || exit $$?; \
+	  $(call BENCH_LINE,derive --all$(,) every summary kept in history$(,) $$w worker(s)); done
+	@python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); \
+	  print('summary history: %d rows, %.1f MB of summary JSON' % c.execute( \
+	  'SELECT COUNT(*), COALESCE(SUM(length(summary_json)),0)/1e6 FROM summary_history').fetchone())" $(BENCH_DB)
 	@for w in 1 2; do $(REDERIVE) summarize $(BENCH_CORPUS) --workers $$w --out $(BENCH_DIR)/summaries.jsonl.zst \
 	    --quiet --json > $(BENCH_DIR)/last.json; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s; \
 	  $(call BENCH_LINE,summarize (no store)$(,) $$w worker(s)); done
+	@$(MAKE) --no-print-directory bench-preview
 
 # Preview benchmark: a store of BENCH_PREVIEW_RECORDS small records (tiny coreModel) whose
 # stored summaries are then perturbed (python3's sqlite3) so every record changes a float

@@ -18,7 +18,7 @@ public struct CorpusGeneratorError: Error, Sendable, CustomStringConvertible {
 }
 
 /// The ways a generated record is deliberately broken, one per rule of "What makes a
-/// record corrupt" in EXPORT-FORMAT.md. The generator cycles over them in this order.
+/// record corrupt" in the export format (Sources/RederiveCore/RederiveCore.docc/ExportFormat.md). The generator cycles over them in this order.
 public enum CorruptKind: String, CaseIterable, Sendable, Codable, Comparable {
     /// A v3 record cut off halfway: not valid JSON.
     case truncatedJSON = "truncated_json"
@@ -123,7 +123,7 @@ public struct SampleRoom: Sendable {
     }
 }
 
-/// Writes synthetic room-scan exports (EXPORT-FORMAT.md) built from real sample rooms, for
+/// Writes synthetic room-scan exports (RederiveCore.docc/ExportFormat.md) built from real sample rooms, for
 /// tests, fixtures and benchmarks.
 ///
 /// Each record takes one sample room, moves it by a random rigid motion (rotation about y

@@ -1,4 +1,4 @@
-/// Pure geometry behind `estimated_floor_area_sqm` (ROOM-SUMMARY.md, "Floor area").
+/// Pure geometry behind `estimated_floor_area_sqm` (<doc:RoomSummary>, "Floor area").
 ///
 /// All functions are deterministic: same input, same bits out (fixed iteration order,
 /// fixed tie-breaking), so a summary never depends on the machine or worker.

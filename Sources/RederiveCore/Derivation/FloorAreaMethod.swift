@@ -1,4 +1,4 @@
-/// How `RoomSummary.estimatedFloorAreaSqm` was obtained (ROOM-SUMMARY.md, "Floor area").
+/// How `RoomSummary.estimatedFloorAreaSqm` was obtained (<doc:RoomSummary>, "Floor area").
 ///
 /// The raw values are the strings stored in the `floor_area_method` column and JSON key.
 public enum FloorAreaMethod: String, Sendable {

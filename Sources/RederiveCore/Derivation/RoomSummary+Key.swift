@@ -1,6 +1,6 @@
 extension RoomSummary {
     /// The summary JSON keys, in the order `jsonBytes()` writes them: the one list every
-    /// report, comparison and test walks (ROOM-SUMMARY.md, "Fields").
+    /// report, comparison and test walks (<doc:RoomSummary>, "Fields").
     public enum Key: String, CaseIterable, Sendable {
         case wallCount = "wall_count"
         case doorCount = "door_count"

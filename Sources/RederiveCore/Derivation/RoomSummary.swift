@@ -1,4 +1,4 @@
-/// The version-1 summary of a room (ROOM-SUMMARY.md, "Fields").
+/// The version-1 summary of a room (<doc:RoomSummary>, "Fields").
 ///
 /// Doubles keep full precision here (they feed the numeric columns); only the JSON form
 /// rounds to 2 decimals. Lengths in metres, areas in square metres.

@@ -1,4 +1,4 @@
-/// Derives a `RoomSummary` from a raw `Room` (ROOM-SUMMARY.md).
+/// Derives a `RoomSummary` from a raw `Room` (<doc:RoomSummary>).
 ///
 /// Pure: no I/O, no clocks, no varying globals, so the same room gives the same summary on
 /// any machine, in any order, with any number of workers.

@@ -1,6 +1,6 @@
 /// The parts of a RoomPlan `CapturedRoom` that summary derivations read.
 ///
-/// Built from the raw room JSON by `RoomDecoder`; the raw bytes themselves (with the
+/// Built from the raw room JSON by `RecordParser.decodeRoom(_:)`; the raw bytes themselves (with the
 /// opaque `coreModel`) stay untouched in the record. World axes: y is up, the floor plan
 /// lies in world x/z.
 public struct Room: Sendable, Equatable {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for the v1 room summary (ROOM-SUMMARY.md), plain python3 + json.
+"""Independent reference for the v1 room summary (Sources/RederiveCore/RederiveCore.docc/RoomSummary.md), plain python3 + json.
 
 Run from anywhere: python3 Tests/RederiveCoreTests/Derivation/expected_summaries.py
 Its output is pasted as constants into RoomSummaryDerivationTests.swift.

@@ -4,7 +4,7 @@ import XCTest
 
 /// The simdjson room decoder (`RecordParser.decodeRoom`) against the independent
 /// JSONSerialization loader, on the four real sample rooms.
-final class RoomDecoderTests: XCTestCase {
+final class RoomDecodingTests: XCTestCase {
     private func assertSame(_ a: Room, _ b: Room, _ name: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertEqual(a.walls, b.walls, "\(name) walls", file: file, line: line)
         XCTAssertEqual(a.doors, b.doors, "\(name) doors", file: file, line: line)
