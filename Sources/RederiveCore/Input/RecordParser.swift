@@ -61,7 +61,29 @@ public final class RecordParser {
             }
             return .failure(RecordFailure(stage: .decode, code: code, message: "room: " + messageText(&roomOut.message)))
         }
+        if let tooLarge = Self.tooLarge(roomOut) { return .failure(tooLarge) }
         return .success(buildRoom(roomOut))
+    }
+
+    // Checked on the flat arrays' counts, before any Swift array of the room is built.
+    private static func tooLarge(_ r: rj_room) -> RecordFailure? {
+        let counts = withUnsafeBytes(of: r.surface_counts) { Array($0.bindMemory(to: Int32.self)).map(Int.init) }
+        let kinds = ["walls", "doors", "windows", "openings", "floors"]
+        var excess: [String] = []
+        for (kind, count) in zip(kinds, counts) where count > RoomLimits.maxSurfacesPerKind {
+            excess.append("\(count) \(kind) (limit \(RoomLimits.maxSurfacesPerKind))")
+        }
+        if Int(r.object_count) > RoomLimits.maxObjects {
+            excess.append("\(r.object_count) objects (limit \(RoomLimits.maxObjects))")
+        }
+        var corners = 0
+        for f in 0..<counts[4] { corners += Int(r.floor_corner_counts[f]) }
+        if corners > RoomLimits.maxFloorCorners {
+            excess.append("\(corners) floor polygon corners (limit \(RoomLimits.maxFloorCorners))")
+        }
+        guard !excess.isEmpty else { return nil }
+        return RecordFailure(stage: .decode, code: .roomTooLarge,
+                             message: "room: too large: " + excess.joined(separator: ", "))
     }
 
     private func buildRoom(_ r: rj_room) -> Room {
