@@ -151,6 +151,9 @@ public final class ExportReader {
             bytes.reserveCapacity(bytes.count + Int(RJ_PADDING))
         }
         if bytes.last == 0x0D { bytes.removeLast() }
+        // A UTF-8 byte-order mark at the very start of the file (some Windows tools write
+        // one) is not part of the first record; anywhere else it stays and is invalid JSON.
+        if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
         return ExportLine(number: lineNumber, bytes: bytes)
     }

@@ -226,6 +226,17 @@ struct RecordFields {
         return out
     }
 
+    // A string that must be an ISO 8601 date-time (EXPORT-FORMAT.md: `capturedAt`).
+    private func timestamp(_ f: rj_record_field, id: String?) throws(RecordFailure) -> String {
+        let text = try string(f, id: id)
+        guard TimestampText.isISO8601DateTime(text) else {
+            throw RecordFailure(stage: .parse, code: .invalidTimestamp,
+                                message: "\(Self.names[Int(f.rawValue)]) \"\(text.prefix(64))\" is not an ISO 8601 date-time",
+                                id: id)
+        }
+        return text
+    }
+
     private func uuid(_ f: rj_record_field) throws(RecordFailure) -> String {
         let text = try string(f)
         guard let id = RecordIdentity.canonicalUUID(text) else {
@@ -260,7 +271,7 @@ struct RecordFields {
             case 2:
                 let id = try uuid(RJF_ID)
                 let name = try string(RJF_ROOM_NAME, id: id)
-                let capturedAt = try string(RJF_CAPTURED_AT, id: id)
+                let capturedAt = try timestamp(RJF_CAPTURED_AT, id: id)
                 let room = try base64(RJF_FULL_ROOM_DATA, required: true, id: id)!
                 let summary = try object(RJF_SUMMARY, required: false, id: id)
                 return .success(.v2(ExportRecordV2(id: id, roomName: name, capturedAt: capturedAt,
@@ -268,7 +279,7 @@ struct RecordFields {
             case 3:
                 let id = try uuid(RJF_ID)
                 let name = try string(RJF_ROOM_NAME, id: id)
-                let capturedAt = try string(RJF_CAPTURED_AT, id: id)
+                let capturedAt = try timestamp(RJF_CAPTURED_AT, id: id)
                 let room = try object(RJF_ROOM, required: true, id: id)!
                 let summary = try object(RJF_SUMMARY, required: false, id: id)
                 let sv = value(RJF_SUMMARY_VERSION)
