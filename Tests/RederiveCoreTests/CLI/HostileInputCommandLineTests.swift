@@ -1,0 +1,113 @@
+import Foundation
+import XCTest
+@testable import RederiveCore
+
+/// The built binary against hostile inputs and environments (issue 8): nothing hangs,
+/// nothing is created before the inputs are checked, and errors give the real reason.
+final class HostileInputCommandLineTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+
+    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func tearDown() { dir = nil }
+
+    private var fixtures: String { RoomFixtures.repoRoot.appendingPathComponent("Fixtures").path }
+
+    /// Runs the tool with stdout to `stdout` (a file path, /dev/full...); kills it and fails
+    /// after `timeout` seconds, so a hang is a failure, not a stuck suite.
+    private func rederive(_ arguments: [String], stdout: String? = nil, timeout: Double = 60,
+                          file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try CommandLineTool.executable())
+        process.arguments = arguments
+        process.currentDirectoryURL = dir.url
+        let out = stdout ?? dir.file("stdout-\(UUID().uuidString)")
+        let err = dir.file("stderr-\(UUID().uuidString)")
+        if stdout == nil { FileManager.default.createFile(atPath: out, contents: nil) }
+        FileManager.default.createFile(atPath: err, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            XCTFail("rederive \(arguments) still running after \(timeout) s", file: file, line: line)
+        }
+        process.waitUntilExit()
+        return (process.terminationStatus, (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+    }
+
+    // MARK: Point 4: FIFOs
+
+    func testFIFOGivenDirectlyIsAUsageErrorForImportAndSummarize() throws {
+        let fifo = dir.file("f.jsonl")
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        let db = dir.file("s.sqlite")
+        var r = try rederive(["import", fifo, "--db", db])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("a FIFO"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db), "no store before the inputs are checked")
+        r = try rederive(["summarize", fifo])
+        XCTAssertEqual(r.status, 1, r.stderr)
+    }
+
+    func testFIFOInsideADirectoryIsReportedNotWaitedOn() throws {
+        let input = dir.file("in")
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fixtures + "/exports/rooms-v2.jsonl", toPath: input + "/rooms-v2.jsonl")
+        XCTAssertEqual(mkfifo(input + "/pipe.jsonl.zst", 0o644), 0)
+        let report = dir.file("issues.jsonl")
+        for command in [["import", input, "--db", dir.file("s.sqlite"), "--skip-imported-files"], ["summarize", input]] {
+            let r = try rederive(command + ["--report", report])
+            XCTAssertEqual(r.status, 3, "\(command[0]): \(r.stderr)")
+            let issues = try String(contentsOfFile: report, encoding: .utf8)
+            XCTAssertTrue(issues.contains("pipe.jsonl.zst") && issues.contains("file_unreadable"), issues)
+        }
+    }
+
+    // MARK: Point 5: missing inputs, no exports, ignored files
+
+    func testMissingInputIsExit1AndCreatesNoStore() throws {
+        let db = dir.file("s.sqlite")
+        let r = try rederive(["import", "typo.jsonl.zst", "--db", db])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("typo.jsonl.zst: no such file or directory"), r.stderr)
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("s.sqlite") }
+        XCTAssertEqual(left, [], "nothing created")
+        XCTAssertEqual(try rederive(["summarize", "typo.jsonl"]).status, 1)
+    }
+
+    func testDirectoryWithoutExportsIsExit1AndListsWhatItIgnored() throws {
+        let input = dir.file("in")
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: input + "/rooms.ndjson", contents: Data("{}\n".utf8))
+        let db = dir.file("s.sqlite")
+        let r = try rederive(["import", input, "--db", db])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no export files") && r.stderr.contains("rooms.ndjson"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db))
+    }
+
+    func testIgnoredFilesInADirectoryAreAWarning() throws {
+        let input = dir.file("in")
+        try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fixtures + "/exports/rooms-v2.jsonl", toPath: input + "/rooms-v2.jsonl")
+        try FileManager.default.copyItem(atPath: fixtures + "/exports/rooms-v2.jsonl", toPath: input + "/ROOMS.JSONL")
+        FileManager.default.createFile(atPath: input + "/old.jsonl.gz", contents: Data())
+        let r = try rederive(["summarize", input, "--out", dir.file("out.jsonl")])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("ROOMS.JSONL (names are case-sensitive"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("old.jsonl.gz (compressed as .gz"), r.stderr)
+    }
+
+    // MARK: Point 14: an empty .jsonl.zst
+
+    func testEmptyZstdExportIsADamagedFrame() throws {
+        let empty = dir.file("empty.jsonl.zst")
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let report = dir.file("issues.jsonl")
+        let r = try rederive(["summarize", empty, "--report", report])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertTrue(try String(contentsOfFile: report, encoding: .utf8).contains("damaged_frame"))
+    }
+}
