@@ -100,6 +100,52 @@ final class HostileInputCommandLineTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("old.jsonl.gz (compressed as .gz"), r.stderr)
     }
 
+    // MARK: Point 7: read-only media
+
+    /// Runs `arguments` with `directory` read-only: a read-only bind mount in a private mount
+    /// namespace as root (root ignores permissions), chmod 555 otherwise. Nil when neither
+    /// can be arranged here.
+    private func rederiveWithReadOnly(_ directory: String, _ arguments: [String]) throws -> (status: Int32, stderr: String)? {
+        if getuid() != 0 {
+            chmod(directory, 0o555)
+            defer { chmod(directory, 0o755) }
+            return try rederive(arguments)
+        }
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return nil }
+        let quoted = ([try CommandLineTool.executable()] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let script = "mount --bind '\(directory)' '\(directory)' && mount -o remount,bind,ro '\(directory)' '\(directory)' "
+            + "&& touch '\(directory)/probe' 2>/dev/null && exit 97; exec \(quoted)"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        process.arguments = ["--mount", "--propagation", "private", "sh", "-c", script]
+        let err = dir.file("stderr-ro")
+        FileManager.default.createFile(atPath: err, contents: nil)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        try process.run()
+        process.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        // unshare or mount refused (no CAP_SYS_ADMIN), or the mount did not make it read-only.
+        if process.terminationStatus == 97 || stderr.contains("unshare:") || stderr.contains("mount:") { return nil }
+        return (process.terminationStatus, stderr)
+    }
+
+    func testStatusAndDryRunWorkOnReadOnlyMedia() throws {
+        let media = dir.file("media")
+        try FileManager.default.createDirectory(atPath: media, withIntermediateDirectories: true)
+        let db = media + "/s.sqlite"
+        XCTAssertEqual(try rederive(["import", fixtures + "/exports/rooms-v2.jsonl", "--db", db, "--quiet"]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db + "-wal"), "closed stores are checkpointed")
+        guard let status = try rederiveWithReadOnly(media, ["status", "--db", db]) else {
+            throw XCTSkip("cannot make a read-only directory here (no mount namespace, and root ignores chmod)")
+        }
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let dryRun = try XCTUnwrap(try rederiveWithReadOnly(media, ["derive", "--dry-run", "--db", db,
+                                                                    "--preview-out", dir.file("preview")]))
+        XCTAssertEqual(dryRun.status, 0, dryRun.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("preview") + "/preview.json"))
+    }
+
     // MARK: Point 14: an empty .jsonl.zst
 
     func testEmptyZstdExportIsADamagedFrame() throws {
