@@ -146,6 +146,18 @@ final class HostileInputCommandLineTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("preview") + "/preview.json"))
     }
 
+    // MARK: Point 3: a deeply nested pipeline file
+
+    func testDeeplyNestedPipelineIsExit1WithFileAndLine() throws {
+        let path = dir.file("deep.yml")
+        let text = "version: 1\nstages:\n  - derive: " + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        let r = try rederive(["run", path, "--db", dir.file("s.sqlite")])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("deep.yml:3: nested deeper than"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("s.sqlite")))
+    }
+
     // MARK: Point 14: an empty .jsonl.zst
 
     func testEmptyZstdExportIsADamagedFrame() throws {
