@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -7,7 +9,18 @@ import Darwin
 /// The process's own resource figures, for tallies and benchmarks.
 public enum ResourceUsage {
     /// Peak resident memory of this process so far, in megabytes (10^6 bytes).
+    ///
+    /// On Linux this is `VmHWM` from `/proc/self/status`: `getrusage`'s `ru_maxrss` survives
+    /// `execve`, and a child started with `posix_spawn` (vfork-style, as Foundation's
+    /// `Process` and many schedulers do) inherits the parent's peak, so a 53 MB run started
+    /// from a 1 GB parent reported 1014 MB. `getrusage` remains the fallback.
     public static var peakResidentMegabytes: Double {
+        #if os(Linux)
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let kilobytes = highWaterMarkKilobytes(procStatus: status) {
+            return Double(kilobytes) * 1024 / 1e6
+        }
+        #endif
         var usage = rusage()
         #if os(Linux)
         getrusage(RUSAGE_SELF.rawValue, &usage)
@@ -19,5 +32,13 @@ public enum ResourceUsage {
         #else
         return Double(usage.ru_maxrss) / 1e6  // bytes on Darwin
         #endif
+    }
+
+    /// The `VmHWM:` figure (kB) of a `/proc/<pid>/status` text, or nil when absent.
+    static func highWaterMarkKilobytes(procStatus: String) -> Int? {
+        for line in procStatus.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.dropFirst(6).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "")
+        }
+        return nil
     }
 }

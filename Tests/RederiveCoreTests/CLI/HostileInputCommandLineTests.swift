@@ -22,7 +22,7 @@ final class HostileInputCommandLineTests: XCTestCase {
         process.currentDirectoryURL = dir.url
         let out = stdout ?? dir.file("stdout-\(UUID().uuidString)")
         let err = dir.file("stderr-\(UUID().uuidString)")
-        if stdout == nil { FileManager.default.createFile(atPath: out, contents: nil) }
+        if !FileManager.default.fileExists(atPath: out) { FileManager.default.createFile(atPath: out, contents: nil) }
         FileManager.default.createFile(atPath: err, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
@@ -156,6 +156,53 @@ final class HostileInputCommandLineTests: XCTestCase {
         XCTAssertEqual(r.status, 1, r.stderr)
         XCTAssertTrue(r.stderr.contains("deep.yml:3: nested deeper than"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("s.sqlite")))
+    }
+
+    // MARK: Point 13: the process's own peak memory
+
+    func testPeakMemoryIsTheProcessOwnNotTheParents() throws {
+        // This test process grows to ~400 MB resident; a child spawned from it (posix_spawn,
+        // vfork-style) inherited that figure as its getrusage peak.
+        let ballast = UnsafeMutableRawPointer.allocate(byteCount: 400 << 20, alignment: 4096)
+        defer { ballast.deallocate() }
+        for page in stride(from: 0, to: 400 << 20, by: 4096) { ballast.storeBytes(of: 1, toByteOffset: page, as: UInt8.self) }
+        let out = dir.file("run.json")
+        let r = try rederive(["summarize", fixtures + "/exports/rooms-v2.jsonl", "--out", dir.file("s.jsonl"), "--json"],
+                             stdout: out)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        let peak = try XCTUnwrap((json["statistics"] as? [String: Any])?["peakResidentMB"] as? Double ?? json["peakResidentMB"] as? Double,
+                                 "\(json)")
+        XCTAssertGreaterThan(peak, 0)
+        XCTAssertLessThan(peak, 200, "a 6-record summarize peaks at tens of MB, not at its parent's 400 MB")
+    }
+
+    // MARK: Point 14: the real reason for a failed write to standard output
+
+    func testFullStandardOutputSaysNoSpaceLeft() throws {
+        let r = try rederive(["summarize", fixtures + "/exports"], stdout: "/dev/full")
+        XCTAssertEqual(r.status, 2, r.stderr)
+        XCTAssertTrue(r.stderr.contains("No space left on device"), r.stderr)
+    }
+
+    func testShortWriteToStandardOutputGivesTheRealReason() throws {
+        // A file size limit makes write(2) write part of the buffer and set no errno; the next
+        // call fails with EFBIG. Standard output is a file here, as with `> file` on a full disk.
+        let out = dir.file("out.jsonl")
+        FileManager.default.createFile(atPath: out, contents: nil)
+        let quoted = [try CommandLineTool.executable(), "summarize", fixtures + "/exports"].map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 16; trap '' XFSZ; exec \(quoted) > '\(out)'"]
+        let err = dir.file("stderr-short")
+        FileManager.default.createFile(atPath: err, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+        try process.run()
+        process.waitUntilExit()
+        let stderr = (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        XCTAssertEqual(process.terminationStatus, 2, stderr)
+        XCTAssertTrue(stderr.contains("File too large"), stderr)
+        XCTAssertFalse(stderr.contains("Inappropriate ioctl"), stderr)
     }
 
     // MARK: Point 14: an empty .jsonl.zst
