@@ -97,8 +97,8 @@ final class ExportFilesTests: XCTestCase {
     }
 
     func testDefaultLineLimitKeepsOneRecordWithinTheMemoryCeiling() throws {
-        // 250 MB lines were accepted (1.28 GB resident to derive): the default is now 64 MiB.
-        XCTAssertEqual(ExportReader.defaultMaxLineBytes, 64 << 20)
+        // 250 MB lines were accepted (1.28 GB resident to derive): the default is now 48 MiB.
+        XCTAssertEqual(ExportReader.defaultMaxLineBytes, 48 << 20)
         let path = dir.file("long.jsonl")
         FileManager.default.createFile(atPath: path, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
