@@ -77,6 +77,15 @@ final class HostileInputCommandLineTests: XCTestCase {
         XCTAssertEqual(try rederive(["summarize", "typo.jsonl"]).status, 1)
     }
 
+    func testPipelineWithAMissingInputIsExit1AndCreatesNoStore() throws {
+        let db = dir.file("s.sqlite")
+        let pipeline = RoomFixtures.repoRoot.appendingPathComponent("Pipelines/nightly.yml").path
+        let r = try rederive(["run", pipeline, "--input", "typo", "--db", db, "--out", dir.file("o.jsonl")])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("typo: no such file or directory"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db))
+    }
+
     func testDirectoryWithoutExportsIsExit1AndListsWhatItIgnored() throws {
         let input = dir.file("in")
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
