@@ -11,6 +11,8 @@
 #                   changes (5 fields, all kinds) and print its peak resident memory
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
 #   make backfill   preview a backfill and write a plan (DB=path); APPLY=1 applies the plan
+#   make fuzz       libFuzzer over the record parser, room decoder and derivation for
+#                   $(FUZZ_SECONDS) s (default 60), seeded from Fixtures/fuzz-corpus
 #   make deps       only install the system packages (libzstd-dev, libsqlite3-dev, libsimdjson-dev)
 #   make install    build (release) and install the binary, its man page and bash/zsh/fish
 #                   completions under PREFIX (default /usr/local; DESTDIR for staging)
@@ -25,7 +27,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config
 
-.PHONY: run test fixtures bench bench-preview nightly backfill deps build clean install install-files uninstall
+.PHONY: run test fixtures bench bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -111,6 +113,26 @@ uninstall:
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
+	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
+
+# Fuzzing (Sources/RederiveFuzz): one export line through parse, decode and derive, with the
+# pipeline's promises checked (no null or non-finite summary value, known codes only,
+# byte-exact raw room). Seeds: Fixtures/fuzz-corpus (small lines from the sample rooms and
+# every corrupt kind); what libFuzzer adds goes to $(FUZZ_DIR)/corpus, crashes to $(FUZZ_DIR)/
+# (both under the ignored build folder). A crash found: fix it, then commit its input to
+# Fixtures/fuzz-corpus, which the plain build replays: .build/debug/RederiveFuzz Fixtures/fuzz-corpus
+FUZZ_SECONDS      ?= 60
+FUZZ_TEST_SECONDS ?= 25
+FUZZ_BUILD        ?= .build-fuzz
+FUZZ_DIR          ?= $(FUZZ_BUILD)/fuzz
+FUZZ_FLAGS         = -Xswiftc -sanitize=fuzzer -Xswiftc -DREDERIVE_LIBFUZZER -Xcxx -fsanitize=fuzzer-no-link
+fuzz-build: deps
+	$(SWIFT) build -c debug --product RederiveFuzz --scratch-path $(FUZZ_BUILD) $(FUZZ_FLAGS)
+
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/corpus
+	$(FUZZ_BUILD)/debug/RederiveFuzz $(FUZZ_DIR)/corpus Fixtures/fuzz-corpus -max_total_time=$(FUZZ_SECONDS) \
+	    -max_len=32768 -timeout=10 -rss_limit_mb=2048 -artifact_prefix=$(FUZZ_DIR)/ -print_final_stats=1
 
 include Fixtures/fixtures.mk
 fixtures: build

@@ -58,6 +58,13 @@ let package = Package(
             ],
             path: "Sources/rederive"
         ),
+        // Fuzzing (`make fuzz`): libFuzzer over one export line through parse, decode and
+        // derive; built plainly it replays the committed corpus (`Fixtures/fuzz-corpus`).
+        .executableTarget(
+            name: "RederiveFuzz",
+            dependencies: ["RederiveCore"],
+            path: "Sources/RederiveFuzz"
+        ),
         .testTarget(
             name: "RederiveCoreTests",
             dependencies: ["RederiveCore", "RederiveCorpus", "rederive"],

@@ -5,7 +5,10 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -25,6 +28,7 @@ struct rj_parser {
     std::string strings;
     std::vector<int32_t> object_categories;
     std::vector<int32_t> section_labels;
+    std::vector<std::string_view> keys;  // scratch for the duplicate-key walk
 };
 
 extern "C" rj_parser *rj_parser_create(void) {
@@ -47,14 +51,118 @@ const uint8_t *padded_input(rj_parser *p, const uint8_t *buf, size_t len, size_t
     return p->padded.data();
 }
 
-int32_t map_error(simdjson::error_code code) {
+// Whether `token` is a JSON number by the grammar: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+bool is_json_number(std::string_view t) {
+    size_t i = 0, n = t.size();
+    auto digits = [&] { size_t start = i; while (i < n && t[i] >= '0' && t[i] <= '9') ++i; return i - start; };
+    if (i < n && t[i] == '-') ++i;
+    if (i < n && t[i] == '0') ++i; else if (digits() == 0) return false;
+    if (i < n && t[i] == '.') { ++i; if (digits() == 0) return false; }
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < n && (t[i] == '+' || t[i] == '-')) ++i;
+        if (digits() == 0) return false;
+    }
+    return i == n;
+}
+
+// simdjson reports one NUMBER_ERROR for a malformed number (`01`, `12.5.3`, `1e`, a line cut
+// after `-`) and for a well-formed one it cannot represent (`1e999`, a 30-digit integer).
+// Only the second is RJ_NUMBER_OUT_OF_RANGE: when every number token is well-formed (and
+// followed by a delimiter), the number simdjson refused must have been out of range.
+// Runs on the error path only: one pass over the bytes, skipping strings.
+int32_t classify_number_error(const uint8_t *in, size_t len) {
+    size_t i = 0;
+    while (i < len) {
+        uint8_t c = in[i];
+        if (c == '"') {
+            for (++i; i < len && in[i] != '"'; ++i) if (in[i] == '\\') ++i;
+            ++i;
+            continue;
+        }
+        if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t start = i;
+            // The whole run a number could be confused with, so `0x10` or `1.2.3` is one token.
+            while (i < len && (std::isalnum(in[i]) || in[i] == '.' || in[i] == '+' || in[i] == '-')) ++i;
+            std::string_view token(reinterpret_cast<const char *>(in + start), i - start);
+            if (!is_json_number(token)) return RJ_INVALID_JSON;
+            if (i < len && (in[i] == 0 || !std::strchr(" \t\r\n,]}", in[i]))) return RJ_INVALID_JSON;
+            continue;
+        }
+        ++i;
+    }
+    return RJ_NUMBER_OUT_OF_RANGE;
+}
+
+// The message for a parse error classified as `code`.
+const char *parse_error_message(simdjson::error_code err, int32_t code) {
+    if (err == simdjson::NUMBER_ERROR || err == simdjson::NUMBER_OUT_OF_RANGE) {
+        return code == RJ_INVALID_JSON
+            ? "malformed number (a leading zero, a second decimal point, a cut-off exponent...)"
+            : "number out of range (beyond a finite double, or an integer beyond 64 bits)";
+    }
+    return simdjson::error_message(err);
+}
+
+int32_t map_error(simdjson::error_code code, const uint8_t *in, size_t len) {
     switch (code) {
     case simdjson::UTF8_ERROR: return RJ_INVALID_UTF8;
     case simdjson::NUMBER_ERROR:
-    case simdjson::NUMBER_OUT_OF_RANGE: return RJ_NUMBER_OUT_OF_RANGE;
+    case simdjson::NUMBER_OUT_OF_RANGE: return classify_number_error(in, len);
     case simdjson::MEMALLOC: return RJ_INTERNAL;
     default: return RJ_INVALID_JSON;
     }
+}
+
+// Whether some object, anywhere in the document (nested objects and arrays included),
+// has a key twice; `dup` is then that key. JSON readers disagree on such
+// objects (first wins, last wins, both kept), so a record holding one is invalid JSON.
+// Keys are compared unescaped, so "a" and "\u0061" are the same key. `keys` is scratch
+// space shared by the whole walk; recursion is bounded by simdjson's depth limit.
+bool find_duplicate_key(const element &e, std::vector<std::string_view> &keys, std::string_view &dup) {
+    if (e.type() == element_type::ARRAY) {
+        for (element child : e.get_array().value_unsafe()) {
+            if (find_duplicate_key(child, keys, dup)) return true;
+        }
+        return false;
+    }
+    if (e.type() != element_type::OBJECT) return false;
+    simdjson::dom::object obj = e.get_object().value_unsafe();
+    size_t start = keys.size();
+    for (auto field : obj) keys.push_back(field.key);
+    size_t count = keys.size() - start;
+    if (count > 1) {
+        if (count <= 8) {
+            for (size_t a = start; a < keys.size(); ++a)
+                for (size_t b = a + 1; b < keys.size(); ++b)
+                    if (keys[a] == keys[b]) { dup = keys[a]; return true; }
+        } else {
+            std::sort(keys.begin() + long(start), keys.end());
+            for (size_t a = start + 1; a < keys.size(); ++a)
+                if (keys[a] == keys[a - 1]) { dup = keys[a]; return true; }
+        }
+    }
+    keys.resize(start);
+    for (auto field : obj) {
+        if (find_duplicate_key(field.value, keys, dup)) return true;
+    }
+    return false;
+}
+
+// Sets an RJ_INVALID_JSON error naming the duplicate key of `root`, if it has one.
+bool reject_duplicate_keys(rj_parser *p, const element &root, int32_t *error, char *message) {
+    p->keys.clear();
+    std::string_view dup;
+    try {
+        if (!find_duplicate_key(root, p->keys, dup)) return false;
+    } catch (...) {
+        *error = RJ_INTERNAL;
+        std::snprintf(message, 192, "out of memory checking for duplicate keys");
+        return true;
+    }
+    *error = RJ_INVALID_JSON;
+    std::snprintf(message, 192, "duplicate key \"%.*s\" in an object", int(std::min<size_t>(dup.size(), 64)), dup.data());
+    return true;
 }
 
 void set_message(char *dst, const char *fmt, const char *a = "", const char *b = "") {
@@ -114,10 +222,11 @@ extern "C" int32_t rj_parse_record(rj_parser *p, const uint8_t *buf, size_t len,
     element root;
     auto err = p->dom.parse(in, len, false).get(root);
     if (err) {
-        out->error = map_error(err);
-        set_message(out->message, "%s", simdjson::error_message(err));
+        out->error = map_error(err, in, len);
+        set_message(out->message, "%s", parse_error_message(err, out->error));
         return out->error;
     }
+    if (reject_duplicate_keys(p, root, &out->error, out->message)) return out->error;
     simdjson::dom::object obj;
     if (root.get_object().get(obj)) {
         out->error = RJ_NOT_OBJECT;
@@ -371,10 +480,11 @@ extern "C" int32_t rj_parse_room(rj_parser *p, const uint8_t *buf, size_t len, s
         element root;
         auto err = p->dom.parse(in, len, false).get(root);
         if (err) {
-            out->error = map_error(err);
-            set_message(out->message, "%s", simdjson::error_message(err));
+            out->error = map_error(err, in, len);
+            set_message(out->message, "%s", parse_error_message(err, out->error));
             return out->error;
         }
+        if (reject_duplicate_keys(p, root, &out->error, out->message)) return out->error;
         return parse_room(p, root, out);
     } catch (...) {
         out->error = RJ_INTERNAL;

@@ -4,7 +4,8 @@ extension RoomSummary {
     ///
     /// Hand-written rather than `JSONEncoder`: it runs for every record (~20k/s) and must be
     /// byte-stable across platforms. A non-finite number (never produced by
-    /// `SummaryDeriver`, which fails such rooms) is written as `null` to stay valid JSON.
+    /// `SummaryDeriver`, which fails a room with any value that is not finite once rounded)
+    /// is written as `null` to stay valid JSON.
     public func jsonBytes() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(512 + floorPolygon2D.count * 32)

@@ -84,9 +84,7 @@ public struct SummaryDeriver: Sendable {
             ("longest_wall_m", longest), ("shortest_wall_m", shortest),
         ]
         for (name, value) in checked {
-            if !value.isFinite {
-                return .failure(DerivationFailure(code: .nonFiniteValue, message: "\(name) is not finite"))
-            }
+            if let failure = Self.nonFinite(name, value) { return .failure(failure) }
             if value < 0 {
                 return .failure(DerivationFailure(code: .negativeValue, message: "\(name) is negative"))
             }
@@ -97,9 +95,10 @@ public struct SummaryDeriver: Sendable {
             polygon.reserveCapacity(floor.polygonCorners.count)
             for corner in floor.polygonCorners {
                 let world = floor.transform.apply(to: SIMD3(corner.x, corner.y, 0))
-                // Coordinates may be negative, but must be finite to be written as JSON.
-                guard world.x.isFinite, world.z.isFinite else {
-                    return .failure(DerivationFailure(code: .nonFiniteValue, message: "floor_polygon_2d_m is not finite"))
+                // Coordinates may be negative, but must be finite, rounding included, to be
+                // written as JSON numbers.
+                if let failure = Self.nonFinite("floor_polygon_2d_m", world.x) ?? Self.nonFinite("floor_polygon_2d_m", world.z) {
+                    return .failure(failure)
                 }
                 polygon.append(SIMD2(world.x, world.z))
             }
@@ -118,6 +117,20 @@ public struct SummaryDeriver: Sendable {
             objectCategories: categories, sectionLabels: room.sectionLabels,
             floorPolygon2D: polygon
         ))
+    }
+
+    /// A `non_finite_value` failure when `value`, or its JSON form rounded to 2 decimals, is
+    /// not finite: 1e307 is finite but `1e307 × 100` (the rounding's first step) is not, and
+    /// the JSON would otherwise carry `null` while the column holds the number.
+    static func nonFinite(_ name: String, _ value: Double) -> DerivationFailure? {
+        if !value.isFinite {
+            return DerivationFailure(code: .nonFiniteValue, message: "\(name) is not finite")
+        }
+        if !RoomSummary.roundedForJSON(value).isFinite {
+            return DerivationFailure(code: .nonFiniteValue,
+                                     message: "\(name) is not finite once rounded to 2 decimals (\(value))")
+        }
+        return nil
     }
 
     /// The spec's shape name for a wall count: 0-2 `partial`, 3 `triangular`, 4 `rectangular`,

@@ -11,7 +11,8 @@ import Darwin
 public enum FileHasher {
     /// The file's content hash as hex, or nil when it cannot be read.
     public static func hash(path: String) -> String? {
-        guard let file = fopen(path, "rb") else { return nil }
+        // Never fopen: a FIFO would block forever (see RegularFile).
+        guard case .success(let file) = RegularFile.openForReading(path: path) else { return nil }
         defer { fclose(file) }
         var chunk = [UInt8](repeating: 0, count: 4 << 20)
         var digests: [UInt8] = []

@@ -61,7 +61,29 @@ public final class RecordParser {
             }
             return .failure(RecordFailure(stage: .decode, code: code, message: "room: " + messageText(&roomOut.message)))
         }
+        if let tooLarge = Self.tooLarge(roomOut) { return .failure(tooLarge) }
         return .success(buildRoom(roomOut))
+    }
+
+    // Checked on the flat arrays' counts, before any Swift array of the room is built.
+    private static func tooLarge(_ r: rj_room) -> RecordFailure? {
+        let counts = withUnsafeBytes(of: r.surface_counts) { Array($0.bindMemory(to: Int32.self)).map(Int.init) }
+        let kinds = ["walls", "doors", "windows", "openings", "floors"]
+        var excess: [String] = []
+        for (kind, count) in zip(kinds, counts) where count > RoomLimits.maxSurfacesPerKind {
+            excess.append("\(count) \(kind) (limit \(RoomLimits.maxSurfacesPerKind))")
+        }
+        if Int(r.object_count) > RoomLimits.maxObjects {
+            excess.append("\(r.object_count) objects (limit \(RoomLimits.maxObjects))")
+        }
+        var corners = 0
+        for f in 0..<counts[4] { corners += Int(r.floor_corner_counts[f]) }
+        if corners > RoomLimits.maxFloorCorners {
+            excess.append("\(corners) floor polygon corners (limit \(RoomLimits.maxFloorCorners))")
+        }
+        guard !excess.isEmpty else { return nil }
+        return RecordFailure(stage: .decode, code: .roomTooLarge,
+                             message: "room: too large: " + excess.joined(separator: ", "))
     }
 
     private func buildRoom(_ r: rj_room) -> Room {
@@ -204,6 +226,17 @@ struct RecordFields {
         return out
     }
 
+    // A string that must be an ISO 8601 date-time (EXPORT-FORMAT.md: `capturedAt`).
+    private func timestamp(_ f: rj_record_field, id: String?) throws(RecordFailure) -> String {
+        let text = try string(f, id: id)
+        guard TimestampText.isISO8601DateTime(text) else {
+            throw RecordFailure(stage: .parse, code: .invalidTimestamp,
+                                message: "\(Self.names[Int(f.rawValue)]) \"\(text.prefix(64))\" is not an ISO 8601 date-time",
+                                id: id)
+        }
+        return text
+    }
+
     private func uuid(_ f: rj_record_field) throws(RecordFailure) -> String {
         let text = try string(f)
         guard let id = RecordIdentity.canonicalUUID(text) else {
@@ -238,7 +271,7 @@ struct RecordFields {
             case 2:
                 let id = try uuid(RJF_ID)
                 let name = try string(RJF_ROOM_NAME, id: id)
-                let capturedAt = try string(RJF_CAPTURED_AT, id: id)
+                let capturedAt = try timestamp(RJF_CAPTURED_AT, id: id)
                 let room = try base64(RJF_FULL_ROOM_DATA, required: true, id: id)!
                 let summary = try object(RJF_SUMMARY, required: false, id: id)
                 return .success(.v2(ExportRecordV2(id: id, roomName: name, capturedAt: capturedAt,
@@ -246,7 +279,7 @@ struct RecordFields {
             case 3:
                 let id = try uuid(RJF_ID)
                 let name = try string(RJF_ROOM_NAME, id: id)
-                let capturedAt = try string(RJF_CAPTURED_AT, id: id)
+                let capturedAt = try timestamp(RJF_CAPTURED_AT, id: id)
                 let room = try object(RJF_ROOM, required: true, id: id)!
                 let summary = try object(RJF_SUMMARY, required: false, id: id)
                 let sv = value(RJF_SUMMARY_VERSION)

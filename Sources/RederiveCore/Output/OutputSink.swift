@@ -36,15 +36,30 @@ public final class OutputSink {
             do { try file.finish() } catch { throw .io(error.message) }
         } else {
             try flushStandardOutput()
-            fflush(nil)
+            if fflush(nil) != 0 {  // what print() left in stdio buffers
+                let code = errno
+                throw .io("standard output: write failed: \(String(cString: strerror(code)))")
+            }
         }
     }
 
+    // write(2) may write part of the buffer (a file reaching a full disk or its size limit)
+    // and set no errno: loop until all is written or a call fails, and report that call's
+    // errno, read at once (a stale one said "Inappropriate ioctl for device").
     private func flushStandardOutput() throws(RederiveError) {
         guard !buffer.isEmpty else { return }
-        let written = buffer.withUnsafeBytes { Glibc.write(1, $0.baseAddress, $0.count) }
-        if written != buffer.count {
-            throw .io("standard output: write failed: \(String(cString: strerror(errno)))")
+        var offset = 0
+        while offset < buffer.count {
+            var code: Int32 = 0
+            let written = buffer.withUnsafeBytes { raw -> Int in
+                let n = Glibc.write(1, raw.baseAddress! + offset, raw.count - offset)
+                code = errno
+                return n
+            }
+            if written < 0, code == EINTR { continue }
+            if written < 0 { throw .io("standard output: write failed: \(String(cString: strerror(code)))") }
+            if written == 0 { throw .io("standard output: write failed: nothing written (is the device full?)") }
+            offset += written
         }
         buffer.removeAll(keepingCapacity: true)
     }

@@ -84,8 +84,9 @@ public final class ZstdWriter {
         guard let file else { return }
         self.file = nil
         if fflush(file) != 0 || fsync(fileno(file)) != 0 || fclose(file) != 0 {
+            let code = errno  // before unlink, which may set its own
             unlink(temporaryPath)
-            throw ZstdWriterError(message: "\(path): write failed: \(String(cString: strerror(errno)))")
+            throw ZstdWriterError(message: "\(path): write failed: \(String(cString: strerror(code)))")
         }
         if rename(temporaryPath, path) != 0 {
             unlink(temporaryPath)
@@ -97,7 +98,8 @@ public final class ZstdWriter {
         guard let file else { return }
         guard let cstream else {
             if !buffer.isEmpty, fwrite(buffer, 1, buffer.count, file) != buffer.count {
-                throw ZstdWriterError(message: "\(path): write failed: \(String(cString: strerror(errno)))")
+                let code = errno
+                throw ZstdWriterError(message: "\(path): write failed: \(String(cString: strerror(code)))")
             }
             fileBytesWritten += Int64(buffer.count)
             buffer.removeAll(keepingCapacity: true)
@@ -119,7 +121,8 @@ public final class ZstdWriter {
                     return
                 }
                 if written > 0, fwrite(output, 1, written, file) != written {
-                    failure = String(cString: strerror(errno))
+                    let code = errno
+                    failure = String(cString: strerror(code))
                     return
                 }
                 fileBytesWritten += Int64(written)

@@ -116,10 +116,21 @@ public struct ExportStage: Sendable, Equatable {
 extension PipelineDefinition {
     /// Reads and validates a pipeline file; its relative paths are taken relative to the
     /// file's folder (see `resolvingPaths(against:)`).
+    ///
+    /// Checked before the YAML parser sees the text: a directory or a missing file is named
+    /// as such, and nesting deeper than `YAMLNestingCheck.limit` is refused with its line.
     public static func load(path: String) throws(RederiveError) -> PipelineDefinition {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .usage("\(path): cannot read the pipeline file: no such file")
+        }
+        if isDirectory.boolValue { throw .usage("\(path): is a directory, not a pipeline file") }
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw .usage("\(path): cannot read the pipeline file: \(error.localizedDescription)")
+        }
+        if let line = YAMLNestingCheck.firstTooDeepLine(text) {
+            throw .usage("\(path):\(line): nested deeper than \(YAMLNestingCheck.limit) levels; a pipeline file needs 5")
         }
         return try parse(text, path: path).resolvingPaths(against: directory(of: path))
     }

@@ -1,6 +1,12 @@
 import Foundation
 import GRDB
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The embedded SQLite store (WAL): raw rooms kept byte-exact, derived summaries beside
 /// them, run history and the failure ledger. One writer at a time; reads may run alongside.
 public final class Store: @unchecked Sendable {
@@ -20,13 +26,32 @@ public final class Store: @unchecked Sendable {
     ///
     /// `readOnly` opens an existing, up-to-date store without writing anything to it (status,
     /// export, dry runs): the file stays byte-identical.
-    public init(path: String, readOnly: Bool = false) throws(RederiveError) {
+    ///
+    /// Read-only stores also open on read-only media and in read-only directories, where
+    /// SQLite cannot create the `-shm` (and `-wal`) files a WAL database normally needs: the
+    /// main file is then read as `immutable` (see `openReadOnly`).
+    public convenience init(path: String, readOnly: Bool = false) throws(RederiveError) {
+        try self.init(path: path, readOnly: readOnly, forceImmutable: false)
+    }
+
+    /// `forceImmutable` skips straight to the read-only media fallback (tests run as root,
+    /// where permissions do not stop SQLite creating files).
+    init(path: String, readOnly: Bool, forceImmutable: Bool) throws(RederiveError) {
         self.path = path
         self.readOnly = readOnly
         let migrator = StoreSchema.migrator
-        let exists = FileManager.default.fileExists(atPath: path)
+        var info = stat()
+        let exists = stat(path, &info) == 0
+        if exists, info.st_mode & S_IFMT == S_IFDIR {
+            throw .usage("\(path): is a directory, not a store file (name a file, e.g. \(path)/rooms.sqlite)")
+        }
+        // A 0-byte file is what a store creation that failed early leaves behind: it holds
+        // nothing, so it is created anew (page size first), not opened with SQLite's defaults.
+        let empty = exists && info.st_size == 0
         var pendingOnExisting = false
-        if exists {
+        if exists && empty && readOnly {
+            throw .usage("\(path): is an empty file, not a store yet")
+        } else if exists && !empty {
             pendingOnExisting = try Self.inspect(path: path, migrator: migrator)
         } else if readOnly {
             throw .usage("\(path): no such store")
@@ -48,17 +73,18 @@ public final class Store: @unchecked Sendable {
                 try db.execute(sql: "PRAGMA foreign_keys = ON")
             }
         }
-        do {
-            pool = try DatabasePool(path: path, configuration: config)
-        } catch {
-            throw .io("\(path): cannot open the store: \(error)")
-        }
         if readOnly {
+            pool = try Self.openReadOnly(path: path, configuration: config, forceImmutable: forceImmutable)
             let current = (try? pool.read { try migrator.hasCompletedMigrations($0) }) ?? false
             if !current {
                 throw .io("\(path): the store's schema is older than this build; run `rederive import` or `rederive derive` once to migrate it")
             }
             return
+        }
+        do {
+            pool = try DatabasePool(path: path, configuration: config)
+        } catch {
+            throw .io("\(path): cannot open the store: \(error)")
         }
         do {
             if pendingOnExisting {
@@ -77,16 +103,61 @@ public final class Store: @unchecked Sendable {
     static let pageSize = 65_536
 
     // Creates an empty store with its page size fixed (it cannot change once in WAL mode).
+    // On failure nothing is left behind: a 0-byte file would otherwise be taken for a store.
     private static func create(path: String) throws(RederiveError) {
         do {
             let queue = try DatabaseQueue(path: path)
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA page_size = \(pageSize)")
-                try db.execute(sql: "PRAGMA journal_mode = WAL")
+            do {
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA page_size = \(pageSize)")
+                    try db.execute(sql: "PRAGMA journal_mode = WAL")
+                }
+                try queue.close()
+            } catch {
+                try? queue.close()
+                throw error
             }
-            try queue.close()
         } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
             throw .io("\(path): cannot create the store: \(error)")
+        }
+    }
+
+    // A read-only pool. SQLite's read-only connection to a WAL database needs the `-shm`
+    // file (and creates it and `-wal` when absent): on read-only media or in a read-only
+    // directory that fails ("unable to open database file", "attempt to write a readonly
+    // database"). The store is then opened as `immutable`: no locks, no companion files,
+    // the main file alone. That is the whole store when there is no `-wal` or an empty one
+    // (every writer checkpoints at close); a non-empty `-wal` that cannot be read through
+    // its index holds commits the main file lacks, so that case is refused, not misread.
+    private static func openReadOnly(path: String, configuration: Configuration,
+                                     forceImmutable: Bool) throws(RederiveError) -> DatabasePool {
+        var firstError: Error?
+        if !forceImmutable {
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                // Opening is lazy: the first read is what needs the -shm file.
+                try pool.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+                return pool
+            } catch {
+                firstError = error
+            }
+        }
+        var walInfo = stat()
+        if stat(path + "-wal", &walInfo) == 0, walInfo.st_size > 0 {
+            throw .io("\(path): cannot open the store read-only (\(firstError.map { "\($0)" } ?? "forced")), and its "
+                      + "\(path)-wal holds \(walInfo.st_size) bytes of changes that can only be read with write access to "
+                      + "the directory; open it once where it is writable (any rederive command checkpoints it)")
+        }
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        let uri = "file:" + (path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path) + "?immutable=1"
+        do {
+            let pool = try DatabasePool(path: uri, configuration: configuration)
+            try pool.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+            return pool
+        } catch {
+            throw .io("\(path): cannot open the store read-only: \(firstError ?? error)")
         }
     }
 
@@ -109,9 +180,19 @@ public final class Store: @unchecked Sendable {
         return !applied.isEmpty && applied.count < known.count
     }
 
-    /// Checkpoints the WAL into the main file and closes the store.
+    /// Checkpoints the WAL into the main file and closes the store, without waiting.
+    ///
+    /// A `TRUNCATE` checkpoint waits (through the busy timeout, 30 s) for every reader of the
+    /// WAL to finish, so one open `status` or reader held every writing command at exit.
+    /// With the busy timeout at 0 it copies what it can at once, like `PASSIVE`, and leaves
+    /// the rest (and the WAL file's size) to the next writer when a reader is in the way.
     public func close() {
-        if !readOnly { _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
+        if !readOnly {
+            _ = try? pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA busy_timeout = 0")
+                try db.checkpoint(.truncate)
+            }
+        }
         try? pool.close()
     }
 

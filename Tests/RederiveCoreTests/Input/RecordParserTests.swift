@@ -174,7 +174,7 @@ final class RecordParserTests: XCTestCase {
         }
         assertFailure(parse(try ExportFixtures.line(["roomName": "x", "timestamp": 1, "fullRoomDataJSON": "QUJD", "summaryJSON": "%%"])),
                       stage: .parse, code: "invalid_base64")
-        let v2 = try ExportFixtures.line(["formatVersion": 2, "id": uuid, "roomName": "x", "capturedAt": "t", "fullRoomDataJSON": "~~~~"])
+        let v2 = try ExportFixtures.line(["formatVersion": 2, "id": uuid, "roomName": "x", "capturedAt": "2026-01-01T00:00:00Z", "fullRoomDataJSON": "~~~~"])
         assertFailure(parse(v2), stage: .parse, code: "invalid_base64")
     }
 
