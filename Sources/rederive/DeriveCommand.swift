@@ -105,6 +105,7 @@ struct Derive: ParsableCommand {
         output.bootstrap()
         if dryRun { throw ExitCode(runDry()) }
         let status = CommandRunner.run {
+            try output.checkOutputs([("--report", options.report)])
             // A mistyped --db must not quietly create (and "derive") an empty store.
             guard FileManager.default.fileExists(atPath: options.db) else {
                 throw RederiveError.usage("\(options.db): no such store (`rederive import` creates one)")
@@ -131,6 +132,9 @@ struct Derive: ParsableCommand {
     /// the process, and the preview files are only ever renamed into place whole).
     private func runDry() -> Int32 {
         CommandRunner.run {
+            try output.checkOutputs([("--report", options.report), ("--plan", plan)])
+            try OutputPathCheck.writableFolder(previewOut ?? ChangeReport.defaultDirectory(forStore: options.db),
+                                               what: "--preview-out")
             let store = try ExistingStore.openReadOnly(options.db)
             defer { store.close() }
             let config = DeriveConfiguration(selection: selection, settings: options.settings)

@@ -64,6 +64,7 @@ struct Export: ParsableCommand {
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run {
+            try output.checkOutputs([("--out", out)])
             // Refuse a missing store rather than create an empty one just to export nothing.
             guard FileManager.default.fileExists(atPath: db) else { throw RederiveError.usage("\(db): no such store") }
             let store = try Store(path: db)

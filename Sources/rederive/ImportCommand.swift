@@ -44,6 +44,7 @@ struct Import: ParsableCommand {
             let input = try StandardInputExport.resolve(paths)
             defer { withExtendedLifetime(input.spool) {} }
             let files = try ExportFiles.resolve(input.paths)
+            try output.checkOutputs([("--report", options.report)])
             if !FileManager.default.fileExists(atPath: options.db) {
                 logger.notice("creating a new store at \(options.db)")
             }

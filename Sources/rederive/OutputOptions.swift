@@ -27,6 +27,13 @@ struct OutputOptions: ParsableArguments {
         if verbose && quiet { throw ValidationError("--verbose and --quiet cannot be combined") }
     }
 
+    /// Checks that the metrics file and `files` (what: path) can be written, before the
+    /// command opens or creates its store: a bad path stops it with nothing touched.
+    func checkOutputs(_ files: [(String, String?)] = []) throws(RederiveError) {
+        if let metricsFile { try OutputPathCheck.writable(metricsFile, what: "--metrics-file") }
+        for case let (what, path?) in files { try OutputPathCheck.writable(path, what: what) }
+    }
+
     /// Installs the log handler; call once, first thing in `run()`.
     func bootstrap() {
         StderrLogHandler.bootstrap(format: logFormat, level: quiet ? .warning : verbose ? .debug : .info)

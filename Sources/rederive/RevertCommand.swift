@@ -51,6 +51,7 @@ struct Revert: ParsableCommand {
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run {
+            try output.checkOutputs()
             let settings = RunSettings(batchSize: batchSize ?? RunSettings.defaultBatchSize, arguments: commandLineText)
             let config = RevertConfiguration(run: runID, dryRun: dryRun, settings: settings)
             if dryRun {

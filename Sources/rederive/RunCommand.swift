@@ -81,6 +81,8 @@ struct Run: ParsableCommand {
             overrides.metricsFile = output.metricsFile
             overrides.report = report
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)
+            try resolved.checkOutputs()
+            if let resultsFile { try OutputPathCheck.writable(resultsFile, what: "--results-file") }
             // A writing pipeline holds the store's run lock across its stages; a dry run only reads.
             let lock = dryRun ? nil : try locking.acquire(store: resolved.store)
             defer { lock?.release() }

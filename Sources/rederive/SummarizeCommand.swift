@@ -54,6 +54,7 @@ struct Summarize: ParsableCommand {
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run {
+            try output.checkOutputs([("--out", outPath), ("--report", report)])
             let input = try StandardInputExport.resolve(paths)
             let files = try ExportFiles.resolve(input.paths)
             defer { withExtendedLifetime(input.spool) {} }

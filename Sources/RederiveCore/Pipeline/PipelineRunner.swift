@@ -278,3 +278,27 @@ public enum PipelineRunner {
         return outcome
     }
 }
+
+extension ResolvedPipeline {
+    /// Checks every file and folder the stages will write (reports, previews, plans, outputs,
+    /// metrics) before the store is opened: a bad path stops the pipeline with nothing done.
+    public func checkOutputs() throws(RederiveError) {
+        if let metricsFile { try OutputPathCheck.writable(metricsFile, what: "metrics-file") }
+        for stage in stages {
+            switch stage {
+            case .importExports(let config):
+                if let report = config.settings.reportPath { try OutputPathCheck.writable(report, what: "report") }
+            case .derive(let config):
+                if let report = config.settings.reportPath { try OutputPathCheck.writable(report, what: "report") }
+            case .preview(let config, let directory, let plan):
+                if let report = config.settings.reportPath { try OutputPathCheck.writable(report, what: "report") }
+                try OutputPathCheck.writableFolder(directory, what: "preview-out")
+                if let plan { try OutputPathCheck.writable(plan, what: "plan") }
+            case .export(let config):
+                try OutputPathCheck.writable(config.outPath, what: "out")
+            case .skipped:
+                break
+            }
+        }
+    }
+}
