@@ -17,6 +17,7 @@
 #   make install    build (release) and install the binary, its man page and bash/zsh/fish
 #                   completions under PREFIX (default /usr/local; DESTDIR for staging)
 #   make uninstall  remove what make install installed
+#   make format     reformat the Swift sources (swift-format, .swift-format); make test checks it
 #   make clean      remove build products and generated files (never Fixtures/)
 
 SWIFT      ?= swift
@@ -27,7 +28,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config
 
-.PHONY: run test fixtures bench bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build
+.PHONY: run test fixtures bench bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -110,7 +111,19 @@ uninstall:
 	rm -f $(BINDIR)/rederive $(MAN1DIR)/rederive.1 $(BASHCOMPDIR)/rederive $(ZSHCOMPDIR)/_rederive \
 	    $(FISHCOMPDIR)/rederive.fish
 
-test: deps
+# Formatting: swift-format (it ships with the toolchain) with the committed .swift-format;
+# `make format` rewrites, `make format-check` (run first by `make test`) fails on any
+# difference and on any line longer than the configured 120 columns.
+SWIFT_SOURCES = Sources Tests Package.swift
+format:
+	$(SWIFT) format -i -r $(SWIFT_SOURCES)
+
+format-check:
+	@$(SWIFT) format lint --strict -r $(SWIFT_SOURCES)
+	@long=$$(git ls-files '*.swift' | xargs awk 'length > 120 {print FILENAME ":" FNR ": " length " columns"}'); \
+	  if [ -n "$$long" ]; then echo "$$long"; echo "lines over 120 columns (see .swift-format)"; exit 1; fi
+
+test: deps format-check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-swift-testing
 	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)

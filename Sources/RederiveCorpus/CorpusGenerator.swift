@@ -267,7 +267,9 @@ public struct CorpusGenerator: Sendable {
     public init(rooms: [SampleRoom], options: Options) throws {
         guard !rooms.isEmpty else { throw CorpusGeneratorError(message: "no sample rooms") }
         guard options.records >= 0 else { throw CorpusGeneratorError(message: "records must be >= 0") }
-        for (name, f) in [("corrupt fraction", options.corruptFraction), ("floorless fraction", options.floorlessFraction)] {
+        for (name, f) in [
+            ("corrupt fraction", options.corruptFraction), ("floorless fraction", options.floorlessFraction),
+        ] {
             guard f.isFinite, (0...1).contains(f) else {
                 throw CorpusGeneratorError(message: "\(name) must be between 0 and 1, got \(f)")
             }
@@ -325,7 +327,8 @@ public struct CorpusGenerator: Sendable {
         for (i, c) in counts.enumerated() { versions += Array(repeating: i + 1, count: c) }
         rng.shuffle(&versions)
 
-        let floorlessCount = min(goodPositions.count, Int((options.floorlessFraction * Double(goodPositions.count)).rounded()))
+        let floorlessCount = min(
+            goodPositions.count, Int((options.floorlessFraction * Double(goodPositions.count)).rounded()))
         var floorlessOrder = goodPositions
         rng.shuffle(&floorlessOrder)
         var isFloorless = [Bool](repeating: false, count: n)
@@ -392,9 +395,14 @@ public struct CorpusGenerator: Sendable {
             for (index, slot) in slots.enumerated() {
                 line.removeAll(keepingCapacity: true)
                 var rng = SplitMix64(seed: options.seed, stream: UInt64(index))
-                let base = makeBase(rng: &rng, floorless: { if case .good(_, true) = slot { return true }; return false }())
-                var info = LineInfo(line: index + 1, formatVersion: nil, corruptKind: nil,
-                                    floorless: base.floorless, id: nil, sampleRoom: base.sampleName)
+                let base = makeBase(
+                    rng: &rng,
+                    floorless: {
+                        if case .good(_, true) = slot { return true }; return false
+                    }())
+                var info = LineInfo(
+                    line: index + 1, formatVersion: nil, corruptKind: nil,
+                    floorless: base.floorless, id: nil, sampleRoom: base.sampleName)
                 switch slot {
                 case .good(let version, _):
                     let record = base.record(version: version)
@@ -472,8 +480,9 @@ public struct CorpusGenerator: Sendable {
 
     func makeBase(rng: inout SplitMix64, floorless: Bool) -> Base {
         let sample = rooms[rng.next(below: rooms.count)]
-        let motion = RigidTransform(angle: rng.next(in: 0...(2 * Double.pi)),
-                                    dx: rng.next(in: -50...50), dz: rng.next(in: -50...50))
+        let motion = RigidTransform(
+            angle: rng.next(in: 0...(2 * Double.pi)),
+            dx: rng.next(in: -50...50), dz: rng.next(in: -50...50))
         var room = motion.apply(toRoom: sample.json)
         if var walls = room["walls"]?.arrayValue {
             rng.shuffle(&walls)
@@ -491,10 +500,11 @@ public struct CorpusGenerator: Sendable {
         let unix = CorpusGenerator.earliestCapture + rng.next(below: CorpusGenerator.captureSpan)
         let quarter = Double(rng.next(below: 4)) / 4
         let summaryVersion = rng.next(below: 2)
-        return Base(sampleName: sample.name, room: room, floorless: floorless, id: id,
-                    capturedAt: CorpusGenerator.iso8601(unixSeconds: unix),
-                    timestamp: Double(unix - CorpusGenerator.referenceDateOffset) + quarter,
-                    summaryVersion: summaryVersion, summary: CorpusGenerator.staleSummary(of: room))
+        return Base(
+            sampleName: sample.name, room: room, floorless: floorless, id: id,
+            capturedAt: CorpusGenerator.iso8601(unixSeconds: unix),
+            timestamp: Double(unix - CorpusGenerator.referenceDateOffset) + quarter,
+            summaryVersion: summaryVersion, summary: CorpusGenerator.staleSummary(of: room))
     }
 
     /// About `characters` characters of base64 (a multiple of 4) of random bytes.
@@ -534,7 +544,11 @@ public struct CorpusGenerator: Sendable {
         var categories: [String: GenJSON] = [:]
         for object in room["objects"]?.arrayValue ?? [] {
             if case .object(let category)? = object["category"], let key = category.keys.sorted().first {
-                if case .int(let n)? = categories[key] { categories[key] = .int(n + 1) } else { categories[key] = .int(1) }
+                if case .int(let n)? = categories[key] {
+                    categories[key] = .int(n + 1)
+                } else {
+                    categories[key] = .int(1)
+                }
             }
         }
         let labels = (room["sections"]?.arrayValue ?? []).compactMap { $0["label"] }
@@ -629,7 +643,8 @@ extension CorpusGenerator.Base {
             out.append(contentsOf: bytes.prefix(bytes.count / 2))
             return (3, id)
         case .invalidUTF8:
-            v3["roomName"] = .raw(Array("\"\(sampleName.prefix(3))".utf8) + [0xC3, 0x28] + Array("\(sampleName.dropFirst(3))\"".utf8))
+            v3["roomName"] = .raw(
+                Array("\"\(sampleName.prefix(3))".utf8) + [0xC3, 0x28] + Array("\(sampleName.dropFirst(3))\"".utf8))
         case .notAnObject:
             out.append(contentsOf: "[1,2,3]".utf8)
             return (nil, nil)

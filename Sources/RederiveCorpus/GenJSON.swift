@@ -54,7 +54,7 @@ indirect enum GenJSON: Sendable {
         }
         set {
             guard case .object(var o) = self else { return }
-            self = .null // release the storage so the dictionary is mutated in place
+            self = .null  // release the storage so the dictionary is mutated in place
             o[key] = newValue
             self = .object(o)
         }
@@ -155,7 +155,8 @@ indirect enum GenJSON: Sendable {
 
 /// Standard base64 (RFC 4648, with padding), fast enough for records of hundreds of KB.
 enum Base64 {
-    private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    private static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     static func encode(_ input: [UInt8]) -> [UInt8] {
         let outCount = (input.count + 2) / 3 * 4

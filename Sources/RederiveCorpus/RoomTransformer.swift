@@ -54,22 +54,26 @@ extension RigidTransform {
         guard case .object(var object) = room else { return room }
         for key in transformedElementKeys {
             guard let elements = object[key]?.arrayValue else { continue }
-            object[key] = .array(elements.map { element in
-                guard case .object(var e) = element,
-                      let numbers = e["transform"]?.arrayValue?.compactMap(\.doubleValue),
-                      numbers.count == 16 else { return element }
-                e["transform"] = .array(apply(toMatrix: numbers).map(GenJSON.double))
-                return .object(e)
-            })
+            object[key] = .array(
+                elements.map { element in
+                    guard case .object(var e) = element,
+                        let numbers = e["transform"]?.arrayValue?.compactMap(\.doubleValue),
+                        numbers.count == 16
+                    else { return element }
+                    e["transform"] = .array(apply(toMatrix: numbers).map(GenJSON.double))
+                    return .object(e)
+                })
         }
         if let sections = object["sections"]?.arrayValue {
-            object["sections"] = .array(sections.map { section in
-                guard case .object(var s) = section,
-                      let center = s["center"]?.arrayValue?.compactMap(\.doubleValue),
-                      center.count == 3 else { return section }
-                s["center"] = .array(apply(toPoint: center).map(GenJSON.double))
-                return .object(s)
-            })
+            object["sections"] = .array(
+                sections.map { section in
+                    guard case .object(var s) = section,
+                        let center = s["center"]?.arrayValue?.compactMap(\.doubleValue),
+                        center.count == 3
+                    else { return section }
+                    s["center"] = .array(apply(toPoint: center).map(GenJSON.double))
+                    return .object(s)
+                })
         }
         return .object(object)
     }

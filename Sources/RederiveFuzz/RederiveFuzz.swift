@@ -31,8 +31,10 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
     switch processor.process(line: line) {
     case .success(let derived):
         let s = derived.summary
-        for value in [s.ceilingHeightM, s.estimatedFloorAreaSqm, s.volumeM3, s.totalWallAreaSqm, s.perimeterM,
-                      s.longestWallM, s.shortestWallM] {
+        for value in [
+            s.ceilingHeightM, s.estimatedFloorAreaSqm, s.volumeM3, s.totalWallAreaSqm, s.perimeterM,
+            s.longestWallM, s.shortestWallM,
+        ] {
             precondition(RoomSummary.roundedForJSON(value).isFinite && value >= 0, "summary value \(value)")
         }
         for p in s.floorPolygon2D {
@@ -44,8 +46,9 @@ func fuzzOne(_ bytes: UnsafeBufferPointer<UInt8>) {
         let room = derived.record.room
         precondition(processor.split(room: room).joined() == room, "split/join changed the raw room")
     case .failure(let failure):
-        precondition(knownCodes[failure.stage]?.contains(failure.code) == true,
-                     "code \(failure.code) not listed for stage \(failure.stage)")
+        precondition(
+            knownCodes[failure.stage]?.contains(failure.code) == true,
+            "code \(failure.code) not listed for stage \(failure.stage)")
         precondition(!failure.message.isEmpty, "empty failure message")
     }
 }
@@ -120,7 +123,9 @@ enum FuzzMain {
         defer { closedir(dir) }
         var out: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name.hasPrefix(".") { continue }
             out.append(path + "/" + name)
         }

@@ -10,15 +10,19 @@ struct BatchTuning: ParsableArguments {
     @Option(parsing: .unconditional, help: "Concurrent workers (default: number of cores).")
     var workers: Int?
 
-    @Option(name: .customLong("batch-size"), parsing: .unconditional,
-            help: "Records per batch: one transaction each (default: \(RunSettings.defaultBatchSize)).")
+    @Option(
+        name: .customLong("batch-size"), parsing: .unconditional,
+        help: "Records per batch: one transaction each (default: \(RunSettings.defaultBatchSize)).")
     var batchSize: Int?
 
-    @Option(name: .customLong("max-errors"), parsing: .unconditional, help: "Abort (exit 4) once more than N records were skipped.")
+    @Option(
+        name: .customLong("max-errors"), parsing: .unconditional,
+        help: "Abort (exit 4) once more than N records were skipped.")
     var maxErrors: Int?
 
-    @Option(name: .customLong("max-error-rate"), parsing: .unconditional,
-            help: "Abort (exit 4) once more than this share (0-1) of records were skipped.")
+    @Option(
+        name: .customLong("max-error-rate"), parsing: .unconditional,
+        help: "Abort (exit 4) once more than this share (0-1) of records were skipped.")
     var maxErrorRate: Double?
 
     /// The values as pipeline overrides.
@@ -40,8 +44,9 @@ struct BatchTuning: ParsableArguments {
 
     /// Run settings: flags where given, `RunSettings` defaults otherwise.
     func settings(report: String?, arguments: String) -> RunSettings {
-        RunSettings(workers: workers ?? RunSettings.defaultWorkers, batchSize: batchSize ?? RunSettings.defaultBatchSize,
-                    reportPath: report, control: control, arguments: arguments)
+        RunSettings(
+            workers: workers ?? RunSettings.defaultWorkers, batchSize: batchSize ?? RunSettings.defaultBatchSize,
+            reportPath: report, control: control, arguments: arguments)
     }
 }
 
@@ -50,14 +55,16 @@ struct BatchOptions: ParsableArguments {
     @Option(help: "The SQLite store (a store written by a newer rederive is refused).", completion: .file())
     var db: String
 
-    @Option(help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
-            completion: .file(extensions: ["jsonl"]))
+    @Option(
+        help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
+        completion: .file(extensions: ["jsonl"]))
     var report: String?
 
     @OptionGroup var tuning: BatchTuning
 
-    @Flag(name: .customLong("allow-downgrade"),
-          help: "Overwrite summaries a newer rederive derived (default: leave them, counted as newer).")
+    @Flag(
+        name: .customLong("allow-downgrade"),
+        help: "Overwrite summaries a newer rederive derived (default: leave them, counted as newer).")
     var allowDowngrade = false
 
     /// Run settings for this command line.
@@ -70,8 +77,9 @@ struct BatchOptions: ParsableArguments {
 
 /// `--wait`: how a writing command meets another writing run on the same store.
 struct LockOptions: ParsableArguments {
-    @Option(parsing: .unconditional,
-            help: "Wait up to SECONDS for another writing run on the store to finish (default: fail at once, exit 6).")
+    @Option(
+        parsing: .unconditional,
+        help: "Wait up to SECONDS for another writing run on the store to finish (default: fail at once, exit 6).")
     var wait: Double = 0
 
     func validate() throws {

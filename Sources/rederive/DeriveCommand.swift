@@ -44,7 +44,10 @@ struct Derive: ParsableCommand {
     @Option(help: "Only these record ids (comma-separated); stale ones only, unless with --all.")
     var ids: String?
 
-    @Option(help: "Only records stored (imported or changed) at or after this ISO 8601 time, e.g. 2026-11-01T00:00:00Z; stale ones only, unless with --all.")
+    @Option(
+        help:
+            "Only records stored (imported or changed) at or after this ISO 8601 time, e.g. 2026-11-01T00:00:00Z; stale ones only, unless with --all."
+    )
     var since: String?
 
     @Flag(name: .customLong("retry-failed"), help: "Only the records with an open decode/derive failure in the ledger.")
@@ -53,25 +56,35 @@ struct Derive: ParsableCommand {
     @Flag(help: "Write the derived columns even when the new values equal the stored ones.")
     var rewrite = false
 
-    @Flag(name: .customLong("dry-run"), help: "Write nothing to the store; report what would change (preview.md, preview.json).")
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "Write nothing to the store; report what would change (preview.md, preview.json).")
     var dryRun = false
 
-    @Option(name: .customLong("preview-out"), help: "With --dry-run: the directory for preview.md and preview.json (default: DB-preview next to the store).")
+    @Option(
+        name: .customLong("preview-out"),
+        help: "With --dry-run: the directory for preview.md and preview.json (default: DB-preview next to the store).")
     var previewOut: String?
 
-    @Option(help: ArgumentHelp("With --dry-run: also write a plan (JSON) that --apply-plan applies exactly.",
-                               valueName: "file"), completion: .file(extensions: ["json"]))
+    @Option(
+        help: ArgumentHelp(
+            "With --dry-run: also write a plan (JSON) that --apply-plan applies exactly.",
+            valueName: "file"), completion: .file(extensions: ["json"]))
     var plan: String?
 
-    @Option(name: .customLong("apply-plan"),
-            help: ArgumentHelp("Apply a plan made by --dry-run --plan: refused (nothing written, exit 7) when the store, "
-                               + "the deriver or the records to write changed since.", valueName: "file"),
-            completion: .file(extensions: ["json"]))
+    @Option(
+        name: .customLong("apply-plan"),
+        help: ArgumentHelp(
+            "Apply a plan made by --dry-run --plan: refused (nothing written, exit 7) when the store, "
+                + "the deriver or the records to write changed since.", valueName: "file"),
+        completion: .file(extensions: ["json"]))
     var applyPlan: String?
 
-    @Option(name: .customLong("max-changes"),
-            help: ArgumentHelp("Refuse (nothing written, exit 7) when more existing summaries would change: a count "
-                               + "or a share of the records examined, e.g. 500 or 2%.", valueName: "N|P%"))
+    @Option(
+        name: .customLong("max-changes"),
+        help: ArgumentHelp(
+            "Refuse (nothing written, exit 7) when more existing summaries would change: a count "
+                + "or a share of the records examined, e.g. 500 or 2%.", valueName: "N|P%"))
     var maxChanges: String?
 
     @OptionGroup var locking: LockOptions
@@ -81,17 +94,21 @@ struct Derive: ParsableCommand {
         if applyPlan != nil {
             if dryRun { throw ValidationError("--apply-plan and --dry-run cannot be combined") }
             if all || ids != nil || since != nil || retryFailed || options.allowDowngrade {
-                throw ValidationError("--apply-plan applies the plan's own selection: drop --all/--ids/--since/--retry-failed/--allow-downgrade")
+                throw ValidationError(
+                    "--apply-plan applies the plan's own selection: drop --all/--ids/--since/--retry-failed/--allow-downgrade"
+                )
             }
         }
         if let maxChanges, ChangeLimit(maxChanges) == nil {
-            throw ValidationError("--max-changes \(maxChanges): expected a whole number or a percentage, e.g. 500 or 2%")
+            throw ValidationError(
+                "--max-changes \(maxChanges): expected a whole number or a percentage, e.g. 500 or 2%")
         }
         if all && retryFailed { throw ValidationError("--all and --retry-failed cannot be combined") }
         if previewOut != nil && !dryRun { throw ValidationError("--preview-out needs --dry-run") }
         if rewrite && dryRun { throw ValidationError("--rewrite and --dry-run cannot be combined") }
         if let since, !DeriveSelection.isValidSince(since) {
-            throw ValidationError("--since \(since): expected an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z")
+            throw ValidationError(
+                "--since \(since): expected an ISO 8601 date or time, e.g. 2026-11-01 or 2026-11-01T00:00:00Z")
         }
     }
 
@@ -120,7 +137,9 @@ struct Derive: ParsableCommand {
             config.maxChanges = maxChanges.flatMap(ChangeLimit.init)
             if let applyPlan {
                 let plan = try DerivePlan.load(path: applyPlan)
-                logger.info("applying the plan \(applyPlan): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries (\(plan.selection))")
+                logger.info(
+                    "applying the plan \(applyPlan): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries (\(plan.selection))"
+                )
                 return try output.finish([try DeriveJob.apply(plan, config: config, store: store)], store: store.path)
             }
             return try output.finish([try DeriveJob.run(config, store: store)], store: store.path)
@@ -133,8 +152,9 @@ struct Derive: ParsableCommand {
     private func runDry() -> Int32 {
         CommandRunner.run {
             try output.checkOutputs([("--report", options.report), ("--plan", plan)])
-            try OutputPathCheck.writableFolder(previewOut ?? ChangeReport.defaultDirectory(forStore: options.db),
-                                               what: "--preview-out")
+            try OutputPathCheck.writableFolder(
+                previewOut ?? ChangeReport.defaultDirectory(forStore: options.db),
+                what: "--preview-out")
             let store = try ExistingStore.openReadOnly(options.db)
             defer { store.close() }
             let config = DeriveConfiguration(selection: selection, settings: options.settings)
@@ -143,7 +163,8 @@ struct Derive: ParsableCommand {
             try report.write(toDirectory: dir)
             if let plan {
                 try DeriveJob.plan(report, config: config, store: store).write(to: plan)
-                logger.info("plan written to \(plan): apply it with `rederive derive --db \(options.db) --apply-plan \(plan)`")
+                logger.info(
+                    "plan written to \(plan): apply it with `rederive derive --db \(options.db) --apply-plan \(plan)`")
             }
             if output.json { print(report.json()) }
             logger.info("\(report.tallyLine()); preview in \(dir)/")

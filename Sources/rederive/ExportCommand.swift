@@ -43,8 +43,9 @@ struct Export: ParsableCommand {
     @Option(help: "The SQLite store (must exist).", completion: .file())
     var db: String
 
-    @Option(name: .shortAndLong, help: "The output file: .jsonl, or .jsonl.zst for zstd.",
-            completion: .file(extensions: ["jsonl", "zst"]))
+    @Option(
+        name: .shortAndLong, help: "The output file: .jsonl, or .jsonl.zst for zstd.",
+        completion: .file(extensions: ["jsonl", "zst"]))
     var out: String
 
     @Flag(name: .customLong("all-records"), help: "Export every record that has a summary, stale ones included.")
@@ -70,7 +71,8 @@ struct Export: ParsableCommand {
             let store = try Store(path: db)
             defer { store.close() }
             RunControl.installSignalHandlers()
-            let config = ExportConfiguration(outPath: out, includeStale: allRecords, since: since, arguments: commandLineText)
+            let config = ExportConfiguration(
+                outPath: out, includeStale: allRecords, since: since, arguments: commandLineText)
             return try output.finish([try ExportJob.run(config, store: store)], store: store.path)
         }
         throw ExitCode(status)

@@ -59,7 +59,8 @@ struct Failures: ParsableCommand {
             defer { store.close() }
             let filter = FailureFilter(stage: stage, code: code, file: file, runID: runID)
             let failures = try store.openFailures(matching: filter)
-            print(json ? OpenFailure.json(failures, store: db) : OpenFailure.text(failures), terminator: json ? "\n" : "")
+            print(
+                json ? OpenFailure.json(failures, store: db) : OpenFailure.text(failures), terminator: json ? "\n" : "")
             return 0
         }
         throw ExitCode(status)

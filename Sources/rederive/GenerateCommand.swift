@@ -29,8 +29,9 @@ struct Generate: ParsableCommand {
             """
     )
 
-    @Option(name: .shortAndLong, help: "Output file: a name ending in .jsonl or .jsonl.zst.",
-            completion: .file(extensions: ["jsonl", "zst"]))
+    @Option(
+        name: .shortAndLong, help: "Output file: a name ending in .jsonl or .jsonl.zst.",
+        completion: .file(extensions: ["jsonl", "zst"]))
     var out: String
 
     @Option(help: "Number of lines (good and corrupt records).")
@@ -116,15 +117,21 @@ struct Generate: ParsableCommand {
         if manifest {
             for line in stats.lines {
                 let version = line.formatVersion.map(String.init) ?? "-"
-                print("\(line.line)\tv\(version)\t\(line.corruptKind?.rawValue ?? "good")\t\(line.floorless ? "floorless" : "floors")\t\(line.id ?? "-")\t\(line.sampleRoom)")
+                print(
+                    "\(line.line)\tv\(version)\t\(line.corruptKind?.rawValue ?? "good")\t\(line.floorless ? "floorless" : "floors")\t\(line.id ?? "-")\t\(line.sampleRoom)"
+                )
             }
         }
         let versionsText = (1...3).map { "v\($0) \(stats.goodByVersion[$0, default: 0])" }.joined(separator: ", ")
-        let corruptText = stats.corruptByKind.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
+        let corruptText = stats.corruptByKind.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
+            .joined(separator: ", ")
         let mb = Double(stats.uncompressedBytes) / 1e6
-        var report = "\(out): \(stats.records) records (\(versionsText); floorless \(stats.floorless); corrupt \(stats.corrupt)\(corruptText.isEmpty ? "" : ": " + corruptText))\n"
-        report += String(format: "  %.1f MB uncompressed, %lld bytes in file, %d frame(s), %.2f s, %.0f records/s, %.1f MB/s",
-                         mb, stats.fileBytes, stats.frames, seconds, Double(stats.records) / max(seconds, 1e-9), mb / max(seconds, 1e-9))
+        var report =
+            "\(out): \(stats.records) records (\(versionsText); floorless \(stats.floorless); corrupt \(stats.corrupt)\(corruptText.isEmpty ? "" : ": " + corruptText))\n"
+        report += String(
+            format: "  %.1f MB uncompressed, %lld bytes in file, %d frame(s), %.2f s, %.0f records/s, %.1f MB/s",
+            mb, stats.fileBytes, stats.frames, seconds, Double(stats.records) / max(seconds, 1e-9),
+            mb / max(seconds, 1e-9))
         if let cut = stats.truncatedAtByte { report += "\n  truncated at byte \(cut) (middle of the last frame)" }
         if !quiet { FileHandle.standardError.write(Data((report + "\n").utf8)) }
     }

@@ -32,7 +32,8 @@ struct History: ParsableCommand {
     @Flag(help: "Prune the history (with --keep-runs and/or --before).")
     var prune = false
 
-    @Option(name: .customLong("keep-runs"), parsing: .unconditional, help: "With --prune: keep the latest K runs' history.")
+    @Option(
+        name: .customLong("keep-runs"), parsing: .unconditional, help: "With --prune: keep the latest K runs' history.")
     var keepRuns: Int?
 
     @Option(help: "With --prune: remove what was replaced before this ISO 8601 date or time.")
@@ -45,7 +46,9 @@ struct History: ParsableCommand {
 
     func validate() throws {
         if prune == (id != nil) { throw ValidationError("give either --id ID or --prune") }
-        if prune && keepRuns == nil && before == nil { throw ValidationError("--prune needs --keep-runs K or --before DATE") }
+        if prune && keepRuns == nil && before == nil {
+            throw ValidationError("--prune needs --keep-runs K or --before DATE")
+        }
         if let keepRuns, keepRuns < 0 { throw ValidationError("--keep-runs must not be negative") }
         if let before, !DeriveSelection.isValidSince(before) {
             throw ValidationError("--before \(before): expected an ISO 8601 date or time, e.g. 2026-11-01")
@@ -56,7 +59,9 @@ struct History: ParsableCommand {
         StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
             if prune {
-                guard FileManager.default.fileExists(atPath: db) else { throw RederiveError.usage("\(db): no such store") }
+                guard FileManager.default.fileExists(atPath: db) else {
+                    throw RederiveError.usage("\(db): no such store")
+                }
                 let lock = try locking.acquire(store: db)
                 defer { lock.release() }
                 let store = try Store(path: db)

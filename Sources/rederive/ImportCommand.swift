@@ -25,8 +25,9 @@ struct Import: ParsableCommand {
             """
     )
 
-    @Argument(help: "Export files (*.jsonl, *.jsonl.zst), directories holding them, or - for standard input.",
-              completion: .file(extensions: ["jsonl", "zst"]))
+    @Argument(
+        help: "Export files (*.jsonl, *.jsonl.zst), directories holding them, or - for standard input.",
+        completion: .file(extensions: ["jsonl", "zst"]))
     var paths: [String]
 
     @OptionGroup var options: BatchOptions
@@ -53,8 +54,9 @@ struct Import: ParsableCommand {
             let store = try Store(path: options.db)
             defer { store.close() }
             RunControl.installSignalHandlers()
-            let config = ImportConfiguration(files: files, skipImportedFiles: skipImportedFiles,
-                                             settings: options.settings)
+            let config = ImportConfiguration(
+                files: files, skipImportedFiles: skipImportedFiles,
+                settings: options.settings)
             return try output.finish([try ImportJob.run(config, store: store)], store: store.path)
         }
         throw ExitCode(status)

@@ -16,8 +16,10 @@ struct OutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log only warnings and errors (no tally line, no progress line).")
     var quiet = false
 
-    @Option(name: .customLong("metrics-file"), help: "Write the run's figures here in the Prometheus text format (atomically).",
-            completion: .file(extensions: ["prom"]))
+    @Option(
+        name: .customLong("metrics-file"),
+        help: "Write the run's figures here in the Prometheus text format (atomically).",
+        completion: .file(extensions: ["prom"]))
     var metricsFile: String?
 
     @Flag(help: "Print a machine-readable run summary (JSON) on stdout.")
@@ -51,8 +53,9 @@ struct OutputOptions: ParsableArguments {
             logWritten(report)
         }
         if let metricsFile {
-            try MetricsFile.write(reports, pipeline: pipeline, to: metricsFile,
-                                  store: store.flatMap { MetricsFile.StoreFigures.read(storeAt: $0) })
+            try MetricsFile.write(
+                reports, pipeline: pipeline, to: metricsFile,
+                store: store.flatMap { MetricsFile.StoreFigures.read(storeAt: $0) })
             logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])
         }
         return reports.last?.exitStatus ?? 0

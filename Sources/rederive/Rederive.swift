@@ -22,8 +22,10 @@ struct Rederive: ParsableCommand {
               143  terminated by SIGTERM (the batch in hand was committed)
             """,
         version: RederiveVersion.description,
-        subcommands: [Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Show.self,
-                      Failures.self, Export.self, Revert.self, History.self]
+        subcommands: [
+            Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Show.self,
+            Failures.self, Export.self, Revert.self, History.self,
+        ]
     )
 
     /// ArgumentParser's message for a usage error, led by the first unknown option when there
@@ -32,11 +34,13 @@ struct Rederive: ParsableCommand {
         let message = fullMessage(for: error)
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard !message.contains("Unknown option"), let command = UnknownOptionCheck.subcommand(in: arguments, of: self),
-              let unknown = UnknownOptionCheck.firstUnknown(in: arguments, command: command, root: self) else {
+            let unknown = UnknownOptionCheck.firstUnknown(in: arguments, command: command, root: self)
+        else {
             return message
         }
         let hint = unknown.suggestion.map { " Did you mean '\($0)'?" } ?? ""
-        return "Error: Unknown option '\(unknown.option)'.\(hint)\n" + message.replacingOccurrences(of: "Error: ", with: "Also: ")
+        return "Error: Unknown option '\(unknown.option)'.\(hint)\n"
+            + message.replacingOccurrences(of: "Error: ", with: "Also: ")
     }
 
     /// Parses and runs the subcommand; argument errors exit 1 (not ArgumentParser's 64) as

@@ -28,15 +28,17 @@ struct Revert: ParsableCommand {
     @Option(help: "The SQLite store.", completion: .file())
     var db: String
 
-    @Option(name: .customLong("run"), parsing: .unconditional,
-            help: "The run whose overwrites to undo (see `rederive status`).")
+    @Option(
+        name: .customLong("run"), parsing: .unconditional,
+        help: "The run whose overwrites to undo (see `rederive status`).")
     var runID: Int64
 
     @Flag(name: .customLong("dry-run"), help: "Only count what would be restored and the conflicts; write nothing.")
     var dryRun = false
 
-    @Option(name: .customLong("batch-size"), parsing: .unconditional,
-            help: "Summaries per batch: one transaction each (default: \(RunSettings.defaultBatchSize)).")
+    @Option(
+        name: .customLong("batch-size"), parsing: .unconditional,
+        help: "Summaries per batch: one transaction each (default: \(RunSettings.defaultBatchSize)).")
     var batchSize: Int?
 
     @OptionGroup var locking: LockOptions

@@ -35,35 +35,43 @@ struct Run: ParsableCommand {
     @Option(help: "The store (overrides the file's `store`).", completion: .file())
     var db: String?
 
-    @Option(parsing: .upToNextOption, help: "Export files or directories for every import stage (overrides `paths`).",
-            completion: .file(extensions: ["jsonl", "zst"]))
+    @Option(
+        parsing: .upToNextOption, help: "Export files or directories for every import stage (overrides `paths`).",
+        completion: .file(extensions: ["jsonl", "zst"]))
     var input: [String] = []
 
-    @Option(name: .shortAndLong, help: "Output file for every export stage (overrides `out`).",
-            completion: .file(extensions: ["jsonl", "zst"]))
+    @Option(
+        name: .shortAndLong, help: "Output file for every export stage (overrides `out`).",
+        completion: .file(extensions: ["jsonl", "zst"]))
     var out: String?
 
     /// Every stage's workers, batch size and error budget (each overrides the file).
     @OptionGroup var tuning: BatchTuning
 
-    @Flag(name: .customLong("allow-downgrade"),
-          help: "Overwrite summaries a newer rederive derived (default: leave them, counted as newer).")
+    @Flag(
+        name: .customLong("allow-downgrade"),
+        help: "Overwrite summaries a newer rederive derived (default: leave them, counted as newer).")
     var allowDowngrade = false
 
     @OptionGroup var locking: LockOptions
 
-    @Flag(name: .customLong("dry-run"), help: "Preview only: derive stages write preview reports, import and export are skipped.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "Preview only: derive stages write preview reports, import and export are skipped.")
     var dryRun = false
 
-    @Option(help: ArgumentHelp(
-        "Every import and derive stage's issue report (overrides `report`): a directory, or a file name.",
-        discussion: "DIR gives DIR/PIPELINE-STAGE-issues.jsonl, X.jsonl gives X-STAGE.jsonl; each with -runN added."),
-            completion: .file())
+    @Option(
+        help: ArgumentHelp(
+            "Every import and derive stage's issue report (overrides `report`): a directory, or a file name.",
+            discussion: "DIR gives DIR/PIPELINE-STAGE-issues.jsonl, X.jsonl gives X-STAGE.jsonl; each with -runN added."
+        ),
+        completion: .file())
     var report: String?
 
-    @Option(name: .customLong("results-file"),
-            help: "Also write the pipeline's results (the --json document) here, atomically.",
-            completion: .file(extensions: ["json"]))
+    @Option(
+        name: .customLong("results-file"),
+        help: "Also write the pipeline's results (the --json document) here, atomically.",
+        completion: .file(extensions: ["json"]))
     var resultsFile: String?
 
     @OptionGroup var output: OutputOptions
@@ -87,8 +95,9 @@ struct Run: ParsableCommand {
             let lock = dryRun ? nil : try locking.acquire(store: resolved.store)
             defer { lock?.release() }
             RunControl.installSignalHandlers()
-            logger.info("pipeline \(resolved.name): \(resolved.stages.count) stage(s) on \(resolved.store)",
-                        metadata: ["pipeline": "\(resolved.name)", "store": "\(resolved.store)"])
+            logger.info(
+                "pipeline \(resolved.name): \(resolved.stages.count) stage(s) on \(resolved.store)",
+                metadata: ["pipeline": "\(resolved.name)", "store": "\(resolved.store)"])
             let outcome = try PipelineRunner.run(resolved) { level, line, metadata in
                 logger.log(level: level, "\(line)", metadata: metadata.merging(["pipeline": "\(resolved.name)"]) { $1 })
             }
@@ -99,12 +108,13 @@ struct Run: ParsableCommand {
                     // A dry run's figures would replace the real run's: leave the file alone.
                     logger.info("metrics file \(metricsFile) left unchanged (dry run)")
                 } else {
-                    try MetricsFile.write(outcome.reports, pipeline: resolved.name, to: metricsFile,
-                                          labels: result.stages.compactMap { stage in
-                                              if case .ran = stage.outcome { stage.label } else { nil }
-                                          },
-                                          store: MetricsFile.StoreFigures.read(storeAt: resolved.store),
-                                          succeeded: outcome.result.statusText != "error")
+                    try MetricsFile.write(
+                        outcome.reports, pipeline: resolved.name, to: metricsFile,
+                        labels: result.stages.compactMap { stage in
+                            if case .ran = stage.outcome { stage.label } else { nil }
+                        },
+                        store: MetricsFile.StoreFigures.read(storeAt: resolved.store),
+                        succeeded: outcome.result.statusText != "error")
                     result.metricsFile = metricsFile
                     logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])
                 }
@@ -114,9 +124,11 @@ struct Run: ParsableCommand {
                 try result.write(to: resultsFile)
                 logger.info("results written to \(resultsFile)", metadata: ["results": "\(resultsFile)"])
             }
-            logger.info("pipeline \(resolved.name): exit \(outcome.exitStatus)", metadata: [
-                "pipeline": "\(resolved.name)", "exit": .stringConvertible(Int(outcome.exitStatus)),
-            ])
+            logger.info(
+                "pipeline \(resolved.name): exit \(outcome.exitStatus)",
+                metadata: [
+                    "pipeline": "\(resolved.name)", "exit": .stringConvertible(Int(outcome.exitStatus)),
+                ])
             return outcome.exitStatus
         }
         throw ExitCode(status)

@@ -59,7 +59,8 @@ struct Show: ParsableCommand {
                 let failures = try store.openFailures(matching: FailureFilter(recordID: key))
                 guard let first = failures.first else { throw RederiveError.usage("\(id): no such record in \(db)") }
                 throw RederiveError.usage(
-                    "\(id): not stored (it failed: \(first.stage) \(first.code)); its original line is \(first.location)")
+                    "\(id): not stored (it failed: \(first.stage) \(first.code)); its original line is \(first.location)"
+                )
             }
             if let record = try store.record(id: key) {
                 print(json ? record.json() : record.text(), terminator: json ? "\n" : "")
@@ -67,8 +68,10 @@ struct Show: ParsableCommand {
             }
             let failures = try store.openFailures(matching: FailureFilter(recordID: key))
             guard !failures.isEmpty else { throw RederiveError.usage("\(id): no such record in \(db)") }
-            print(json ? StoredRecord.notStoredJSON(id: key, failures: failures)
-                       : StoredRecord.notStoredText(id: key, failures: failures), terminator: json ? "\n" : "")
+            print(
+                json
+                    ? StoredRecord.notStoredJSON(id: key, failures: failures)
+                    : StoredRecord.notStoredText(id: key, failures: failures), terminator: json ? "\n" : "")
             return 0
         }
         throw ExitCode(status)

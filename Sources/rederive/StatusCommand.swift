@@ -80,7 +80,8 @@ struct Status: ParsableCommand {
             let store = try ExistingStore.openReadOnly(db)
             defer { store.close() }
             // One read for both, so the page and the text agree; the text shows the latest --runs.
-            let full = try store.status(runLimit: html == nil ? (check ? max(runs, 1) : runs) : max(runs, Self.htmlRunLimit))
+            let full = try store.status(
+                runLimit: html == nil ? (check ? max(runs, 1) : runs) : max(runs, Self.htmlRunLimit))
             var status = full
             status.recentRuns = Array(full.recentRuns.prefix(check ? max(runs, 1) : runs))
             if check {

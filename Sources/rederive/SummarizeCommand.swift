@@ -23,16 +23,19 @@ struct Summarize: ParsableCommand {
             """
     )
 
-    @Argument(help: "Export files (*.jsonl, *.jsonl.zst), directories holding them, or - for standard input.",
-              completion: .file(extensions: ["jsonl", "zst"]))
+    @Argument(
+        help: "Export files (*.jsonl, *.jsonl.zst), directories holding them, or - for standard input.",
+        completion: .file(extensions: ["jsonl", "zst"]))
     var paths: [String]
 
-    @Option(name: .shortAndLong, help: "Write the summaries here (.jsonl or .jsonl.zst; - for stdout, the default).",
-            completion: .file(extensions: ["jsonl", "zst"]))
+    @Option(
+        name: .shortAndLong, help: "Write the summaries here (.jsonl or .jsonl.zst; - for stdout, the default).",
+        completion: .file(extensions: ["jsonl", "zst"]))
     var out: String?
 
-    @Option(help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
-            completion: .file(extensions: ["jsonl"]))
+    @Option(
+        help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
+        completion: .file(extensions: ["jsonl"]))
     var report: String?
 
     @Option(parsing: .unconditional, help: "Concurrent workers (default: number of cores).")
@@ -45,7 +48,9 @@ struct Summarize: ParsableCommand {
 
     func validate() throws {
         if let workers, workers < 1 { throw ValidationError("--workers must be at least 1") }
-        if output.json && outPath == nil { throw ValidationError("--json needs --out: the summaries themselves go to stdout otherwise") }
+        if output.json && outPath == nil {
+            throw ValidationError("--json needs --out: the summaries themselves go to stdout otherwise")
+        }
         if let out = outPath, ExportFileKind(path: out) == nil {
             throw ValidationError("--out must end in .jsonl or .jsonl.zst")
         }
@@ -58,8 +63,9 @@ struct Summarize: ParsableCommand {
             let input = try StandardInputExport.resolve(paths)
             let files = try ExportFiles.resolve(input.paths)
             defer { withExtendedLifetime(input.spool) {} }
-            let config = SummarizeConfiguration(files: files, workers: workers ?? RunSettings.defaultWorkers,
-                                                outPath: outPath, reportPath: report)
+            let config = SummarizeConfiguration(
+                files: files, workers: workers ?? RunSettings.defaultWorkers,
+                outPath: outPath, reportPath: report)
             // A signal stops the run cleanly: no partial output is left at --out.
             RunControl.installSignalHandlers()
             return try output.finish([try SummarizeJob.run(config)])

@@ -5,14 +5,18 @@ import ArgumentParser
 /// (`Missing expected argument '--db <db>'`), which is what ArgumentParser reports first.
 enum UnknownOptionCheck {
     /// Options every command accepts without listing them in its help.
-    private static let builtIn: Set<String> = ["--help", "-h", "--version", "--generate-completion-script",
-                                               "--experimental-dump-help"]
+    private static let builtIn: Set<String> = [
+        "--help", "-h", "--version", "--generate-completion-script",
+        "--experimental-dump-help",
+    ]
 
     /// The first `--name` in `arguments` (after the subcommand name, before a `--`
     /// terminator) that `command`'s help does not list, with the closest known name if one
     /// is close.
-    static func firstUnknown(in arguments: [String], command: ParsableCommand.Type,
-                             root: ParsableCommand.Type) -> (option: String, suggestion: String?)? {
+    static func firstUnknown(
+        in arguments: [String], command: ParsableCommand.Type,
+        root: ParsableCommand.Type
+    ) -> (option: String, suggestion: String?)? {
         let help = root.helpMessage(for: command, includeHidden: true, columns: 10_000)
         let known = Set(optionNames(in: help)).union(builtIn)
         for argument in arguments {

@@ -30,6 +30,7 @@ public enum ExitStatus {
 
     /// Every status a command can end with, in the README's order (130 and 143 share a row).
     public static let documented: [Int32] = [
-        ok, usage, failure, skippedRecords, errorBudget, needsAttention, busy, refused, stopped(bySignal: 2), stopped(bySignal: 15),
+        ok, usage, failure, skippedRecords, errorBudget, needsAttention, busy, refused, stopped(bySignal: 2),
+        stopped(bySignal: 15),
     ]
 }

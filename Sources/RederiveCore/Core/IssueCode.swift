@@ -78,11 +78,21 @@ public struct IssueCode: RawRepresentable, Hashable, Sendable, Comparable, Custo
     /// Every code each stage can emit, in the README's order.
     public static let byStage: [(stage: RecordIssue.Stage, codes: [IssueCode])] = [
         (.read, [.unsupportedFileType, .fileUnreadable, .truncatedFrame, .damagedFrame, .lineTooLong]),
-        (.parse, [.invalidJSON, .invalidUTF8, .notAnObject, .missingKey, .wrongType, .invalidBase64, .invalidID,
-                  .invalidTimestamp, .nonFiniteNumber]),
+        (
+            .parse,
+            [
+                .invalidJSON, .invalidUTF8, .notAnObject, .missingKey, .wrongType, .invalidBase64, .invalidID,
+                .invalidTimestamp, .nonFiniteNumber,
+            ]
+        ),
         (.upgrade, [.unsupportedFormatVersion, .duplicateID]),
-        (.decode, [.invalidRoomJSON, .invalidUTF8, .roomNotObject, .missingKey, .wrongType, .badTransform,
-                   .badDimensions, .negativeDimension, .nonFiniteNumber, .roomTooLarge, .internalError]),
+        (
+            .decode,
+            [
+                .invalidRoomJSON, .invalidUTF8, .roomNotObject, .missingKey, .wrongType, .badTransform,
+                .badDimensions, .negativeDimension, .nonFiniteNumber, .roomTooLarge, .internalError,
+            ]
+        ),
         (.derive, [.nonFiniteValue, .negativeValue]),
     ]
 }

@@ -33,8 +33,10 @@ public struct RecordIssue: Sendable, Equatable, Hashable {
     public var message: String
 
     /// Creates an issue.
-    public init(file: String, line: Int?, byteOffset: Int64? = nil, id: String? = nil,
-                stage: Stage, code: IssueCode, message: String) {
+    public init(
+        file: String, line: Int?, byteOffset: Int64? = nil, id: String? = nil,
+        stage: Stage, code: IssueCode, message: String
+    ) {
         self.file = file
         self.line = line
         self.byteOffset = byteOffset

@@ -6,7 +6,7 @@ public enum ReferenceDate {
 
     /// The seconds that ISO 8601's four-digit years can express: 0001-01-01T00:00:00Z up to
     /// (not including) 10000-01-01T00:00:00Z. A record timestamp outside it is corrupt.
-    public static let representable: Range<Double> = -63_113_904_000 ..< 252_423_993_600
+    public static let representable: Range<Double> = -63_113_904_000..<252_423_993_600
 
     /// ISO 8601 UTC text for seconds since the reference date: `2026-02-10T09:15:00Z`, with
     /// milliseconds (`.250`) when the time has a fraction of a second. Values outside
@@ -25,7 +25,8 @@ public enum ReferenceDate {
         let (y, m, d) = civilDate(daysSinceEpoch: days)
         let secondOfDay = millis / 1000
         let fraction = millis % 1000
-        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        var text =
+            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
         if fraction != 0 { text += ".\(pad(fraction, 3))" }
         return text + "Z"
     }

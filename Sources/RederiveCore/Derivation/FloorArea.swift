@@ -134,8 +134,12 @@ public enum FloorArea {
             cells.reserveCapacity(segments.count * 2)
             for (i, s) in segments.enumerated() {
                 // A non-finite end is never within the tolerance of anything: not indexed.
-                if let c = cellIndex(s.start) { cells[cell(c.x, c.y), default: []].append(Entry(wall: Int32(i), isEnd: false)) }
-                if let c = cellIndex(s.end) { cells[cell(c.x, c.y), default: []].append(Entry(wall: Int32(i), isEnd: true)) }
+                if let c = cellIndex(s.start) {
+                    cells[cell(c.x, c.y), default: []].append(Entry(wall: Int32(i), isEnd: false))
+                }
+                if let c = cellIndex(s.end) {
+                    cells[cell(c.x, c.y), default: []].append(Entry(wall: Int32(i), isEnd: true))
+                }
             }
         }
 
@@ -164,8 +168,10 @@ public enum FloorArea {
                         let d = FloorArea.distance(point, entry.isEnd ? s.end : s.start)
                         let index = Int(entry.wall)
                         // NaN distances never win (every comparison is false).
-                        if d < bestDistance || (d == bestDistance
-                            && (index < bestIndex || (index == bestIndex && !entry.isEnd && bestIsEnd))) {
+                        if d < bestDistance
+                            || (d == bestDistance
+                                && (index < bestIndex || (index == bestIndex && !entry.isEnd && bestIsEnd)))
+                        {
                             bestDistance = d
                             bestIndex = index
                             bestIsEnd = entry.isEnd

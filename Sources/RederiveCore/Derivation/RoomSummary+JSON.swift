@@ -75,5 +75,4 @@ extension RoomSummary {
         out.append(contentsOf: r.description.utf8)
     }
 
-
 }

@@ -37,7 +37,8 @@ extension RoomSummary {
             switch self {
             case .wallCount, .doorCount, .windowCount, .openingCount, .objectCount: .count
             case .ceilingHeightM, .estimatedFloorAreaSqm, .volumeM3, .totalWallAreaSqm, .perimeterM, .longestWallM,
-                 .shortestWallM: .float
+                .shortestWallM:
+                .float
             case .floorAreaMethod, .roomShape: .string
             case .objectCategories, .sectionLabels, .floorPolygon2DM: .structured
             }

@@ -10,7 +10,7 @@ public struct SummaryDeriver: Sendable {
     /// What each summary version changed, one line per version: the previews show the notes
     /// of the versions between a record's stored summary and the one a derive would write.
     public static let versionNotes: [Int: String] = [
-        1: "initial summary: spec v1 fields; floor area by floor_polygon > wall_loop (0.30 m) > wall_hull > none",
+        1: "initial summary: spec v1 fields; floor area by floor_polygon > wall_loop (0.30 m) > wall_hull > none"
     ]
 
     /// The version recorded for what this deriver produces. The algorithm is always the
@@ -34,7 +34,8 @@ public struct SummaryDeriver: Sendable {
 
     private static func fingerprint(version: Int, wallJoinTolerance: Double) -> String {
         // The tolerance is written by its bit pattern so any change, however small, shows.
-        let descriptor = "room-summary;version=\(version)"
+        let descriptor =
+            "room-summary;version=\(version)"
             + ";floor_area=floor_polygon>wall_loop>wall_hull>none"
             + ";wall_loop=start-minus-end,far-ends-only,nearest-tie-lowest-index"
             + ";wall_join_tolerance=\(String(wallJoinTolerance.bitPattern, radix: 16))"
@@ -97,7 +98,9 @@ public struct SummaryDeriver: Sendable {
                 let world = floor.transform.apply(to: SIMD3(corner.x, corner.y, 0))
                 // Coordinates may be negative, but must be finite, rounding included, to be
                 // written as JSON numbers.
-                if let failure = Self.nonFinite("floor_polygon_2d_m", world.x) ?? Self.nonFinite("floor_polygon_2d_m", world.z) {
+                if let failure = Self.nonFinite("floor_polygon_2d_m", world.x)
+                    ?? Self.nonFinite("floor_polygon_2d_m", world.z)
+                {
                     return .failure(failure)
                 }
                 polygon.append(SIMD2(world.x, world.z))
@@ -107,16 +110,17 @@ public struct SummaryDeriver: Sendable {
         var categories: [String: Int] = [:]
         for object in room.objects { categories[object.category, default: 0] += 1 }
 
-        return .success(RoomSummary(
-            wallCount: walls.count, doorCount: room.doors.count, windowCount: room.windows.count,
-            openingCount: room.openings.count, objectCount: room.objects.count,
-            ceilingHeightM: ceiling, estimatedFloorAreaSqm: area, floorAreaMethod: method,
-            volumeM3: volume, totalWallAreaSqm: wallArea, perimeterM: perimeter,
-            longestWallM: longest, shortestWallM: shortest,
-            roomShape: Self.roomShape(wallCount: walls.count),
-            objectCategories: categories, sectionLabels: room.sectionLabels,
-            floorPolygon2D: polygon
-        ))
+        return .success(
+            RoomSummary(
+                wallCount: walls.count, doorCount: room.doors.count, windowCount: room.windows.count,
+                openingCount: room.openings.count, objectCount: room.objects.count,
+                ceilingHeightM: ceiling, estimatedFloorAreaSqm: area, floorAreaMethod: method,
+                volumeM3: volume, totalWallAreaSqm: wallArea, perimeterM: perimeter,
+                longestWallM: longest, shortestWallM: shortest,
+                roomShape: Self.roomShape(wallCount: walls.count),
+                objectCategories: categories, sectionLabels: room.sectionLabels,
+                floorPolygon2D: polygon
+            ))
     }
 
     /// A `non_finite_value` failure when `value`, or its JSON form rounded to 2 decimals, is
@@ -127,8 +131,9 @@ public struct SummaryDeriver: Sendable {
             return DerivationFailure(code: .nonFiniteValue, message: "\(name) is not finite")
         }
         if !RoomSummary.roundedForJSON(value).isFinite {
-            return DerivationFailure(code: .nonFiniteValue,
-                                     message: "\(name) is not finite once rounded to 2 decimals (\(value))")
+            return DerivationFailure(
+                code: .nonFiniteValue,
+                message: "\(name) is not finite once rounded to 2 decimals (\(value))")
         }
         return nil
     }

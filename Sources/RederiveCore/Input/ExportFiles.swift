@@ -30,10 +30,14 @@ public enum ExportFiles {
     /// error, exit 1): every path must exist and be a regular file with an export name or a
     /// directory, and together they must hold at least one export. The other files inside
     /// the directories are left out with a warning on `log` that names them and why.
-    public static func resolve(_ paths: [String], log: Logger = Logger(label: "rederive.input")) throws(RederiveError) -> [String] {
+    public static func resolve(
+        _ paths: [String], log: Logger = Logger(label: "rederive.input")
+    ) throws(RederiveError) -> [String] {
         let resolution = try scan(paths)
         if !resolution.ignored.isEmpty {
-            log.warning("\(describe(resolution.ignored, heading: "ignored \(resolution.ignored.count) file(s) that are not exports"))")
+            log.warning(
+                "\(describe(resolution.ignored, heading: "ignored \(resolution.ignored.count) file(s) that are not exports"))"
+            )
         }
         return resolution.files
     }
@@ -97,7 +101,8 @@ public enum ExportFiles {
         if ExportFileKind(path: lower) != nil {
             return "names are case-sensitive: expected .jsonl or .jsonl.zst"
         }
-        for compressed in [".gz", ".bz2", ".xz", ".lz4", ".zip", ".zstd", ".zs"] where lower.hasSuffix(".jsonl" + compressed) {
+        for compressed in [".gz", ".bz2", ".xz", ".lz4", ".zip", ".zstd", ".zs"]
+        where lower.hasSuffix(".jsonl" + compressed) {
             return "compressed as \(compressed): only zstd (.jsonl.zst) or plain .jsonl is read"
         }
         return "not an export name: expected .jsonl or .jsonl.zst"

@@ -52,14 +52,16 @@ public final class ExportReader {
     /// device is refused from its `stat`, never opened: see `RegularFile`).
     public init(path: String, maxLineBytes: Int = ExportReader.defaultMaxLineBytes) throws(ExportReadError) {
         guard let kind = ExportFileKind(path: path) else {
-            throw ExportReadError(code: .unsupportedFileType, path: path, byteOffset: 0,
-                                  message: "not an export: expected a name ending in .jsonl or .jsonl.zst")
+            throw ExportReadError(
+                code: .unsupportedFileType, path: path, byteOffset: 0,
+                message: "not an export: expected a name ending in .jsonl or .jsonl.zst")
         }
         let file: UnsafeMutablePointer<FILE>
         switch RegularFile.openForReading(path: path) {
         case .success(let opened): file = opened
         case .failure(let error):
-            throw ExportReadError(code: .fileUnreadable, path: path, byteOffset: 0, message: "cannot open: \(error.reason)")
+            throw ExportReadError(
+                code: .fileUnreadable, path: path, byteOffset: 0, message: "cannot open: \(error.reason)")
         }
         self.path = path
         self.kind = kind
@@ -186,8 +188,9 @@ public final class ExportReader {
         guard let file else { return 0 }
         let n = input.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
         if n == 0, ferror(file) != 0 {
-            fault = ExportReadError(code: .fileUnreadable, path: path, byteOffset: fileBytes,
-                                    message: "read failed: \(String(cString: strerror(errno)))")
+            fault = ExportReadError(
+                code: .fileUnreadable, path: path, byteOffset: fileBytes,
+                message: "read failed: \(String(cString: strerror(errno)))")
             return nil
         }
         return n
@@ -211,8 +214,9 @@ public final class ExportReader {
                 if n == 0 {
                     if fileBytes == 0 {
                         // No frame at all: `zstd -t` fails such a file too ("unexpected end of file").
-                        fault = ExportReadError(code: .damagedFrame, path: path, byteOffset: 0,
-                                                message: "zstd frame is damaged: the file is empty (no zstd frame)")
+                        fault = ExportReadError(
+                            code: .damagedFrame, path: path, byteOffset: 0,
+                            message: "zstd frame is damaged: the file is empty (no zstd frame)")
                     } else if lastZstdResult != 0 {
                         fault = ExportReadError(
                             code: .truncatedFrame, path: path, byteOffset: fileBytes,
@@ -238,8 +242,9 @@ public final class ExportReader {
             fileBytes += Int64(inputPos - consumedBefore)
             if ZSTD_isError(result) != 0 {
                 let reason = String(cString: ZSTD_getErrorName(result))
-                fault = ExportReadError(code: .damagedFrame, path: path, byteOffset: fileBytes,
-                                        message: "zstd frame is damaged: \(reason)")
+                fault = ExportReadError(
+                    code: .damagedFrame, path: path, byteOffset: fileBytes,
+                    message: "zstd frame is damaged: \(reason)")
                 return false
             }
             lastZstdResult = result

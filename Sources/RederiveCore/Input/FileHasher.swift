@@ -21,7 +21,9 @@ public enum FileHasher {
             let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
             if n == 0 { break }
             total += UInt64(n)
-            digests += chunk.withUnsafeBufferPointer { ContentHash.digest(UnsafeBufferPointer(rebasing: $0[..<n])).bytes }
+            digests += chunk.withUnsafeBufferPointer {
+                ContentHash.digest(UnsafeBufferPointer(rebasing: $0[..<n])).bytes
+            }
         }
         if ferror(file) != 0 { return nil }
         withUnsafeBytes(of: total.littleEndian) { digests.append(contentsOf: $0) }

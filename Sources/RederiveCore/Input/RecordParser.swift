@@ -22,12 +22,13 @@ public final class RecordParser {
             rj_parse_record(handle, buf.baseAddress, buf.count, line.capacity, &record)
         }
         if status != RJ_OK.rawValue {
-            let code: IssueCode = switch UInt32(status) {
-            case RJ_INVALID_UTF8.rawValue: .invalidUTF8
-            case RJ_NOT_OBJECT.rawValue: .notAnObject
-            case RJ_NUMBER_OUT_OF_RANGE.rawValue: .nonFiniteNumber
-            default: .invalidJSON
-            }
+            let code: IssueCode =
+                switch UInt32(status) {
+                case RJ_INVALID_UTF8.rawValue: .invalidUTF8
+                case RJ_NOT_OBJECT.rawValue: .notAnObject
+                case RJ_NUMBER_OUT_OF_RANGE.rawValue: .nonFiniteNumber
+                default: .invalidJSON
+                }
             return .failure(RecordFailure(stage: .parse, code: code, message: messageText(&record.message)))
         }
         // Extracted strings and raw objects point into the parser and into `line`, both alive
@@ -47,19 +48,21 @@ public final class RecordParser {
             rj_parse_room(handle, buf.baseAddress, buf.count, bytes.capacity, &roomOut)
         }
         if status != RJ_OK.rawValue {
-            let code: IssueCode = switch UInt32(status) {
-            case RJ_INVALID_UTF8.rawValue: .invalidUTF8
-            case RJ_NOT_OBJECT.rawValue: .roomNotObject
-            case RJ_NUMBER_OUT_OF_RANGE.rawValue, RJ_NON_FINITE.rawValue: .nonFiniteNumber
-            case RJ_MISSING_KEY.rawValue: .missingKey
-            case RJ_WRONG_TYPE.rawValue: .wrongType
-            case RJ_BAD_TRANSFORM.rawValue: .badTransform
-            case RJ_BAD_DIMENSIONS.rawValue: .badDimensions
-            case RJ_NEGATIVE_DIMENSION.rawValue: .negativeDimension
-            case RJ_INTERNAL.rawValue: .internalError
-            default: .invalidRoomJSON
-            }
-            return .failure(RecordFailure(stage: .decode, code: code, message: "room: " + messageText(&roomOut.message)))
+            let code: IssueCode =
+                switch UInt32(status) {
+                case RJ_INVALID_UTF8.rawValue: .invalidUTF8
+                case RJ_NOT_OBJECT.rawValue: .roomNotObject
+                case RJ_NUMBER_OUT_OF_RANGE.rawValue, RJ_NON_FINITE.rawValue: .nonFiniteNumber
+                case RJ_MISSING_KEY.rawValue: .missingKey
+                case RJ_WRONG_TYPE.rawValue: .wrongType
+                case RJ_BAD_TRANSFORM.rawValue: .badTransform
+                case RJ_BAD_DIMENSIONS.rawValue: .badDimensions
+                case RJ_NEGATIVE_DIMENSION.rawValue: .negativeDimension
+                case RJ_INTERNAL.rawValue: .internalError
+                default: .invalidRoomJSON
+                }
+            return .failure(
+                RecordFailure(stage: .decode, code: code, message: "room: " + messageText(&roomOut.message)))
         }
         if let tooLarge = Self.tooLarge(roomOut) { return .failure(tooLarge) }
         return .success(buildRoom(roomOut))
@@ -82,16 +85,18 @@ public final class RecordParser {
             excess.append("\(corners) floor polygon corners (limit \(RoomLimits.maxFloorCorners))")
         }
         guard !excess.isEmpty else { return nil }
-        return RecordFailure(stage: .decode, code: .roomTooLarge,
-                             message: "room: too large: " + excess.joined(separator: ", "))
+        return RecordFailure(
+            stage: .decode, code: .roomTooLarge,
+            message: "room: too large: " + excess.joined(separator: ", "))
     }
 
     private func buildRoom(_ r: rj_room) -> Room {
         func surfaces(from start: Int, count: Int) -> [Surface] {
             (0..<count).map { i in
                 let p = r.surfaces + (start + i) * Int(RJ_ELEMENT_STRIDE)
-                return Surface(dimensions: SIMD3(p[0], p[1], p[2]),
-                               transform: Transform(Array(UnsafeBufferPointer(start: p + 3, count: 16))))
+                return Surface(
+                    dimensions: SIMD3(p[0], p[1], p[2]),
+                    transform: Transform(Array(UnsafeBufferPointer(start: p + 3, count: 16))))
             }
         }
         let counts = withUnsafeBytes(of: r.surface_counts) { Array($0.bindMemory(to: Int32.self)).map(Int.init) }
@@ -116,16 +121,18 @@ public final class RecordParser {
         }
         let objects = (0..<Int(r.object_count)).map { i in
             let p = r.objects + i * Int(RJ_ELEMENT_STRIDE)
-            return RoomObject(category: string(r.object_categories, i),
-                              dimensions: SIMD3(p[0], p[1], p[2]),
-                              transform: Transform(Array(UnsafeBufferPointer(start: p + 3, count: 16))))
+            return RoomObject(
+                category: string(r.object_categories, i),
+                dimensions: SIMD3(p[0], p[1], p[2]),
+                transform: Transform(Array(UnsafeBufferPointer(start: p + 3, count: 16))))
         }
         let labels = (0..<Int(r.section_count)).map { string(r.section_labels, $0) }
-        return Room(walls: surfaces(from: offsets[0], count: counts[0]),
-                    doors: surfaces(from: offsets[1], count: counts[1]),
-                    windows: surfaces(from: offsets[2], count: counts[2]),
-                    openings: surfaces(from: offsets[3], count: counts[3]),
-                    floors: floors, objects: objects, sectionLabels: labels)
+        return Room(
+            walls: surfaces(from: offsets[0], count: counts[0]),
+            doors: surfaces(from: offsets[1], count: counts[1]),
+            windows: surfaces(from: offsets[2], count: counts[2]),
+            openings: surfaces(from: offsets[3], count: counts[3]),
+            floors: floors, objects: objects, sectionLabels: labels)
     }
 }
 
@@ -161,12 +168,17 @@ struct RecordFields {
     }
 
     private func missing(_ f: rj_record_field, id: String? = nil) -> RecordFailure {
-        RecordFailure(stage: .parse, code: .missingKey, message: "missing required key \"\(Self.names[Int(f.rawValue)])\"", id: id)
+        RecordFailure(
+            stage: .parse, code: .missingKey, message: "missing required key \"\(Self.names[Int(f.rawValue)])\"", id: id
+        )
     }
 
     private func wrongType(_ f: rj_record_field, expected: String, id: String? = nil) -> RecordFailure {
-        RecordFailure(stage: .parse, code: .wrongType,
-                      message: "key \"\(Self.names[Int(f.rawValue)])\" must be \(expected), found \(Self.kindName(value(f).kind))", id: id)
+        RecordFailure(
+            stage: .parse, code: .wrongType,
+            message:
+                "key \"\(Self.names[Int(f.rawValue)])\" must be \(expected), found \(Self.kindName(value(f).kind))",
+            id: id)
     }
 
     private func bytes(_ v: rj_value) -> UnsafeBufferPointer<UInt8> {
@@ -183,7 +195,9 @@ struct RecordFields {
     private func number(_ f: rj_record_field) throws(RecordFailure) -> Double {
         let v = value(f)
         guard v.kind != RJ_MISSING.rawValue else { throw missing(f) }
-        guard v.kind == RJ_INT.rawValue || v.kind == RJ_DOUBLE.rawValue else { throw wrongType(f, expected: "a number") }
+        guard v.kind == RJ_INT.rawValue || v.kind == RJ_DOUBLE.rawValue else {
+            throw wrongType(f, expected: "a number")
+        }
         return v.number
     }
 
@@ -206,8 +220,9 @@ struct RecordFields {
             if n < 0 { failed = true; count = 0 } else { count = Int(n) }
         }
         if failed {
-            throw RecordFailure(stage: .parse, code: .invalidBase64,
-                                message: "key \"\(Self.names[Int(f.rawValue)])\" is not valid base64", id: id)
+            throw RecordFailure(
+                stage: .parse, code: .invalidBase64,
+                message: "key \"\(Self.names[Int(f.rawValue)])\" is not valid base64", id: id)
         }
         return decoded
     }
@@ -230,9 +245,10 @@ struct RecordFields {
     private func timestamp(_ f: rj_record_field, id: String?) throws(RecordFailure) -> String {
         let text = try string(f, id: id)
         guard TimestampText.isISO8601DateTime(text) else {
-            throw RecordFailure(stage: .parse, code: .invalidTimestamp,
-                                message: "\(Self.names[Int(f.rawValue)]) \"\(text.prefix(64))\" is not an ISO 8601 date-time",
-                                id: id)
+            throw RecordFailure(
+                stage: .parse, code: .invalidTimestamp,
+                message: "\(Self.names[Int(f.rawValue)]) \"\(text.prefix(64))\" is not an ISO 8601 date-time",
+                id: id)
         }
         return text
     }
@@ -258,24 +274,32 @@ struct RecordFields {
                 let name = try string(RJF_ROOM_NAME)
                 let timestamp = try number(RJF_TIMESTAMP)
                 guard ReferenceDate.representable.contains(timestamp) else {
-                    throw RecordFailure(stage: .parse, code: .invalidTimestamp,
-                                        message: "timestamp \(timestamp) is outside the years 1 to 9999")
+                    throw RecordFailure(
+                        stage: .parse, code: .invalidTimestamp,
+                        message: "timestamp \(timestamp) is outside the years 1 to 9999")
                 }
                 let room = try base64(RJF_FULL_ROOM_DATA, required: true)!
                 let summary = try base64(RJF_SUMMARY_JSON, required: false)
                 let walls = optionalNumber(RJF_WALL_COUNT), objects = optionalNumber(RJF_OBJECT_COUNT)
-                return .success(.v1(ExportRecordV1(
-                    roomName: name, timestamp: timestamp, fullRoomData: room, summaryJSON: summary,
-                    floorAreaSqM: optionalNumber(RJF_FLOOR_AREA), ceilingHeightM: optionalNumber(RJF_CEILING_HEIGHT),
-                    wallCount: walls.flatMap { Int(exactly: $0) }, objectCount: objects.flatMap { Int(exactly: $0) })))
+                return .success(
+                    .v1(
+                        ExportRecordV1(
+                            roomName: name, timestamp: timestamp, fullRoomData: room, summaryJSON: summary,
+                            floorAreaSqM: optionalNumber(RJF_FLOOR_AREA),
+                            ceilingHeightM: optionalNumber(RJF_CEILING_HEIGHT),
+                            wallCount: walls.flatMap { Int(exactly: $0) },
+                            objectCount: objects.flatMap { Int(exactly: $0) })))
             case 2:
                 let id = try uuid(RJF_ID)
                 let name = try string(RJF_ROOM_NAME, id: id)
                 let capturedAt = try timestamp(RJF_CAPTURED_AT, id: id)
                 let room = try base64(RJF_FULL_ROOM_DATA, required: true, id: id)!
                 let summary = try object(RJF_SUMMARY, required: false, id: id)
-                return .success(.v2(ExportRecordV2(id: id, roomName: name, capturedAt: capturedAt,
-                                                   fullRoomData: room, summary: summary)))
+                return .success(
+                    .v2(
+                        ExportRecordV2(
+                            id: id, roomName: name, capturedAt: capturedAt,
+                            fullRoomData: room, summary: summary)))
             case 3:
                 let id = try uuid(RJF_ID)
                 let name = try string(RJF_ROOM_NAME, id: id)
@@ -289,14 +313,21 @@ struct RecordFields {
                 } else if sv.kind != RJ_MISSING.rawValue && sv.kind != RJ_NULL.rawValue {
                     throw wrongType(RJF_SUMMARY_VERSION, expected: "an integer", id: id)
                 }
-                return .success(.v3(ExportRecordV3(id: id, roomName: name, capturedAt: capturedAt, room: room,
-                                                   summary: summary, summaryVersion: summaryVersion)))
+                return .success(
+                    .v3(
+                        ExportRecordV3(
+                            id: id, roomName: name, capturedAt: capturedAt, room: room,
+                            summary: summary, summaryVersion: summaryVersion)))
             default:
                 var id: String?
-                if value(RJF_ID).kind == RJ_STRING.rawValue { id = RecordIdentity.canonicalUUID(String(decoding: bytes(value(RJF_ID)), as: UTF8.self)) }
-                throw RecordFailure(stage: .upgrade, code: .unsupportedFormatVersion,
-                                    message: "formatVersion \(version) is not supported (this build reads 1 to \(ExportRecordV3.formatVersion))",
-                                    id: id)
+                if value(RJF_ID).kind == RJ_STRING.rawValue {
+                    id = RecordIdentity.canonicalUUID(String(decoding: bytes(value(RJF_ID)), as: UTF8.self))
+                }
+                throw RecordFailure(
+                    stage: .upgrade, code: .unsupportedFormatVersion,
+                    message:
+                        "formatVersion \(version) is not supported (this build reads 1 to \(ExportRecordV3.formatVersion))",
+                    id: id)
             }
         } catch {
             return .failure(error)

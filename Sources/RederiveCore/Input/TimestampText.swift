@@ -19,12 +19,12 @@ public enum TimestampText {
         }
         func byte(_ at: Int, _ c: Character) -> Bool { at < b.count && b[at] == c.asciiValue! }
         guard let year = number(0, 4), byte(4, "-"), let month = number(5, 2), byte(7, "-"),
-              let day = number(8, 2), byte(10, "T") || byte(10, "t"),
-              let hour = number(11, 2), byte(13, ":"), let minute = number(14, 2), byte(16, ":"),
-              let second = number(17, 2)
+            let day = number(8, 2), byte(10, "T") || byte(10, "t"),
+            let hour = number(11, 2), byte(13, ":"), let minute = number(14, 2), byte(16, ":"),
+            let second = number(17, 2)
         else { return false }
         guard year >= 1, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
-              hour <= 23, minute <= 59, second <= 60
+            hour <= 23, minute <= 59, second <= 60
         else { return false }
         var i = 19
         if byte(i, ".") {
@@ -35,7 +35,7 @@ public enum TimestampText {
         }
         if byte(i, "Z") || byte(i, "z") { return i + 1 == b.count }
         guard byte(i, "+") || byte(i, "-"), let offsetHours = number(i + 1, 2), byte(i + 3, ":"),
-              let offsetMinutes = number(i + 4, 2)
+            let offsetMinutes = number(i + 4, 2)
         else { return false }
         return offsetHours <= 23 && offsetMinutes <= 59 && i + 6 == b.count
     }

@@ -19,9 +19,11 @@ public struct ExportRecordV1: Sendable, Equatable {
     public var objectCount: Int?
 
     /// Creates a version-1 record.
-    public init(roomName: String, timestamp: Double, fullRoomData: [UInt8], summaryJSON: [UInt8]? = nil,
-                floorAreaSqM: Double? = nil, ceilingHeightM: Double? = nil, wallCount: Int? = nil,
-                objectCount: Int? = nil) {
+    public init(
+        roomName: String, timestamp: Double, fullRoomData: [UInt8], summaryJSON: [UInt8]? = nil,
+        floorAreaSqM: Double? = nil, ceilingHeightM: Double? = nil, wallCount: Int? = nil,
+        objectCount: Int? = nil
+    ) {
         self.roomName = roomName
         self.timestamp = timestamp
         self.fullRoomData = fullRoomData
@@ -75,7 +77,8 @@ public struct ExportRecordV3: Sendable, Equatable {
     public var summaryVersion: Int
 
     /// Creates a version-3 record.
-    public init(id: String, roomName: String, capturedAt: String, room: [UInt8], summary: [UInt8]?, summaryVersion: Int) {
+    public init(id: String, roomName: String, capturedAt: String, room: [UInt8], summary: [UInt8]?, summaryVersion: Int)
+    {
         self.id = id
         self.roomName = roomName
         self.capturedAt = capturedAt

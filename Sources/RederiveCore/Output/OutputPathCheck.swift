@@ -19,7 +19,8 @@ public enum OutputPathCheck {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw .usage("\(what) \(path): is a directory, not a file") }
             guard access(path, W_OK) == 0 else {
-                throw .usage("\(what) \(path): cannot be written (\(String(cString: strerror(errno)))); nothing was done")
+                throw .usage(
+                    "\(what) \(path): cannot be written (\(String(cString: strerror(errno)))); nothing was done")
             }
             return
         }
@@ -32,7 +33,8 @@ public enum OutputPathCheck {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw .usage("\(what) \(path): is a file, not a folder") }
             guard access(path, W_OK) == 0 else {
-                throw .usage("\(what) \(path): cannot be written (\(String(cString: strerror(errno)))); nothing was done")
+                throw .usage(
+                    "\(what) \(path): cannot be written (\(String(cString: strerror(errno)))); nothing was done")
             }
             return
         }
@@ -52,7 +54,8 @@ public enum OutputPathCheck {
             throw .usage("\(what) \(path): \(folder) is not a folder")
         }
         guard access(folder, W_OK) == 0 else {
-            throw .usage("\(what) \(path): cannot write in \(folder) (\(String(cString: strerror(errno)))); nothing was done")
+            throw .usage(
+                "\(what) \(path): cannot write in \(folder) (\(String(cString: strerror(errno)))); nothing was done")
         }
     }
 }

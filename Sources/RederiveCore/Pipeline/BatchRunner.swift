@@ -24,15 +24,17 @@ enum BatchRunner {
             job.cancel()
             if let recording, let run {
                 stats.seconds = clock.seconds
-                try? recording.store.finishRun(run.runID, status: .failed, exitStatus: error.exitStatus, statistics: stats)
+                try? recording.store.finishRun(
+                    run.runID, status: .failed, exitStatus: error.exitStatus, statistics: stats)
             }
             return error
         }
 
         if let recording {
-            run = try recording.store.beginRun(command: job.command, pipeline: settings.pipeline,
-                                               arguments: settings.arguments, resumeKey: recording.resumeKey,
-                                               deriver: job.deriver, allowDowngrade: settings.allowDowngrade)
+            run = try recording.store.beginRun(
+                command: job.command, pipeline: settings.pipeline,
+                arguments: settings.arguments, resumeKey: recording.resumeKey,
+                deriver: job.deriver, allowDowngrade: settings.allowDowngrade)
         }
         var reportPath = settings.reportPath
         if settings.reportPerRun, let path = reportPath, let run {
@@ -54,8 +56,9 @@ enum BatchRunner {
                 writer.submit((write, stats))
                 if writer.failed { break }
                 let skipped = stats.recordsSkipped + stats.fileFaults
-                progress.update(records: stats.recordsRead, bytes: job.progressShowsBytes ? stats.decodedBytes : 0,
-                                fraction: job.progressFraction(stats), skipped: skipped)
+                progress.update(
+                    records: stats.recordsRead, bytes: job.progressShowsBytes ? stats.decodedBytes : 0,
+                    fraction: job.progressFraction(stats), skipped: skipped)
                 if let stop = settings.control.stopRequest(skipped: skipped, read: stats.recordsRead) {
                     (status, stopReason) = (stop.status, stop.reason)
                     break

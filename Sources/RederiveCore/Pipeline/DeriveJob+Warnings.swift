@@ -8,8 +8,9 @@ extension DeriveJob {
         if let ids = config.selection.ids {
             let unknown = try store.unknownRecordIDs(ids)
             if !unknown.isEmpty {
-                warnings.append("\(unknown.count) of \(ids.count) id\(ids.count == 1 ? "" : "s") not found in "
-                    + "\(store.path): \(unknown.joined(separator: ", "))")
+                warnings.append(
+                    "\(unknown.count) of \(ids.count) id\(ids.count == 1 ? "" : "s") not found in "
+                        + "\(store.path): \(unknown.joined(separator: ", "))")
             }
         }
         if config.selection.retryFailed, stats.recordsRead == 0 {
@@ -17,9 +18,10 @@ extension DeriveJob {
             let total = unstored.reduce(0) { $0 + $1.count }
             if total > 0 {
                 let files = unstored.map { "\($0.file) (\($0.count))" }.joined(separator: ", ")
-                warnings.append("nothing to retry: the \(total) open failure\(total == 1 ? " is" : "s are") of records "
-                    + "never stored (they failed during import), which a derive cannot retry; fix the export and "
-                    + "import it again: \(files)")
+                warnings.append(
+                    "nothing to retry: the \(total) open failure\(total == 1 ? " is" : "s are") of records "
+                        + "never stored (they failed during import), which a derive cannot retry; fix the export and "
+                        + "import it again: \(files)")
             }
         }
         return warnings

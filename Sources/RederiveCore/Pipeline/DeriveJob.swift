@@ -20,21 +20,27 @@ public struct DeriveConfiguration: Sendable {
     public var settings: RunSettings
 
     /// Creates a configuration.
-    public init(selection: DeriveSelection = DeriveSelection(), deriver: SummaryDeriver = SummaryDeriver(),
-                settings: RunSettings = RunSettings(arguments: "derive")) {
+    public init(
+        selection: DeriveSelection = DeriveSelection(), deriver: SummaryDeriver = SummaryDeriver(),
+        settings: RunSettings = RunSettings(arguments: "derive")
+    ) {
         self.selection = selection
         self.deriver = deriver
         self.settings = settings
     }
 
     /// Creates a configuration from individual settings (defaults from `RunSettings`).
-    public init(selection: DeriveSelection = DeriveSelection(), workers: Int = RunSettings.defaultWorkers,
-                batchSize: Int = RunSettings.defaultBatchSize, reportPath: String? = nil,
-                deriver: SummaryDeriver = SummaryDeriver(), control: RunControl = RunControl(),
-                arguments: String = "derive", pipeline: String? = nil, showProgress: Bool = true) {
-        self.init(selection: selection, deriver: deriver,
-                  settings: RunSettings(workers: workers, batchSize: batchSize, reportPath: reportPath, control: control,
-                                        arguments: arguments, pipeline: pipeline, showProgress: showProgress))
+    public init(
+        selection: DeriveSelection = DeriveSelection(), workers: Int = RunSettings.defaultWorkers,
+        batchSize: Int = RunSettings.defaultBatchSize, reportPath: String? = nil,
+        deriver: SummaryDeriver = SummaryDeriver(), control: RunControl = RunControl(),
+        arguments: String = "derive", pipeline: String? = nil, showProgress: Bool = true
+    ) {
+        self.init(
+            selection: selection, deriver: deriver,
+            settings: RunSettings(
+                workers: workers, batchSize: batchSize, reportPath: reportPath, control: control,
+                arguments: arguments, pipeline: pipeline, showProgress: showProgress))
     }
 }
 
@@ -55,10 +61,11 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             // Counted by a dry pass first: the guard must hold before the first write.
             let tally = try self.tally(config, store: store)
             guard limit.allows(rewrites: tally.rewrites, of: tally.examined) else {
-                throw .refused("\(tally.rewrites) of \(tally.examined) existing summaries would change, more than "
-                    + "max-changes \(limit) allows; nothing was written. A calculation change is a backfill: "
-                    + "preview it and apply the plan (`rederive derive --all --dry-run --plan FILE`, then "
-                    + "`rederive derive --apply-plan FILE`; `make backfill DB=…`)")
+                throw .refused(
+                    "\(tally.rewrites) of \(tally.examined) existing summaries would change, more than "
+                        + "max-changes \(limit) allows; nothing was written. A calculation change is a backfill: "
+                        + "preview it and apply the plan (`rederive derive --all --dry-run --plan FILE`, then "
+                        + "`rederive derive --apply-plan FILE`; `make backfill DB=…`)")
             }
         }
         return try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
@@ -79,18 +86,23 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     /// Applies `plan` exactly: refuses, writing nothing, unless the store, the deriver and
     /// the selection still match and the records to write are still the ones previewed.
     /// Records added after the plan are left out (and named in the log).
-    public static func apply(_ plan: DerivePlan, config: DeriveConfiguration,
-                             store: Store) throws(RederiveError) -> RunReport {
+    public static func apply(
+        _ plan: DerivePlan, config: DeriveConfiguration,
+        store: Store
+    ) throws(RederiveError) -> RunReport {
         let log = Logger(label: "rederive.derive")
         let id = try store.storeID()
         guard plan.store.id == id else {
-            throw .refused("the plan was made for another store (id \(plan.store.id) at \(plan.store.path)); "
-                + "\(store.path) is \(id). Nothing was written")
+            throw .refused(
+                "the plan was made for another store (id \(plan.store.id) at \(plan.store.path)); "
+                    + "\(store.path) is \(id). Nothing was written")
         }
         let deriver = config.deriver
         guard plan.summaryVersion == deriver.version, plan.fingerprint == deriver.fingerprint else {
-            throw .refused("the plan was made by summary v\(plan.summaryVersion) (\(plan.fingerprint)); this build is "
-                + "v\(deriver.version) (\(deriver.fingerprint)). Make a new plan with this build. Nothing was written")
+            throw .refused(
+                "the plan was made by summary v\(plan.summaryVersion) (\(plan.fingerprint)); this build is "
+                    + "v\(deriver.version) (\(deriver.fingerprint)). Make a new plan with this build. Nothing was written"
+            )
         }
         var config = config
         config.selection = plan.deriveSelection
@@ -99,13 +111,16 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         config.maxChanges = nil
         let now = try tally(config, store: store)
         guard now.digest.hex == plan.digest, now.rewrites == plan.counts.rewrites,
-              now.additions == plan.counts.additions else {
-            throw .refused("the store changed since the plan: \(now.rewrites) rewrites and \(now.additions) new "
-                + "summaries now, \(plan.counts.rewrites) and \(plan.counts.additions) in the plan. Preview again "
-                + "and make a new plan. Nothing was written")
+            now.additions == plan.counts.additions
+        else {
+            throw .refused(
+                "the store changed since the plan: \(now.rewrites) rewrites and \(now.additions) new "
+                    + "summaries now, \(plan.counts.rewrites) and \(plan.counts.additions) in the plan. Preview again "
+                    + "and make a new plan. Nothing was written")
         }
-        let added = try store.selectedIDs(config.selection, deriver: deriver, allowDowngrade: plan.allowDowngrade,
-                                          after: plan.store.highWaterMark, limit: 21)
+        let added = try store.selectedIDs(
+            config.selection, deriver: deriver, allowDowngrade: plan.allowDowngrade,
+            after: plan.store.highWaterMark, limit: 21)
         if !added.isEmpty {
             let shown = added.prefix(20).joined(separator: ", ") + (added.count > 20 ? ", …" : "")
             log.notice("records added after the plan are not part of it (derive them with a new plan): \(shown)")
@@ -120,17 +135,21 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     /// commit, so a preview always examines the whole selection.
     /// `config.settings.reportPath`, when set, still receives the per-record issue report.
     /// `topCount` is how many of the largest changes the report lists.
-    public static func preview(_ config: DeriveConfiguration, store: Store,
-                               topCount: Int = 20) throws(RederiveError) -> ChangeReport {
+    public static func preview(
+        _ config: DeriveConfiguration, store: Store,
+        topCount: Int = 20
+    ) throws(RederiveError) -> ChangeReport {
         try config.selection.validate()
         let deriver = config.deriver
-        let collector = ChangeCollector(summaryVersion: deriver.version, fingerprint: deriver.fingerprint,
-                                        topCount: topCount)
+        let collector = ChangeCollector(
+            summaryVersion: deriver.version, fingerprint: deriver.fingerprint,
+            topCount: topCount)
         var settings = config.settings
         settings.control = RunControl(honoursSignals: false)  // nothing to commit: examine the whole selection
         let counter = TallyBox()
-        let run = try BatchRunner.run(DeriveJob(config, store: store, mode: .preview(collector, counter)),
-                                      settings: settings)
+        let run = try BatchRunner.run(
+            DeriveJob(config, store: store, mode: .preview(collector, counter)),
+            settings: settings)
         var report = collector.report()
         report.store = store.path
         report.selection = config.selection.description
@@ -141,8 +160,10 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     }
 
     /// The plan for what `preview` found (`report` from it) on `store`.
-    public static func plan(_ report: ChangeReport, config: DeriveConfiguration,
-                            store: Store) throws(RederiveError) -> DerivePlan {
+    public static func plan(
+        _ report: ChangeReport, config: DeriveConfiguration,
+        store: Store
+    ) throws(RederiveError) -> DerivePlan {
         guard let tally = report.tally, let upper = report.highWaterMark else {
             throw .usage("a plan needs a preview made by this build")
         }
@@ -154,9 +175,11 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             summaryVersion: config.deriver.version, fingerprint: config.deriver.fingerprint,
             selection: s.description, all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed,
             allowDowngrade: config.settings.allowDowngrade,
-            counts: .init(examined: tally.examined, rewrites: tally.rewrites, additions: tally.additions,
-                          failing: tally.failing, unchanged: tally.unchanged, newer: tally.newer),
-            fieldChanges: Dictionary(uniqueKeysWithValues: report.fields.filter { $0.changed > 0 }.map { ($0.key, $0.changed) }),
+            counts: .init(
+                examined: tally.examined, rewrites: tally.rewrites, additions: tally.additions,
+                failing: tally.failing, unchanged: tally.unchanged, newer: tally.newer),
+            fieldChanges: Dictionary(
+                uniqueKeysWithValues: report.fields.filter { $0.changed > 0 }.map { ($0.key, $0.changed) }),
             digest: tally.digest.hex)
     }
 
@@ -224,19 +247,25 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         // The count is a scan of its own and only feeds the progress line's ETA: skip it when
         // there is no terminal to show one.
         if config.settings.showProgress && isatty(2) == 1 {
-            total = try store.countSelected(config.selection, deriver: deriver,
-                                            allowDowngrade: config.settings.allowDowngrade, after: first, upTo: upper)
+            total = try store.countSelected(
+                config.selection, deriver: deriver,
+                allowDowngrade: config.settings.allowDowngrade, after: first, upTo: upper)
         }
-        log.debug("selected", metadata: ["after": "\(first)", "upTo": "\(upper)",
-                                         "selection": "\(config.selection.description)"])
+        log.debug(
+            "selected",
+            metadata: [
+                "after": "\(first)", "upTo": "\(upper)",
+                "selection": "\(config.selection.description)",
+            ])
         let (store, selection, deriver, limit) = (store, config.selection, deriver, config.settings.batchSize)
         let allowDowngrade = config.settings.allowDowngrade
         fetcher = Prefetcher(capacity: 1) { emit in
             var cursor = first
             while true {
                 do throws(RederiveError) {
-                    let batch = try store.fetchRooms(selection, deriver: deriver, allowDowngrade: allowDowngrade,
-                                                     after: cursor, upTo: upper, limit: limit)
+                    let batch = try store.fetchRooms(
+                        selection, deriver: deriver, allowDowngrade: allowDowngrade,
+                        after: cursor, upTo: upper, limit: limit)
                     guard let last = batch.last else { return }
                     cursor = last.seq
                     if !emit(.success(batch)) { return }
@@ -250,8 +279,10 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
 
     func nextBatch() throws(RederiveError) -> [StoredRoom]? { try fetcher?.next()?.get() }
 
-    func process(_ batch: [StoredRoom], stats: inout RunStatistics,
-                 issues: IssueReport) throws(RederiveError) -> Results {
+    func process(
+        _ batch: [StoredRoom], stats: inout RunStatistics,
+        issues: IssueReport
+    ) throws(RederiveError) -> Results {
         let results = pool.map(batch) { processor, room in processor.derive(room: room.skeleton, id: room.id) }
         var writes: [Store.DeriveWrite] = []
         writes.reserveCapacity(batch.count)
@@ -267,8 +298,9 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             switch result {
             case .success(let (summary, json)):
                 if !config.rewriteUnchanged, room.storedVersion == deriver.version,
-                   room.storedFingerprint == deriver.fingerprint, let stored = room.storedJSON,
-                   stored.utf8.elementsEqual(json) {
+                    room.storedFingerprint == deriver.fingerprint, let stored = room.storedJSON,
+                    stored.utf8.elementsEqual(json)
+                {
                     stats.recordsUnchanged += 1
                     writes.append(.unchanged(id: room.id))
                     if case .preview(_, let counter) = mode { counter.tally.unchanged += 1 }
@@ -276,16 +308,18 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                     stats.recordsDone += 1
                     writes.append(.summary(seq: room.seq, id: room.id, summary: summary, json: json))
                     if case .preview(_, let counter) = mode {
-                        counter.tally.write(seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion,
-                                            newJSON: json)
+                        counter.tally.write(
+                            seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion,
+                            newJSON: json)
                     }
                 }
                 if case .preview(_, let counter) = mode { counter.tally.examined += 1 }
                 if case .preview(let collector?, _) = mode {
-                    collector.add(id: room.id, roomName: room.roomName, storedJSON: room.storedJSON,
-                                  storedVersion: room.storedVersion, storedFingerprint: room.storedFingerprint,
-                                  newSummary: summary, newJSON: json, sourceFile: room.sourceFile,
-                                  formatVersion: room.formatVersion, storedMethod: room.storedMethod)
+                    collector.add(
+                        id: room.id, roomName: room.roomName, storedJSON: room.storedJSON,
+                        storedVersion: room.storedVersion, storedFingerprint: room.storedFingerprint,
+                        newSummary: summary, newJSON: json, sourceFile: room.sourceFile,
+                        formatVersion: room.formatVersion, storedMethod: room.storedMethod)
                 }
             case .failure(let failure):
                 stats.recordsSkipped += 1
@@ -297,10 +331,11 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                     counter.tally.examined += 1
                 }
                 if case .preview(let collector?, _) = mode {
-                    collector.addFailure(id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
-                                         code: failure.code.rawValue, message: failure.message,
-                                         sourceFile: room.sourceFile, formatVersion: room.formatVersion,
-                                         storedVersion: room.storedVersion, storedMethod: room.storedMethod)
+                    collector.addFailure(
+                        id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
+                        code: failure.code.rawValue, message: failure.message,
+                        sourceFile: room.sourceFile, formatVersion: room.formatVersion,
+                        storedVersion: room.storedVersion, storedMethod: room.storedMethod)
                 }
             }
         }
@@ -309,8 +344,9 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
 
     func write(_ results: Results, progress: RunStatistics) throws(RederiveError) {
         guard case .apply = mode else { return }
-        let added = try store.writeDeriveBatch(results.writes, runID: runID, deriver: deriver,
-                                               checkpointSeq: results.lastSeq, progress: progress)
+        let added = try store.writeDeriveBatch(
+            results.writes, runID: runID, deriver: deriver,
+            checkpointSeq: results.lastSeq, progress: progress)
         failuresAdded.withLock { $0 += added }
     }
 

@@ -15,8 +15,9 @@ struct DuplicateIDTracker {
     /// Nil for the first record with `id` in the file; the issue for a repeat.
     mutating func check(id: String, line: Int) -> RecordIssue? {
         if let first = firstLine[id] {
-            return RecordIssue(file: file, line: line, id: id, stage: .upgrade, code: .duplicateID,
-                               message: "id \(id) already appeared on line \(first) of this file")
+            return RecordIssue(
+                file: file, line: line, id: id, stage: .upgrade, code: .duplicateID,
+                message: "id \(id) already appeared on line \(first) of this file")
         }
         firstLine[id] = line
         return nil

@@ -41,7 +41,9 @@ public final class ExportBatchSource: Sendable {
             do {
                 reader = try ExportReader(path: file)
             } catch {
-                if !emit(ExportBatch(file: file, lines: [], endOfFile: true, fault: error, decodedBytes: 0, fileBytes: 0)) {
+                if !emit(
+                    ExportBatch(file: file, lines: [], endOfFile: true, fault: error, decodedBytes: 0, fileBytes: 0))
+                {
                     return
                 }
                 continue

@@ -21,9 +21,11 @@ public struct ExportConfiguration: Sendable {
     public var pipeline: String?
 
     /// Creates a configuration.
-    public init(outPath: String, includeStale: Bool = false, since: String? = nil,
-                deriver: SummaryDeriver = SummaryDeriver(), pageSize: Int = 1000, arguments: String = "export",
-                pipeline: String? = nil) {
+    public init(
+        outPath: String, includeStale: Bool = false, since: String? = nil,
+        deriver: SummaryDeriver = SummaryDeriver(), pageSize: Int = 1000, arguments: String = "export",
+        pipeline: String? = nil
+    ) {
         self.outPath = outPath
         self.includeStale = includeStale
         self.since = since
@@ -50,8 +52,9 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
     public static func run(_ config: ExportConfiguration, store: Store) throws(RederiveError) -> RunReport {
         // A bad --since is a usage error: reject it before anything is recorded or written.
         let since = try config.since.map { text throws(RederiveError) in try storedTimestamp(text) }
-        let settings = RunSettings(workers: 1, batchSize: config.pageSize, arguments: config.arguments,
-                                   pipeline: config.pipeline, showProgress: false)
+        let settings = RunSettings(
+            workers: 1, batchSize: config.pageSize, arguments: config.arguments,
+            pipeline: config.pipeline, showProgress: false)
         return try BatchRunner.run(ExportJob(config, since: since, store: store), settings: settings)
     }
 
@@ -80,8 +83,9 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
     }
 
     func nextBatch() throws(RederiveError) -> [ExportRow]? {
-        let page = try store.fetchExportPage(includeStale: config.includeStale, derivedSince: since,
-                                             deriver: deriver, after: cursor, upTo: upper, limit: config.pageSize)
+        let page = try store.fetchExportPage(
+            includeStale: config.includeStale, derivedSince: since,
+            deriver: deriver, after: cursor, upTo: upper, limit: config.pageSize)
         guard let last = page.last else { return nil }
         // The keyset must move forward; a page that does not would repeat forever.
         guard last.seq > cursor else { throw .io("\(store.path): keyset did not advance past seq \(cursor)") }
@@ -115,7 +119,9 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
         excluded = max(0, try store.countRecords(upTo: upper) - stats.recordsDone)
     }
 
-    func counts(_ stats: RunStatistics) -> [(String, Int)] { [("exported", stats.recordsDone), ("excluded", excluded)] }
+    func counts(_ stats: RunStatistics) -> [(String, Int)] {
+        [("exported", stats.recordsDone), ("excluded", excluded)]
+    }
 
     var outputPath: String? { config.outPath }
 
@@ -128,8 +134,10 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
         let what = [stale > 0 ? "\(stale) with a stale summary" : nil, missing > 0 ? "\(missing) never derived" : nil]
             .compactMap { $0 }.joined(separator: ", ")
         let total = stale + missing
-        return ["\(total) record\(total == 1 ? "" : "s") left out of \(config.outPath) (\(what)): "
-                + "re-derive them first (`rederive derive`), or export stale summaries too with all-records"]
+        return [
+            "\(total) record\(total == 1 ? "" : "s") left out of \(config.outPath) (\(what)): "
+                + "re-derive them first (`rederive derive`), or export stale summaries too with all-records"
+        ]
     }
 
     // One output line; the stored summary JSON is spliced in verbatim (it was written by
@@ -164,7 +172,8 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
             formatter.formatOptions = options
             formatter.timeZone = TimeZone(identifier: "UTC")
             if let date = formatter.date(from: text) {
-                return withMilliseconds(ReferenceDate.iso8601(secondsSinceReferenceDate: date.timeIntervalSinceReferenceDate))
+                return withMilliseconds(
+                    ReferenceDate.iso8601(secondsSinceReferenceDate: date.timeIntervalSinceReferenceDate))
             }
         }
         throw .usage("since: not an ISO 8601 time: \(text) (e.g. 2026-11-01T00:00:00Z or 2026-11-01)")

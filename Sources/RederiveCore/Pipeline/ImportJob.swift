@@ -14,8 +14,10 @@ public struct ImportConfiguration: Sendable {
     public var settings: RunSettings
 
     /// Creates a configuration.
-    public init(files: [String], deriver: SummaryDeriver = SummaryDeriver(), skipImportedFiles: Bool = false,
-                settings: RunSettings = RunSettings(arguments: "import")) {
+    public init(
+        files: [String], deriver: SummaryDeriver = SummaryDeriver(), skipImportedFiles: Bool = false,
+        settings: RunSettings = RunSettings(arguments: "import")
+    ) {
         self.files = files
         self.deriver = deriver
         self.skipImportedFiles = skipImportedFiles
@@ -23,14 +25,18 @@ public struct ImportConfiguration: Sendable {
     }
 
     /// Creates a configuration from individual settings (defaults from `RunSettings`).
-    public init(files: [String], workers: Int = RunSettings.defaultWorkers,
-                batchSize: Int = RunSettings.defaultBatchSize, reportPath: String? = nil,
-                deriver: SummaryDeriver = SummaryDeriver(), control: RunControl = RunControl(),
-                skipImportedFiles: Bool = false, arguments: String = "import", pipeline: String? = nil,
-                showProgress: Bool = true) {
-        self.init(files: files, deriver: deriver, skipImportedFiles: skipImportedFiles,
-                  settings: RunSettings(workers: workers, batchSize: batchSize, reportPath: reportPath, control: control,
-                                        arguments: arguments, pipeline: pipeline, showProgress: showProgress))
+    public init(
+        files: [String], workers: Int = RunSettings.defaultWorkers,
+        batchSize: Int = RunSettings.defaultBatchSize, reportPath: String? = nil,
+        deriver: SummaryDeriver = SummaryDeriver(), control: RunControl = RunControl(),
+        skipImportedFiles: Bool = false, arguments: String = "import", pipeline: String? = nil,
+        showProgress: Bool = true
+    ) {
+        self.init(
+            files: files, deriver: deriver, skipImportedFiles: skipImportedFiles,
+            settings: RunSettings(
+                workers: workers, batchSize: batchSize, reportPath: reportPath, control: control,
+                arguments: arguments, pipeline: pipeline, showProgress: showProgress))
     }
 }
 
@@ -103,8 +109,10 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
 
     func nextBatch() -> ExportBatch? { source?.next() }
 
-    func process(_ batch: ExportBatch, stats: inout RunStatistics,
-                 issues: IssueReport) throws(RederiveError) -> [ImportItem] {
+    func process(
+        _ batch: ExportBatch, stats: inout RunStatistics,
+        issues: IssueReport
+    ) throws(RederiveError) -> [ImportItem] {
         duplicates.enter(file: batch.file)
         if batch.file != currentFile {
             currentFile = batch.file
@@ -135,22 +143,26 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
             if let fault = batch.fault {
                 log.warning("\(fault.description); the records before it are kept", metadata: ["code": "\(fault.code)"])
                 stats.fileFaults += 1
-                let issue = RecordIssue(file: fault.path, line: nil, byteOffset: fault.byteOffset, stage: .read,
-                                        code: fault.code, message: fault.message)
+                let issue = RecordIssue(
+                    file: fault.path, line: nil, byteOffset: fault.byteOffset, stage: .read,
+                    code: fault.code, message: fault.message)
                 items.append(.issue(issue))
                 try issues.add(issue)
             }
             // Only a file read to its end without fault counts as imported.
-            items.append(.fileDone(path: file, contentHash: batch.fault == nil ? fileHashes[file] : nil,
-                                   bytes: bytesInFile, records: recordsInFile))
+            items.append(
+                .fileDone(
+                    path: file, contentHash: batch.fault == nil ? fileHashes[file] : nil,
+                    bytes: bytesInFile, records: recordsInFile))
         }
         return items
     }
 
     func write(_ items: [ImportItem], progress: RunStatistics) throws(RederiveError) {
-        let counts = try store.writeImportBatch(items, runID: runID, deriver: deriver,
-                                                allowDowngrade: config.settings.allowDowngrade,
-                                                progress: Self.merged(totals.withLock { $0 }, into: progress))
+        let counts = try store.writeImportBatch(
+            items, runID: runID, deriver: deriver,
+            allowDowngrade: config.settings.allowDowngrade,
+            progress: Self.merged(totals.withLock { $0 }, into: progress))
         totals.withLock { $0.add(counts) }
     }
 
@@ -166,8 +178,10 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
 
     func counts(_ stats: RunStatistics) -> [(String, Int)] {
         let c = totals.withLock { $0 }
-        return [("imported", c.inserted), ("updated", c.updated), ("rederived", c.rederived), ("newer", c.newer),
-                ("filesSkipped", filesSkipped)]
+        return [
+            ("imported", c.inserted), ("updated", c.updated), ("rederived", c.rederived), ("newer", c.newer),
+            ("filesSkipped", filesSkipped),
+        ]
     }
 
     var newFailures: Int { totals.withLock { $0.newFailures } }

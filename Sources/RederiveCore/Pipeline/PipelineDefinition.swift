@@ -130,7 +130,8 @@ extension PipelineDefinition {
             throw .usage("\(path): cannot read the pipeline file: \(error.localizedDescription)")
         }
         if let line = YAMLNestingCheck.firstTooDeepLine(text) {
-            throw .usage("\(path):\(line): nested deeper than \(YAMLNestingCheck.limit) levels; a pipeline file needs 5")
+            throw .usage(
+                "\(path):\(line): nested deeper than \(YAMLNestingCheck.limit) levels; a pipeline file needs 5")
         }
         return try parse(text, path: path).resolvingPaths(against: directory(of: path))
     }
@@ -139,7 +140,9 @@ extension PipelineDefinition {
     public static func parse(_ text: String, path: String) throws(RederiveError) -> PipelineDefinition {
         let root: Node
         do {
-            guard let node = try Yams.compose(yaml: text) else { throw RederiveError.usage("\(path): the pipeline file is empty") }
+            guard let node = try Yams.compose(yaml: text) else {
+                throw RederiveError.usage("\(path): the pipeline file is empty")
+            }
             root = node
         } catch let error as RederiveError {
             throw error
@@ -151,7 +154,9 @@ extension PipelineDefinition {
         let top = try MappingReader(root, path: path, context: "the pipeline")
         let version = try top.int("version", required: true)!
         guard version >= 1, version <= currentVersion else {
-            throw .usage("\(path):\(top.line(of: "version")): pipeline version \(version) is not supported (this build reads 1 to \(currentVersion))")
+            throw .usage(
+                "\(path):\(top.line(of: "version")): pipeline version \(version) is not supported (this build reads 1 to \(currentVersion))"
+            )
         }
         var definition = PipelineDefinition(
             path: path, version: version,
@@ -178,7 +183,9 @@ extension PipelineDefinition {
         var options: Node?
         if let scalar = node.scalar {
             name = scalar.string
-        } else if let mapping = node.mapping, mapping.count == 1, let (key, value) = mapping.first.map({ ($0.key, $0.value) }) {
+        } else if let mapping = node.mapping, mapping.count == 1,
+            let (key, value) = mapping.first.map({ ($0.key, $0.value) })
+        {
             name = key.string ?? ""
             options = value
         } else {
@@ -207,15 +214,17 @@ extension PipelineDefinition {
             stage.since = try reader.time("since")
             stage.retryFailed = try reader.bool("retry-failed") ?? false
             if stage.all && stage.retryFailed {
-                throw .usage("\(path):\(reader.line(of: "retry-failed")): \"all\" and \"retry-failed\" cannot be combined")
+                throw .usage(
+                    "\(path):\(reader.line(of: "retry-failed")): \"all\" and \"retry-failed\" cannot be combined")
             }
             stage.dryRun = try reader.bool("dry-run") ?? false
             stage.previewOut = try reader.string("preview-out")
             stage.plan = try reader.string("plan")
             if let text = try reader.string("max-changes") {
                 guard let limit = ChangeLimit(text) else {
-                    throw .usage("\(path):\(reader.line(of: "max-changes")): \"max-changes\" in stage derive must be a "
-                        + "whole number or a percentage, e.g. 500 or 2% (got \"\(text)\")")
+                    throw .usage(
+                        "\(path):\(reader.line(of: "max-changes")): \"max-changes\" in stage derive must be a "
+                            + "whole number or a percentage, e.g. 500 or 2% (got \"\(text)\")")
                 }
                 stage.maxChanges = limit
             }
@@ -231,7 +240,8 @@ extension PipelineDefinition {
                 throw .usage("\(path):\(line): stage export needs \"out\" (a .jsonl or .jsonl.zst path)")
             }
             guard ExportFileKind(path: out) != nil else {
-                throw .usage("\(path):\(reader.line(of: "out")): \"out\" in stage export must end in .jsonl or .jsonl.zst")
+                throw .usage(
+                    "\(path):\(reader.line(of: "out")): \"out\" in stage export must end in .jsonl or .jsonl.zst")
             }
             stage.out = out
             stage.allRecords = try reader.bool("all-records") ?? false
@@ -352,7 +362,9 @@ final class MappingReader {
         for (key, _) in mapping {
             let name = key.string ?? "?"
             if !read.contains(name) {
-                throw .usage("\(path):\(lineOf(key)): unknown key \"\(name)\" in \(context) (known: \(read.sorted().joined(separator: ", ")))")
+                throw .usage(
+                    "\(path):\(lineOf(key)): unknown key \"\(name)\" in \(context) (known: \(read.sorted().joined(separator: ", ")))"
+                )
             }
         }
     }

@@ -74,8 +74,10 @@ public struct PipelineResult: Sendable {
     }
 
     private static func json(_ stage: Stage) -> String {
-        var fields = ["\"index\":\(stage.index)", "\"name\":\(JSONText.string(stage.name))",
-                      "\"label\":\(JSONText.string(stage.label))"]
+        var fields = [
+            "\"index\":\(stage.index)", "\"name\":\(JSONText.string(stage.name))",
+            "\"label\":\(JSONText.string(stage.label))",
+        ]
         switch stage.outcome {
         case .ran(let report):
             // The stage's run summary (what `rederive import --json` and friends print), inlined.
@@ -85,8 +87,9 @@ public struct PipelineResult: Sendable {
             fields.append("\"status\":\"previewed\"")
             fields.append("\"preview\":\(JSONText.string(directory))")
             fields.append("\"exitStatus\":\(preview.exitStatus)")
-            fields.append("\"counts\":{\"examined\":\(preview.examined),\"wouldChange\":\(preview.wouldChange),"
-                          + "\"unchanged\":\(preview.unchanged),\"wouldFail\":\(preview.wouldFail)}")
+            fields.append(
+                "\"counts\":{\"examined\":\(preview.examined),\"wouldChange\":\(preview.wouldChange),"
+                    + "\"unchanged\":\(preview.unchanged),\"wouldFail\":\(preview.wouldFail)}")
             fields.append("\"durationSeconds\":\(JSONText.number((preview.seconds * 1000).rounded() / 1000))")
         case .skipped:
             fields.append("\"status\":\"skipped\"")

@@ -94,9 +94,11 @@ public struct ResolvedPipeline: Sendable {
     }
 
     /// Resolves `definition` with `overrides` (flag > file > default).
-    public static func resolve(_ definition: PipelineDefinition, overrides: PipelineOverrides,
-                               deriver: SummaryDeriver = SummaryDeriver(),
-                               arguments: String) throws(RederiveError) -> ResolvedPipeline {
+    public static func resolve(
+        _ definition: PipelineDefinition, overrides: PipelineOverrides,
+        deriver: SummaryDeriver = SummaryDeriver(),
+        arguments: String
+    ) throws(RederiveError) -> ResolvedPipeline {
         try overrides.validate()
         guard let store = overrides.store ?? definition.store else {
             throw .usage("\(definition.path): no store: give --db or a `store:` key")
@@ -113,14 +115,18 @@ public struct ResolvedPipeline: Sendable {
             case .importExports(let s):
                 if overrides.dryRun { stages.append(.skipped("import")); continue }
                 let paths = overrides.inputs ?? s.paths
-                guard !paths.isEmpty else { throw .usage("\(definition.path): stage import has no paths (give `paths:` or --input)") }
+                guard !paths.isEmpty else {
+                    throw .usage("\(definition.path): stage import has no paths (give `paths:` or --input)")
+                }
                 var config = ImportConfiguration(
                     files: try ExportFiles.resolve(paths),
                     workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
-                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? RunSettings.defaultBatchSize,
+                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize
+                        ?? RunSettings.defaultBatchSize,
                     reportPath: overriddenReport ?? s.report, deriver: deriver,
-                    control: RunControl(maxErrors: overrides.maxErrors ?? s.maxErrors,
-                                        maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
+                    control: RunControl(
+                        maxErrors: overrides.maxErrors ?? s.maxErrors,
+                        maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
                     skipImportedFiles: s.skipImportedFiles, arguments: arguments, pipeline: definition.name)
                 config.settings.reportPerRun = true
                 config.settings.allowDowngrade = overrides.allowDowngrade
@@ -129,17 +135,21 @@ public struct ResolvedPipeline: Sendable {
                 var config = DeriveConfiguration(
                     selection: DeriveSelection(all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed),
                     workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
-                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize ?? RunSettings.defaultBatchSize,
+                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize
+                        ?? RunSettings.defaultBatchSize,
                     reportPath: overriddenReport ?? s.report, deriver: deriver,
-                    control: RunControl(maxErrors: overrides.maxErrors ?? s.maxErrors,
-                                        maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
+                    control: RunControl(
+                        maxErrors: overrides.maxErrors ?? s.maxErrors,
+                        maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
                     arguments: arguments, pipeline: definition.name)
                 config.settings.reportPerRun = true
                 config.maxChanges = s.maxChanges
                 config.settings.allowDowngrade = overrides.allowDowngrade
                 if s.dryRun {
-                    stages.append(.preview(config, directory: s.previewOut ?? ChangeReport.defaultDirectory(forStore: store),
-                                           plan: s.plan))
+                    stages.append(
+                        .preview(
+                            config, directory: s.previewOut ?? ChangeReport.defaultDirectory(forStore: store),
+                            plan: s.plan))
                 } else if overrides.dryRun {
                     // One preview per dry run: a pipeline that previews explicitly (a backfill)
                     // is not previewed a second time by its applying stage.
@@ -160,12 +170,16 @@ public struct ResolvedPipeline: Sendable {
                 guard ExportFileKind(path: out) != nil else {
                     throw .usage("\(definition.path): export output \(out) must end in .jsonl or .jsonl.zst")
                 }
-                stages.append(.export(ExportConfiguration(outPath: out, includeStale: s.allRecords, since: s.since,
-                                                          deriver: deriver, arguments: arguments, pipeline: definition.name)))
+                stages.append(
+                    .export(
+                        ExportConfiguration(
+                            outPath: out, includeStale: s.allRecords, since: s.since,
+                            deriver: deriver, arguments: arguments, pipeline: definition.name)))
             }
         }
-        var resolved = ResolvedPipeline(name: definition.name, store: store,
-                                        metricsFile: overrides.metricsFile ?? definition.metricsFile, stages: stages)
+        var resolved = ResolvedPipeline(
+            name: definition.name, store: store,
+            metricsFile: overrides.metricsFile ?? definition.metricsFile, stages: stages)
         resolved.stageNames = definition.stages.map(\.name)
         resolved.stageLabels = labels
         resolved.file = definition.path
@@ -192,7 +206,8 @@ public struct PipelineOutcome: Sendable {
 /// signal (130/143) stops it; a fatal error throws.
 public enum PipelineRunner {
     /// Runs `pipeline`; `log` receives each stage's tally line as it finishes.
-    public static func run(_ pipeline: ResolvedPipeline, log: (String) -> Void) throws(RederiveError) -> PipelineOutcome {
+    public static func run(_ pipeline: ResolvedPipeline, log: (String) -> Void) throws(RederiveError) -> PipelineOutcome
+    {
         try run(pipeline) { _, line, _ in log(line) }
     }
 
@@ -202,14 +217,16 @@ public enum PipelineRunner {
     public static func run(
         _ pipeline: ResolvedPipeline, log: (Logger.Level, String, Logger.Metadata) -> Void
     ) throws(RederiveError) -> PipelineOutcome {
-        let labels = pipeline.stageLabels.count == pipeline.stages.count
+        let labels =
+            pipeline.stageLabels.count == pipeline.stages.count
             ? pipeline.stageLabels : pipeline.stages.indices.map { "\($0)" }
         let names = pipeline.stageNames.count == pipeline.stages.count ? pipeline.stageNames : labels
-        var result = PipelineResult(name: pipeline.name, file: pipeline.file, store: pipeline.store,
-                                    dryRun: pipeline.dryRun, startedAt: Date(), finishedAt: Date(), exitStatus: 0,
-                                    stages: zip(names, labels).enumerated().map {
-                                        .init(index: $0, name: $1.0, label: $1.1, outcome: .notRun)
-                                    }, metricsFile: nil)
+        var result = PipelineResult(
+            name: pipeline.name, file: pipeline.file, store: pipeline.store,
+            dryRun: pipeline.dryRun, startedAt: Date(), finishedAt: Date(), exitStatus: 0,
+            stages: zip(names, labels).enumerated().map {
+                .init(index: $0, name: $1.0, label: $1.1, outcome: .notRun)
+            }, metricsFile: nil)
         var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: 0, result: result)
         var store: Store?
         defer { store?.close() }
@@ -240,13 +257,17 @@ public enum PipelineRunner {
                 try preview.write(toDirectory: directory)
                 outcome.previews.append(preview)
                 result.stages[index].outcome = .previewed(preview, directory: directory)
-                log(.info, preview.tallyLine() + "; preview in \(directory)/", stageMetadata.merging([
-                    "status": "previewed", "exit": .stringConvertible(Int(preview.exitStatus)),
-                    "preview": .string(directory),
-                ]) { $1 })
+                log(
+                    .info, preview.tallyLine() + "; preview in \(directory)/",
+                    stageMetadata.merging([
+                        "status": "previewed", "exit": .stringConvertible(Int(preview.exitStatus)),
+                        "preview": .string(directory),
+                    ]) { $1 })
                 if let planPath {
                     try DeriveJob.plan(preview, config: config, store: readOnly).write(to: planPath)
-                    log(.info, "plan written to \(planPath): apply it with `rederive derive --db \(pipeline.store) --apply-plan \(planPath)`",
+                    log(
+                        .info,
+                        "plan written to \(planPath): apply it with `rederive derive --db \(pipeline.store) --apply-plan \(planPath)`",
                         stageMetadata.merging(["plan": .string(planPath)]) { $1 })
                 }
                 if preview.exitStatus != 0 { outcome.exitStatus = preview.exitStatus }

@@ -10,8 +10,10 @@ final class Prefetcher<Element: Sendable>: Sendable {
 
     /// Starts `produce`, which calls `emit` for each element and returns when done;
     /// `emit` returns false once the consumer has cancelled (the producer should return).
-    init(capacity: Int, stackSize: Int? = nil,
-         produce: @escaping @Sendable (_ emit: (Element) -> Bool) -> Void) {
+    init(
+        capacity: Int, stackSize: Int? = nil,
+        produce: @escaping @Sendable (_ emit: (Element) -> Bool) -> Void
+    ) {
         let queue = BoundedQueue<Element>(capacity: capacity)
         self.queue = queue
         let thread = Thread { [self] in

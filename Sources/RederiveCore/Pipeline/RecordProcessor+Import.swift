@@ -10,10 +10,11 @@ extension RecordProcessor {
             let raw = derived.record.room
             var record = derived.record
             record.room = []  // the raw bytes travel as `parts`
-            return .row(ImportRow(
-                file: file, line: line.number, record: record, sourceFormatVersion: derived.sourceFormatVersion,
-                parts: split(room: raw), rawHash: ContentHash.digest(raw).hex, rawSize: raw.count,
-                summary: derived.summary, summaryJSON: derived.summaryJSON))
+            return .row(
+                ImportRow(
+                    file: file, line: line.number, record: record, sourceFormatVersion: derived.sourceFormatVersion,
+                    parts: split(room: raw), rawHash: ContentHash.digest(raw).hex, rawSize: raw.count,
+                    summary: derived.summary, summaryJSON: derived.summaryJSON))
         }
     }
 }

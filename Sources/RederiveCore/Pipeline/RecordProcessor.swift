@@ -32,8 +32,10 @@ public final class RecordProcessor {
         let record = FormatUpgrade.toCurrent(parsed)
         switch derive(room: record.room, id: record.id) {
         case .success(let (summary, json)):
-            return .success(DerivedRecord(record: record, sourceFormatVersion: parsed.formatVersion,
-                                          summary: summary, summaryJSON: json))
+            return .success(
+                DerivedRecord(
+                    record: record, sourceFormatVersion: parsed.formatVersion,
+                    summary: summary, summaryJSON: json))
         case .failure(let failure):
             return .failure(failure)
         }

@@ -68,7 +68,11 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
         self.log = log
         runID = run?.runID ?? 0
         cursor = run?.checkpointSeq ?? 0
-        if let bound = run?.upperBoundSeq { upper = bound } else { upper = try store.maxHistoryID(replacedBy: config.run) }
+        if let bound = run?.upperBoundSeq {
+            upper = bound
+        } else {
+            upper = try store.maxHistoryID(replacedBy: config.run)
+        }
         if let run {
             try store.setUpperBound(runID: run.runID, upperBoundSeq: upper)
             if let previous = run.resumedFrom {
@@ -79,15 +83,18 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
     }
 
     func nextBatch() throws(RederiveError) -> [RevertCandidate]? {
-        let batch = try store.fetchRevertCandidates(replacedBy: config.run, after: cursor, upTo: upper,
-                                                    limit: config.settings.batchSize)
+        let batch = try store.fetchRevertCandidates(
+            replacedBy: config.run, after: cursor, upTo: upper,
+            limit: config.settings.batchSize)
         guard let last = batch.last else { return nil }
         cursor = last.historyID
         return batch
     }
 
-    func process(_ batch: [RevertCandidate], stats: inout RunStatistics,
-                 issues: IssueReport) -> ([(seq: Int64, summary: SummaryColumns)], Int64) {
+    func process(
+        _ batch: [RevertCandidate], stats: inout RunStatistics,
+        issues: IssueReport
+    ) -> ([(seq: Int64, summary: SummaryColumns)], Int64) {
         var restores: [(seq: Int64, summary: SummaryColumns)] = []
         for candidate in batch {
             stats.recordsRead += 1
@@ -106,7 +113,8 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
         return (restores, batch.last?.historyID ?? cursor)
     }
 
-    func write(_ write: ([(seq: Int64, summary: SummaryColumns)], Int64), progress: RunStatistics) throws(RederiveError) {
+    func write(_ write: ([(seq: Int64, summary: SummaryColumns)], Int64), progress: RunStatistics) throws(RederiveError)
+    {
         guard !config.dryRun else { return }
         try store.writeRevertBatch(write.0, runID: runID, checkpoint: write.1, progress: progress)
     }
@@ -117,12 +125,16 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
         if conflicts > 0 {
             let more = conflicts > conflictIDs.count ? ", …" : ""
             let ids = conflictIDs.joined(separator: ", ") + more
-            log.warning("\(conflicts) record(s) changed by a later run since run \(config.run) were left untouched (conflicts): \(ids)")
+            log.warning(
+                "\(conflicts) record(s) changed by a later run since run \(config.run) were left untouched (conflicts): \(ids)"
+            )
         }
     }
 
     func counts(_ stats: RunStatistics) -> [(String, Int)] {
-        [(config.dryRun ? "wouldRestore" : "restored", restored), ("conflicts", conflicts),
-         ("alreadyReverted", alreadyReverted)]
+        [
+            (config.dryRun ? "wouldRestore" : "restored", restored), ("conflicts", conflicts),
+            ("alreadyReverted", alreadyReverted),
+        ]
     }
 }

@@ -42,9 +42,11 @@ public struct RunSettings: Sendable {
 
     /// Creates settings; `workers` and `batchSize` below 1 are raised to 1 (the CLI and
     /// pipeline files reject them before they get here).
-    public init(workers: Int = RunSettings.defaultWorkers, batchSize: Int = RunSettings.defaultBatchSize,
-                reportPath: String? = nil, control: RunControl = RunControl(), arguments: String,
-                pipeline: String? = nil, showProgress: Bool = true) {
+    public init(
+        workers: Int = RunSettings.defaultWorkers, batchSize: Int = RunSettings.defaultBatchSize,
+        reportPath: String? = nil, control: RunControl = RunControl(), arguments: String,
+        pipeline: String? = nil, showProgress: Bool = true
+    ) {
         self.workers = max(1, workers)
         self.batchSize = max(1, batchSize)
         self.reportPath = reportPath

@@ -16,14 +16,17 @@ public struct SummarizeConfiguration: Sendable {
     public static let defaultBatchLines = 256
 
     /// Creates a configuration.
-    public init(files: [String], workers: Int = RunSettings.defaultWorkers, outPath: String? = nil,
-                reportPath: String? = nil, deriver: SummaryDeriver = SummaryDeriver(),
-                batchLines: Int = SummarizeConfiguration.defaultBatchLines, showProgress: Bool = true) {
+    public init(
+        files: [String], workers: Int = RunSettings.defaultWorkers, outPath: String? = nil,
+        reportPath: String? = nil, deriver: SummaryDeriver = SummaryDeriver(),
+        batchLines: Int = SummarizeConfiguration.defaultBatchLines, showProgress: Bool = true
+    ) {
         self.files = files
         self.outPath = outPath
         self.deriver = deriver
-        self.settings = RunSettings(workers: workers, batchSize: batchLines, reportPath: reportPath,
-                                    arguments: "summarize", showProgress: showProgress)
+        self.settings = RunSettings(
+            workers: workers, batchSize: batchLines, reportPath: reportPath,
+            arguments: "summarize", showProgress: showProgress)
     }
 }
 
@@ -63,7 +66,8 @@ public final class SummarizeJob: BatchJob, @unchecked Sendable {
 
     func nextBatch() -> ExportBatch? { source?.next() }
 
-    func process(_ batch: ExportBatch, stats: inout RunStatistics, issues: IssueReport) throws(RederiveError) -> [UInt8] {
+    func process(_ batch: ExportBatch, stats: inout RunStatistics, issues: IssueReport) throws(RederiveError) -> [UInt8]
+    {
         duplicates.enter(file: batch.file)
         stats.decodedBytes += batch.decodedBytes
         stats.fileBytes += batch.fileBytes
@@ -94,8 +98,10 @@ public final class SummarizeJob: BatchJob, @unchecked Sendable {
         }
         if batch.endOfFile, let fault = batch.fault {
             stats.fileFaults += 1
-            try issues.add(RecordIssue(file: fault.path, line: nil, byteOffset: fault.byteOffset, stage: .read,
-                                       code: fault.code, message: fault.message))
+            try issues.add(
+                RecordIssue(
+                    file: fault.path, line: nil, byteOffset: fault.byteOffset, stage: .read,
+                    code: fault.code, message: fault.message))
         }
         return out
     }

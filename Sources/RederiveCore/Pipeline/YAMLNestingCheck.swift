@@ -12,7 +12,7 @@ public enum YAMLNestingCheck {
     /// The 1-based line where nesting first goes deeper than `limit`, or nil.
     public static func firstTooDeepLine(_ text: String, limit: Int = YAMLNestingCheck.limit) -> Int? {
         var indents: [Int] = []  // open block indentation levels
-        var flow = 0             // open flow brackets, carried across lines
+        var flow = 0  // open flow brackets, carried across lines
         var lineNumber = 0
         for rawLine in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -42,7 +42,8 @@ public enum YAMLNestingCheck {
                 } else if c == UInt8(ascii: "]") || c == UInt8(ascii: "}") {
                     flow = max(flow - 1, 0)
                 } else if flow == 0, c == UInt8(ascii: "-") || c == UInt8(ascii: "?") || c == UInt8(ascii: ":"),
-                          i + 1 == line.count || line[i + 1] == 0x20 || line[i + 1] == 0x09 {
+                    i + 1 == line.count || line[i + 1] == 0x20 || line[i + 1] == 0x09
+                {
                     depth += 1  // `- - - x` or `a: b: c` nests on one line
                 }
                 if depth > limit { return lineNumber }

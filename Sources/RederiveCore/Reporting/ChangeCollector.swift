@@ -42,8 +42,10 @@ public final class ChangeCollector {
     /// (a nil fingerprint is not compared), keeping the `topCount` largest changes per list.
     /// The changed records are streamed to a temporary list in `changeListDirectory`
     /// (default: the system's temporary directory); nil keeps no list.
-    public init(summaryVersion: Int = SummaryDeriver.currentVersion, fingerprint: String? = nil, topCount: Int = 20,
-                changeListDirectory: String? = NSTemporaryDirectory()) {
+    public init(
+        summaryVersion: Int = SummaryDeriver.currentVersion, fingerprint: String? = nil, topCount: Int = 20,
+        changeListDirectory: String? = NSTemporaryDirectory()
+    ) {
         self.summaryVersion = summaryVersion
         self.fingerprint = fingerprint
         self.topCount = max(0, topCount)
@@ -61,9 +63,11 @@ public final class ChangeCollector {
     /// would store), numbers rounded to 2 decimals; `newSummary` is that same summary, typed.
     /// `sourceFile`, `formatVersion` and `storedMethod` (the stored `floor_area_method`
     /// column; default: the stored JSON's) feed the breakdowns.
-    public func add(id: String, roomName: String?, storedJSON: String?, storedVersion: Int?,
-                    storedFingerprint: String? = nil, newSummary: RoomSummary, newJSON: [UInt8],
-                    sourceFile: String? = nil, formatVersion: Int? = nil, storedMethod: String? = nil) {
+    public func add(
+        id: String, roomName: String?, storedJSON: String?, storedVersion: Int?,
+        storedFingerprint: String? = nil, newSummary: RoomSummary, newJSON: [UInt8],
+        sourceFile: String? = nil, formatVersion: Int? = nil, storedMethod: String? = nil
+    ) {
         totals.examined += 1
         guard let storedJSON else {
             totals.neverDerived += 1
@@ -112,10 +116,13 @@ public final class ChangeCollector {
             $0.changed += 1
             for key in changedKeys { $0.fieldsChanged[key, default: 0] += 1 }
         }
-        changeList?.append(Self.changeLine(id: id, roomName: roomName, sourceFile: sourceFile,
-                                           formatVersion: formatVersion, storedVersion: storedVersion, entries: listed))
+        changeList?.append(
+            Self.changeLine(
+                id: id, roomName: roomName, sourceFile: sourceFile,
+                formatVersion: formatVersion, storedVersion: storedVersion, entries: listed))
         guard topCount > 0 else { return }
-        let areaKey = RoomSummary.Key.estimatedFloorAreaSqm.rawValue, methodKey = RoomSummary.Key.floorAreaMethod.rawValue
+        let areaKey = RoomSummary.Key.estimatedFloorAreaSqm.rawValue,
+            methodKey = RoomSummary.Key.floorAreaMethod.rawValue
         var change = ChangeReport.RecordChange(
             id: id, roomName: roomName, floorAreaBefore: old[areaKey]?.number, floorAreaAfter: after[areaKey]?.number,
             floorAreaDelta: nil, methodBefore: old[methodKey]?.displayText, methodAfter: after[methodKey]?.displayText,
@@ -128,16 +135,20 @@ public final class ChangeCollector {
 
     /// Adds one record whose decoding or derivation would fail; the optional values feed
     /// the breakdowns as in `add`.
-    public func addFailure(id: String, roomName: String?, stage: String, code: String, message: String,
-                           sourceFile: String? = nil, formatVersion: Int? = nil, storedVersion: Int? = nil,
-                           storedMethod: String? = nil) {
+    public func addFailure(
+        id: String, roomName: String?, stage: String, code: String, message: String,
+        sourceFile: String? = nil, formatVersion: Int? = nil, storedVersion: Int? = nil,
+        storedMethod: String? = nil
+    ) {
         totals.examined += 1
         totals.wouldFail += 1
         totals.failuresByCode[code, default: 0] += 1
         failures.append(ChangeReport.Failure(id: id, roomName: roomName, stage: stage, code: code, message: message))
         if failures.count >= Self.listLimit * 2 { trimFailures() }
-        tally(sourceFile: sourceFile, formatVersion: formatVersion, storedVersion: storedVersion,
-              method: storedMethod ?? (storedVersion == nil ? Self.noSummary : Self.unknown)) { $0.wouldFail += 1 }
+        tally(
+            sourceFile: sourceFile, formatVersion: formatVersion, storedVersion: storedVersion,
+            method: storedMethod ?? (storedVersion == nil ? Self.noSummary : Self.unknown)
+        ) { $0.wouldFail += 1 }
     }
 
     /// The report. It also ends the streamed change list: records added afterwards are
@@ -177,8 +188,10 @@ public final class ChangeCollector {
 
     // MARK: - Breakdowns and lists
 
-    private func tally(sourceFile: String?, formatVersion: Int?, storedVersion: Int?, method: String,
-                       _ update: (inout ChangeReport.BreakdownRow) -> Void) {
+    private func tally(
+        sourceFile: String?, formatVersion: Int?, storedVersion: Int?, method: String,
+        _ update: (inout ChangeReport.BreakdownRow) -> Void
+    ) {
         func bump(_ table: inout [String: ChangeReport.BreakdownRow], _ value: String) {
             var row = table[value] ?? ChangeReport.BreakdownRow(value: value)
             row.examined += 1
@@ -213,8 +226,10 @@ public final class ChangeCollector {
         return JSONText.string(key) + ":{" + parts.joined(separator: ",") + "}"
     }
 
-    private static func changeLine(id: String, roomName: String?, sourceFile: String?, formatVersion: Int?,
-                                   storedVersion: Int?, entries: [String]) -> String {
+    private static func changeLine(
+        id: String, roomName: String?, sourceFile: String?, formatVersion: Int?,
+        storedVersion: Int?, entries: [String]
+    ) -> String {
         "{\"id\":" + JSONText.string(id)
             + ",\"room_name\":" + (roomName.map(JSONText.string) ?? "null")
             + ",\"source_file\":" + (sourceFile.map(JSONText.string) ?? "null")

@@ -43,8 +43,9 @@ extension ChangeReport {
             throw .io("\(directory): cannot create the preview directory: \(error.localizedDescription)")
         }
         func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
-        let files = Files(markdown: path(FileName.markdown), json: path(FileName.json), html: path(FileName.html),
-                          changes: path(FileName.changes))
+        let files = Files(
+            markdown: path(FileName.markdown), json: path(FileName.json), html: path(FileName.html),
+            changes: path(FileName.changes))
         let log = Logger(label: "rederive.preview")
         if let changeList {
             try changeList.place(at: files.changes)

@@ -13,18 +13,22 @@ extension ChangeReport {
         var doc = HTMLDocument()
         let esc = HTMLDocument.escape
         doc.element("h1", "Derive dry run")
-        doc.raw("<p class=\"meta\">Nothing was written: this is what <code>rederive derive</code> would do"
+        doc.raw(
+            "<p class=\"meta\">Nothing was written: this is what <code>rederive derive</code> would do"
                 + (store.map { " to " + HTMLDocument.code($0) } ?? "") + ".</p>\n")
-        doc.raw("<p class=\"meta\">selection " + esc(selection ?? "stale") + " · writes summary v\(summaryVersion)"
+        doc.raw(
+            "<p class=\"meta\">selection " + esc(selection ?? "stale") + " · writes summary v\(summaryVersion)"
                 + (fingerprint.map { " (fingerprint " + HTMLDocument.code($0) + ")" } ?? "")
                 + " · values compared at the summary JSON level (2 decimals) · every changed record in "
                 + HTMLDocument.code(FileName.changes) + "</p>\n")
 
         doc.raw("<div class=\"cards\">\n")
-        for (label, value, cls) in [("examined", examined, ""), ("would change", wouldChange, wouldChange > 0 ? "warn" : ""),
-                                    ("version/fingerprint only", versionOnly, ""), ("up to date", upToDate, ""),
-                                    ("never derived", neverDerived, ""), ("would fail", wouldFail, wouldFail > 0 ? "bad" : ""),
-                                    ("would be written", wouldWrite, "")] {
+        for (label, value, cls) in [
+            ("examined", examined, ""), ("would change", wouldChange, wouldChange > 0 ? "warn" : ""),
+            ("version/fingerprint only", versionOnly, ""), ("up to date", upToDate, ""),
+            ("never derived", neverDerived, ""), ("would fail", wouldFail, wouldFail > 0 ? "bad" : ""),
+            ("would be written", wouldWrite, ""),
+        ] {
             doc.raw("<div class=\"card \(cls)\"><b>\(value)</b><span>\(esc(label))</span></div>\n")
         }
         doc.raw("</div>\n")
@@ -33,20 +37,28 @@ extension ChangeReport {
         let stored = byStoredVersion.map { "\($0.value): \($0.examined)" }.joined(separator: ", ")
         doc.element("p", "Stored: \(stored.isEmpty ? "none" : stored); this build writes v\(summaryVersion).")
         if !versionNotes.isEmpty {
-            doc.raw("<ul>\n" + versionNotes.map { "<li><b>v\($0.version)</b>: " + esc($0.note ?? "(no note)") + "</li>" }
-                .joined(separator: "\n") + "\n</ul>\n")
+            doc.raw(
+                "<ul>\n"
+                    + versionNotes.map { "<li><b>v\($0.version)</b>: " + esc($0.note ?? "(no note)") + "</li>" }
+                    .joined(separator: "\n") + "\n</ul>\n")
         }
 
         doc.element("h2", "Fields")
-        doc.table(header: ["field", "kind", "changed", "min Δ", "median Δ", "max Δ", "median Δ %", "from 0"],
-                  rows: fields.map { f in
-                      let name = f.changed > 0 ? "<a href=\"#field-\(esc(f.key))\">" + HTMLDocument.code(f.key) + "</a>"
-                                               : HTMLDocument.code(f.key)
-                      return [name, f.kind.rawValue, f.changed > 0 ? String(f.changed) : "<span class=\"unchanged\">unchanged</span>",
-                              Self.signed(f.minDelta), Self.signed(f.medianDelta), Self.signed(f.maxDelta),
-                              Self.percent(f.relative?.median),
-                              (f.kind == .float || f.kind == .count) && f.changed > 0 ? String(f.fromZero) : ""]
-                  }, numeric: [2, 3, 4, 5, 6, 7])
+        doc.table(
+            header: ["field", "kind", "changed", "min Δ", "median Δ", "max Δ", "median Δ %", "from 0"],
+            rows: fields.map { f in
+                let name =
+                    f.changed > 0
+                    ? "<a href=\"#field-\(esc(f.key))\">" + HTMLDocument.code(f.key) + "</a>"
+                    : HTMLDocument.code(f.key)
+                return [
+                    name, f.kind.rawValue,
+                    f.changed > 0 ? String(f.changed) : "<span class=\"unchanged\">unchanged</span>",
+                    Self.signed(f.minDelta), Self.signed(f.medianDelta), Self.signed(f.maxDelta),
+                    Self.percent(f.relative?.median),
+                    (f.kind == .float || f.kind == .count) && f.changed > 0 ? String(f.fromZero) : "",
+                ]
+            }, numeric: [2, 3, 4, 5, 6, 7])
 
         for f in changedFields { fieldSection(f, into: &doc) }
 
@@ -60,22 +72,34 @@ extension ChangeReport {
             doc.element("h2", "New records (never derived)")
             doc.element("p", "\(neverDerived) records have no summary yet; a derive writes one.")
             let methods = newRecordsByMethod.keys.sorted()
-            doc.table(header: ["floor-area method", "records"],
-                      rows: methods.map { [esc($0), String(newRecordsByMethod[$0]!)] }, numeric: [1])
-            doc.table(header: ["id", "room", "method"],
-                      rows: newRecords.map { [HTMLDocument.code($0.id), esc($0.roomName ?? ""), esc($0.method)] })
-            if newRecords.count < neverDerived { doc.element("p", "First \(newRecords.count) of \(neverDerived) by id.") }
+            doc.table(
+                header: ["floor-area method", "records"],
+                rows: methods.map { [esc($0), String(newRecordsByMethod[$0]!)] }, numeric: [1])
+            doc.table(
+                header: ["id", "room", "method"],
+                rows: newRecords.map { [HTMLDocument.code($0.id), esc($0.roomName ?? ""), esc($0.method)] })
+            if newRecords.count < neverDerived {
+                doc.element("p", "First \(newRecords.count) of \(neverDerived) by id.")
+            }
         }
         if wouldFail > 0 {
             doc.element("h2", "Would fail")
             let codes = failuresByCode.keys.sorted()
-            doc.raw(SVGChart.bars(labels: codes, series: [.init(name: "records", values: codes.map { Double(failuresByCode[$0]!) })],
-                                  id: "chart-failures", caption: "Records that would fail, by code"))
-            doc.table(header: ["code", "records"], rows: codes.map { [HTMLDocument.code($0), String(failuresByCode[$0]!)] },
-                      numeric: [1])
-            doc.table(header: ["id", "room", "stage", "code", "message"], rows: failures.map {
-                [HTMLDocument.code($0.id), esc($0.roomName ?? ""), esc($0.stage), HTMLDocument.code($0.code), esc($0.message)]
-            })
+            doc.raw(
+                SVGChart.bars(
+                    labels: codes, series: [.init(name: "records", values: codes.map { Double(failuresByCode[$0]!) })],
+                    id: "chart-failures", caption: "Records that would fail, by code"))
+            doc.table(
+                header: ["code", "records"], rows: codes.map { [HTMLDocument.code($0), String(failuresByCode[$0]!)] },
+                numeric: [1])
+            doc.table(
+                header: ["id", "room", "stage", "code", "message"],
+                rows: failures.map {
+                    [
+                        HTMLDocument.code($0.id), esc($0.roomName ?? ""), esc($0.stage), HTMLDocument.code($0.code),
+                        esc($0.message),
+                    ]
+                })
             if failures.count < wouldFail { doc.element("p", "First \(failures.count) of \(wouldFail) by id.") }
         }
         return doc.page(title: "Derive dry run" + (store.map { ": " + $0 } ?? ""))
@@ -84,7 +108,8 @@ extension ChangeReport {
     private func fieldSection(_ f: FieldChange, into doc: inout HTMLDocument) {
         let esc = HTMLDocument.escape
         let unit = f.unit.map { " (\($0))" } ?? ""
-        doc.raw("<h2 id=\"field-\(esc(f.key))\">" + HTMLDocument.code(f.key) + esc(unit + ": \(f.changed) records change")
+        doc.raw(
+            "<h2 id=\"field-\(esc(f.key))\">" + HTMLDocument.code(f.key) + esc(unit + ": \(f.changed) records change")
                 + "</h2>\n")
         if f.kind == .structured {
             doc.element("p", "Changed in \(f.changed) records (a structured value: see \(FileName.changes)).")
@@ -95,43 +120,65 @@ extension ChangeReport {
                 ("Δ", f.delta, Self.signed), ("Δ %", f.relative, Self.percent), ("before", f.before, Self.plain),
                 ("after", f.after, Self.plain),
             ]
-            doc.table(header: ["", "records", "min", "q1", "median", "q3", "max"], rows: rows.compactMap { label, d, text in
-                d.map { [esc(label), String($0.count), text($0.min), text($0.q1), text($0.median), text($0.q3), text($0.max)] }
-            }, numeric: [1, 2, 3, 4, 5, 6])
+            doc.table(
+                header: ["", "records", "min", "q1", "median", "q3", "max"],
+                rows: rows.compactMap { label, d, text in
+                    d.map {
+                        [
+                            esc(label), String($0.count), text($0.min), text($0.q1), text($0.median), text($0.q3),
+                            text($0.max),
+                        ]
+                    }
+                }, numeric: [1, 2, 3, 4, 5, 6])
             if f.fromZero > 0 { doc.element("p", "\(f.fromZero) change from 0 (no relative change).") }
         }
         doc.raw("<div class=\"charts\">\n")
         let edge: (Double) -> String = { Self.plainEdge($0) }
         if let h = f.valueHistogram {
-            doc.raw(SVGChart.histogram(h, names: ["before", "after"], id: Self.chartID(f.key, "values"),
-                                       caption: "\(f.key): before and after\(unit), bin width \(edge(h.width))", edge: edge))
+            doc.raw(
+                SVGChart.histogram(
+                    h, names: ["before", "after"], id: Self.chartID(f.key, "values"),
+                    caption: "\(f.key): before and after\(unit), bin width \(edge(h.width))", edge: edge))
         }
         if let h = f.deltaHistogram {
-            doc.raw(SVGChart.histogram(h, names: ["Δ"], id: Self.chartID(f.key, "delta"),
-                                       caption: "\(f.key): change Δ = after − before, bin width \(edge(h.width))", edge: edge))
+            doc.raw(
+                SVGChart.histogram(
+                    h, names: ["Δ"], id: Self.chartID(f.key, "delta"),
+                    caption: "\(f.key): change Δ = after − before, bin width \(edge(h.width))", edge: edge))
         }
         if let h = f.relativeHistogram {
             let pct: (Double) -> String = { Self.plainEdge($0 * 100) + "%" }
-            doc.raw(SVGChart.histogram(h, names: ["Δ %"], id: Self.chartID(f.key, "relative"),
-                                       caption: "\(f.key): relative change, bin width \(pct(h.width))", edge: pct))
+            doc.raw(
+                SVGChart.histogram(
+                    h, names: ["Δ %"], id: Self.chartID(f.key, "relative"),
+                    caption: "\(f.key): relative change, bin width \(pct(h.width))", edge: pct))
         }
         if !f.transitions.isEmpty {
             let shown = f.transitions.prefix(20)
-            doc.raw(SVGChart.bars(labels: shown.map { "\($0.before) → \($0.after)" },
-                                  series: [.init(name: "records", values: shown.map { Double($0.count) })],
-                                  id: Self.chartID(f.key, "transitions"), caption: "\(f.key): before → after"))
+            doc.raw(
+                SVGChart.bars(
+                    labels: shown.map { "\($0.before) → \($0.after)" },
+                    series: [.init(name: "records", values: shown.map { Double($0.count) })],
+                    id: Self.chartID(f.key, "transitions"), caption: "\(f.key): before → after"))
         }
         doc.raw("</div>\n")
         if !f.transitions.isEmpty {
-            doc.table(header: ["before → after", "records"],
-                      rows: f.transitions.map { [esc($0.before) + " → " + esc($0.after), String($0.count)] }, numeric: [1])
+            doc.table(
+                header: ["before → after", "records"],
+                rows: f.transitions.map { [esc($0.before) + " → " + esc($0.after), String($0.count)] }, numeric: [1])
         }
-        for (title, list) in [("Largest by |Δ|", f.largestAbsolute), ("Largest by |Δ %|", f.largestRelative)] where !list.isEmpty {
+        for (title, list) in [("Largest by |Δ|", f.largestAbsolute), ("Largest by |Δ %|", f.largestRelative)]
+        where !list.isEmpty {
             doc.element("h3", title + ", ties by id")
-            doc.table(header: ["#", "id", "room", "before", "after", "Δ", "Δ %"], rows: list.enumerated().map { i, c in
-                [String(i + 1), HTMLDocument.code(c.id), esc(c.roomName ?? ""), Self.plain(c.before), Self.plain(c.after),
-                 Self.signed(c.delta), Self.percent(c.relative)]
-            }, numeric: [0, 3, 4, 5, 6])
+            doc.table(
+                header: ["#", "id", "room", "before", "after", "Δ", "Δ %"],
+                rows: list.enumerated().map { i, c in
+                    [
+                        String(i + 1), HTMLDocument.code(c.id), esc(c.roomName ?? ""), Self.plain(c.before),
+                        Self.plain(c.after),
+                        Self.signed(c.delta), Self.percent(c.relative),
+                    ]
+                }, numeric: [0, 3, 4, 5, 6])
         }
     }
 
@@ -140,20 +187,30 @@ extension ChangeReport {
         let esc = HTMLDocument.escape
         doc.element("h3", title)
         let shown = Self.limitedBreakdown(rows)
-        doc.raw(SVGChart.bars(labels: shown.map(\.value), series: [
-            .init(name: "would change", values: shown.map { Double($0.changed) }),
-            .init(name: "unchanged", values: shown.map { Double($0.unchanged) }),
-            .init(name: "would fail", values: shown.map { Double($0.wouldFail) }),
-            .init(name: "never derived", values: shown.map { Double($0.neverDerived) }),
-        ], id: "chart-breakdown-\(id)", caption: title))
-        doc.table(header: ["group", "examined", "would change", "unchanged", "never derived", "would fail", "fields changed"],
-                  rows: shown.map { r in
-                      let fields = r.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
-                          .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-                      return [esc(r.value), String(r.examined), String(r.changed), String(r.unchanged), String(r.neverDerived),
-                              String(r.wouldFail), esc(fields)]
-                  }, numeric: [1, 2, 3, 4, 5])
-        if shown.count < rows.count { doc.element("p", "The \(shown.count) groups with the most changes of \(rows.count).") }
+        doc.raw(
+            SVGChart.bars(
+                labels: shown.map(\.value),
+                series: [
+                    .init(name: "would change", values: shown.map { Double($0.changed) }),
+                    .init(name: "unchanged", values: shown.map { Double($0.unchanged) }),
+                    .init(name: "would fail", values: shown.map { Double($0.wouldFail) }),
+                    .init(name: "never derived", values: shown.map { Double($0.neverDerived) }),
+                ], id: "chart-breakdown-\(id)", caption: title))
+        doc.table(
+            header: [
+                "group", "examined", "would change", "unchanged", "never derived", "would fail", "fields changed",
+            ],
+            rows: shown.map { r in
+                let fields = r.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+                    .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                return [
+                    esc(r.value), String(r.examined), String(r.changed), String(r.unchanged), String(r.neverDerived),
+                    String(r.wouldFail), esc(fields),
+                ]
+            }, numeric: [1, 2, 3, 4, 5])
+        if shown.count < rows.count {
+            doc.element("p", "The \(shown.count) groups with the most changes of \(rows.count).")
+        }
     }
 
     static func plainEdge(_ value: Double) -> String { number(value) }

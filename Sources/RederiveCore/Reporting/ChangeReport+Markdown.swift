@@ -44,8 +44,11 @@ extension ChangeReport {
             md += "\(Self.percent(f.relative?.median)) | \(numeric && f.changed > 0 ? String(f.fromZero) : "") |\n"
         }
         let unchangedKeys = fields.filter { $0.changed == 0 }.map { "`\($0.key)`" }
-        md += "\n" + (unchangedKeys.isEmpty ? "Every field changes somewhere."
-                                            : "Unchanged: " + unchangedKeys.joined(separator: ", ") + ".") + "\n\n"
+        md +=
+            "\n"
+            + (unchangedKeys.isEmpty
+                ? "Every field changes somewhere."
+                : "Unchanged: " + unchangedKeys.joined(separator: ", ") + ".") + "\n\n"
 
         for f in changedFields { md += fieldSection(f) }
 
@@ -132,7 +135,8 @@ extension ChangeReport {
         var md = "\(title), ties by id" + (shown.count < total ? " (first \(shown.count))" : "") + ":\n\n"
         md += "| # | id | room | before | after | Δ | Δ % |\n| ---: | --- | --- | ---: | ---: | ---: | ---: |\n"
         for (i, c) in shown.enumerated() {
-            md += "| \(i + 1) | `\(c.id)` | \(cell(c.roomName ?? "")) | \(Self.plain(c.before)) | \(Self.plain(c.after)) | "
+            md +=
+                "| \(i + 1) | `\(c.id)` | \(cell(c.roomName ?? "")) | \(Self.plain(c.before)) | \(Self.plain(c.after)) | "
             md += "\(Self.signed(c.delta)) | \(Self.percent(c.relative)) |\n"
         }
         return md + "\n"
@@ -158,8 +162,9 @@ extension ChangeReport {
     /// most examined), kept in their order.
     static func limitedBreakdown(_ rows: [BreakdownRow]) -> [BreakdownRow] {
         guard rows.count > breakdownRowLimit else { return rows }
-        let kept = Set(rows.sorted { ($0.changed, $0.examined, $1.value) > ($1.changed, $1.examined, $0.value) }
-            .prefix(breakdownRowLimit).map(\.value))
+        let kept = Set(
+            rows.sorted { ($0.changed, $0.examined, $1.value) > ($1.changed, $1.examined, $0.value) }
+                .prefix(breakdownRowLimit).map(\.value))
         return rows.filter { kept.contains($0.value) }
     }
 

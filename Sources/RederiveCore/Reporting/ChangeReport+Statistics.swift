@@ -18,8 +18,9 @@ extension ChangeReport.Distribution {
             let r = value.rounded() / scale
             return r == 0 ? 0 : r
         }
-        return Self(count: sorted.count, min: Double(first) / scale, q1: quantile(0.25), median: quantile(0.5),
-                    q3: quantile(0.75), max: Double(last) / scale)
+        return Self(
+            count: sorted.count, min: Double(first) / scale, q1: quantile(0.25), median: quantile(0.5),
+            q3: quantile(0.75), max: Double(last) / scale)
     }
 }
 

@@ -277,7 +277,8 @@ public struct ChangeReport: Sendable {
         if versionOnly > 0 { line += " (\(versionOnly) version/fingerprint only)" }
         line += ", \(neverDerived) never derived, \(wouldFail) would fail"
         if !failuresByCode.isEmpty {
-            line += " (" + failuresByCode.keys.sorted().map { "\(failuresByCode[$0]!) \($0)" }.joined(separator: ", ") + ")"
+            line +=
+                " (" + failuresByCode.keys.sorted().map { "\(failuresByCode[$0]!) \($0)" }.joined(separator: ", ") + ")"
         }
         line += " in \(format(seconds, 2)) s; nothing written"
         return line

@@ -37,8 +37,9 @@ struct FieldAccumulator {
         // From whole hundredths, as `ValuePairs.relativeUnits` computes it, so both agree to the last digit.
         let (xu, yu) = ((x * Self.valueScale).rounded(), (y * Self.valueScale).rounded())
         let relative = x == 0 ? nil : ((yu - xu) / abs(xu) * Self.relativeScale).rounded() / Self.relativeScale
-        let change = ChangeReport.ValueChange(id: id, roomName: roomName, before: x, after: y, delta: delta,
-                                              relative: relative)
+        let change = ChangeReport.ValueChange(
+            id: id, roomName: roomName, before: x, after: y, delta: delta,
+            relative: relative)
         largestAbsolute.add(change, id: id)
         if relative != nil { largestRelative.add(change, id: id) }
     }

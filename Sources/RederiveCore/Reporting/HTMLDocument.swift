@@ -11,7 +11,8 @@ struct HTMLDocument {
 
     /// Appends `<tag>text</tag>` with `text` escaped.
     mutating func element(_ tag: String, _ text: String, class cls: String? = nil) {
-        body += "<\(tag)" + (cls.map { " class=\"\(Self.escape($0))\"" } ?? "") + ">" + Self.escape(text) + "</\(tag)>\n"
+        body +=
+            "<\(tag)" + (cls.map { " class=\"\(Self.escape($0))\"" } ?? "") + ">" + Self.escape(text) + "</\(tag)>\n"
     }
 
     /// Appends a table; `cells` are markup (escape text with `escape`), `numeric` columns right-aligned.
@@ -23,7 +24,9 @@ struct HTMLDocument {
         out += "</tr></thead>\n<tbody>\n"
         for row in rows {
             out += "<tr>"
-            for (i, c) in row.enumerated() { out += "<td" + (numeric.contains(i) ? " class=\"num\"" : "") + ">" + c + "</td>" }
+            for (i, c) in row.enumerated() {
+                out += "<td" + (numeric.contains(i) ? " class=\"num\"" : "") + ">" + c + "</td>"
+            }
             out += "</tr>\n"
         }
         body += out + "</tbody>\n</table>\n"

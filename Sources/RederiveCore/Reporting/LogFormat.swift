@@ -49,11 +49,14 @@ public struct StderrLogHandler: LogHandler {
                 default: "\(key)=\(merged[key]!)"
                 }
             }.joined(separator: " ")
-            line = "\(time) \(event.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(event.message)"
+            line =
+                "\(time) \(event.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(event.message)"
                 + (pairs.isEmpty ? "" : " " + pairs)
         case .json:
-            var fields = ["\"time\":\(JSONText.string(time))", "\"level\":\(JSONText.string(event.level.rawValue))",
-                          "\"logger\":\(JSONText.string(label))", "\"message\":\(JSONText.string(event.message.description))"]
+            var fields = [
+                "\"time\":\(JSONText.string(time))", "\"level\":\(JSONText.string(event.level.rawValue))",
+                "\"logger\":\(JSONText.string(label))", "\"message\":\(JSONText.string(event.message.description))",
+            ]
             for key in merged.keys.sorted() { fields.append("\(JSONText.string(key)):\(Self.json(merged[key]!))") }
             line = "{" + fields.joined(separator: ",") + "}"
         }

@@ -35,15 +35,17 @@ public enum MetricsFile {
             let newer = status.recordsByVersion.filter { ($0.summaryVersion ?? Int.min) > status.currentVersion }
                 .reduce(0) { $0 + $1.records }
             // A newer summary differs in version: `stale.version` counts it, but it is not stale.
-            self.init(staleRecords: max(0, status.stale.total - newer), openFailures: status.openFailures,
-                      newerSummaries: newer)
+            self.init(
+                staleRecords: max(0, status.stale.total - newer), openFailures: status.openFailures,
+                newerSummaries: newer)
         }
 
         /// The figures of the store at `path`, read through a read-only connection; nil when
         /// there is no store there or it cannot be read (the metrics then leave them out).
         public static func read(storeAt path: String) -> StoreFigures? {
             guard FileManager.default.fileExists(atPath: path),
-                  let store = try? Store(path: path, readOnly: true) else { return nil }
+                let store = try? Store(path: path, readOnly: true)
+            else { return nil }
             defer { store.close() }
             return (try? store.status(runLimit: 0)).map(StoreFigures.init)
         }
@@ -51,9 +53,11 @@ public enum MetricsFile {
 
     /// The text for `reports` (one per command or pipeline stage), labelled `labels` (default:
     /// each report's command).
-    public static func text(_ reports: [RunReport], pipeline: String?, finishedAt: Date = Date(),
-                            labels stageNames: [String]? = nil, store: StoreFigures? = nil,
-                            lastSuccess: Date? = nil) -> String {
+    public static func text(
+        _ reports: [RunReport], pipeline: String?, finishedAt: Date = Date(),
+        labels stageNames: [String]? = nil, store: StoreFigures? = nil,
+        lastSuccess: Date? = nil
+    ) -> String {
         var lines: [String] = []
         func family(_ name: String, _ type: String, _ help: String, _ samples: [(String, Double)]) {
             guard !samples.isEmpty else { return }
@@ -68,57 +72,72 @@ public enum MetricsFile {
                 + (extra.isEmpty ? "" : "," + extra)
         }
         let indexed = Array(reports.enumerated())
-        family("rederive_records", "gauge", "Records handled by the last run, by outcome.",
-               indexed.flatMap { i, r -> [(String, Double)] in
-                   var samples: [(String, Double)] = [
-                       (labels(r, i, "outcome=\"read\""), Double(r.statistics.recordsRead)),
-                       (labels(r, i, "outcome=\"done\""), Double(r.statistics.recordsDone)),
-                       (labels(r, i, "outcome=\"unchanged\""), Double(r.statistics.recordsUnchanged)),
-                       (labels(r, i, "outcome=\"skipped\""), Double(r.statistics.recordsSkipped)),
-                   ]
-                   if !r.counts.contains(where: { $0.0 == "newer" }) {
-                       samples.append((labels(r, i, "outcome=\"newer\""), Double(r.statistics.recordsNewer)))
-                   }
-                   samples += r.counts.map { (labels(r, i, "outcome=\"\(escape($0.0))\""), Double($0.1)) }
-                   return samples
-               })
-        family("rederive_file_faults", "gauge", "Export files that ended early (damaged, truncated, unreadable).",
-               indexed.map { (labels($1, $0), Double($1.statistics.fileFaults)) })
-        family("rederive_issues", "gauge", "Skipped records and file faults of the last run, by error code.",
-               indexed.flatMap { i, r in
-                   r.issuesByCode.keys.sorted().map {
-                       (labels(r, i, "code=\"\(escape($0))\""), Double(r.issuesByCode[$0]!))
-                   }
-               })
-        family("rederive_run_duration_seconds", "gauge", "Wall-clock duration of the last run.",
-               indexed.map { (labels($1, $0), ($1.statistics.seconds * 1000).rounded() / 1000) })
-        family("rederive_run_records_per_second", "gauge", "Records read per second in the last run.",
-               indexed.map { (labels($1, $0), $1.statistics.recordsPerSecond.rounded()) })
-        family("rederive_run_bytes_read", "gauge", "Decompressed bytes read by the last run.",
-               indexed.map { (labels($1, $0), Double($1.statistics.decodedBytes)) })
-        family("rederive_run_exit_status", "gauge",
-               "Exit status of the last run (0 ok, 3 skipped records, 4 error budget, ...).",
-               indexed.map { (labels($1, $0), Double($1.exitStatus)) })
-        family("rederive_run_id", "gauge", "The last run's id in the store's run history.",
-               indexed.map { (labels($1, $0), Double($1.runID)) })
-        family("rederive_summary_version", "gauge", "Summary algorithm version the run derived with.",
-               indexed.map { (labels($1, $0), Double($1.summaryVersion)) })
+        family(
+            "rederive_records", "gauge", "Records handled by the last run, by outcome.",
+            indexed.flatMap { i, r -> [(String, Double)] in
+                var samples: [(String, Double)] = [
+                    (labels(r, i, "outcome=\"read\""), Double(r.statistics.recordsRead)),
+                    (labels(r, i, "outcome=\"done\""), Double(r.statistics.recordsDone)),
+                    (labels(r, i, "outcome=\"unchanged\""), Double(r.statistics.recordsUnchanged)),
+                    (labels(r, i, "outcome=\"skipped\""), Double(r.statistics.recordsSkipped)),
+                ]
+                if !r.counts.contains(where: { $0.0 == "newer" }) {
+                    samples.append((labels(r, i, "outcome=\"newer\""), Double(r.statistics.recordsNewer)))
+                }
+                samples += r.counts.map { (labels(r, i, "outcome=\"\(escape($0.0))\""), Double($0.1)) }
+                return samples
+            })
+        family(
+            "rederive_file_faults", "gauge", "Export files that ended early (damaged, truncated, unreadable).",
+            indexed.map { (labels($1, $0), Double($1.statistics.fileFaults)) })
+        family(
+            "rederive_issues", "gauge", "Skipped records and file faults of the last run, by error code.",
+            indexed.flatMap { i, r in
+                r.issuesByCode.keys.sorted().map {
+                    (labels(r, i, "code=\"\(escape($0))\""), Double(r.issuesByCode[$0]!))
+                }
+            })
+        family(
+            "rederive_run_duration_seconds", "gauge", "Wall-clock duration of the last run.",
+            indexed.map { (labels($1, $0), ($1.statistics.seconds * 1000).rounded() / 1000) })
+        family(
+            "rederive_run_records_per_second", "gauge", "Records read per second in the last run.",
+            indexed.map { (labels($1, $0), $1.statistics.recordsPerSecond.rounded()) })
+        family(
+            "rederive_run_bytes_read", "gauge", "Decompressed bytes read by the last run.",
+            indexed.map { (labels($1, $0), Double($1.statistics.decodedBytes)) })
+        family(
+            "rederive_run_exit_status", "gauge",
+            "Exit status of the last run (0 ok, 3 skipped records, 4 error budget, ...).",
+            indexed.map { (labels($1, $0), Double($1.exitStatus)) })
+        family(
+            "rederive_run_id", "gauge", "The last run's id in the store's run history.",
+            indexed.map { (labels($1, $0), Double($1.runID)) })
+        family(
+            "rederive_summary_version", "gauge", "Summary algorithm version the run derived with.",
+            indexed.map { (labels($1, $0), Double($1.summaryVersion)) })
         if let store {
-            family("rederive_store_stale_records", "gauge", "Records whose summary is stale or missing, after the run.",
-                   [(pipelineLabel, Double(store.staleRecords))])
-            family("rederive_store_open_failures", "gauge", "Open failures in the store's ledger, after the run.",
-                   [(pipelineLabel, Double(store.openFailures))])
-            family("rederive_store_newer_summaries", "gauge",
-                   "Records whose summary a newer rederive derived (left untouched), after the run.",
-                   [(pipelineLabel, Double(store.newerSummaries))])
+            family(
+                "rederive_store_stale_records", "gauge", "Records whose summary is stale or missing, after the run.",
+                [(pipelineLabel, Double(store.staleRecords))])
+            family(
+                "rederive_store_open_failures", "gauge", "Open failures in the store's ledger, after the run.",
+                [(pipelineLabel, Double(store.openFailures))])
+            family(
+                "rederive_store_newer_summaries", "gauge",
+                "Records whose summary a newer rederive derived (left untouched), after the run.",
+                [(pipelineLabel, Double(store.newerSummaries))])
         }
-        family("rederive_peak_resident_bytes", "gauge", "Peak resident memory of the process.",
-               [(pipelineLabel, Double(ResourceUsage.peakResidentBytes))])
-        family("rederive_last_run_timestamp_seconds", "gauge", "When the last run finished (Unix time).",
-               [(pipelineLabel, finishedAt.timeIntervalSince1970.rounded())])
+        family(
+            "rederive_peak_resident_bytes", "gauge", "Peak resident memory of the process.",
+            [(pipelineLabel, Double(ResourceUsage.peakResidentBytes))])
+        family(
+            "rederive_last_run_timestamp_seconds", "gauge", "When the last run finished (Unix time).",
+            [(pipelineLabel, finishedAt.timeIntervalSince1970.rounded())])
         if let lastSuccess {
-            family(lastSuccessName, "gauge", "When a run last succeeded: exit status 0 or 3 (Unix time).",
-                   [(pipelineLabel, lastSuccess.timeIntervalSince1970.rounded())])
+            family(
+                lastSuccessName, "gauge", "When a run last succeeded: exit status 0 or 3 (Unix time).",
+                [(pipelineLabel, lastSuccess.timeIntervalSince1970.rounded())])
         }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -126,13 +145,16 @@ public enum MetricsFile {
     /// Writes the metrics to `path` atomically. `succeeded` (default: every report ended
     /// with 0 or 3) sets the last-success time to now; otherwise the previous file's value
     /// is kept.
-    public static func write(_ reports: [RunReport], pipeline: String?, to path: String, labels: [String]? = nil,
-                             store: StoreFigures? = nil, succeeded: Bool? = nil,
-                             finishedAt: Date = Date()) throws(RederiveError) {
+    public static func write(
+        _ reports: [RunReport], pipeline: String?, to path: String, labels: [String]? = nil,
+        store: StoreFigures? = nil, succeeded: Bool? = nil,
+        finishedAt: Date = Date()
+    ) throws(RederiveError) {
         let ok = succeeded ?? reports.allSatisfy { [ExitStatus.ok, ExitStatus.skippedRecords].contains($0.exitStatus) }
         let lastSuccess = ok ? finishedAt : previousLastSuccess(path)
-        let body = text(reports, pipeline: pipeline, finishedAt: finishedAt, labels: labels, store: store,
-                        lastSuccess: lastSuccess)
+        let body = text(
+            reports, pipeline: pipeline, finishedAt: finishedAt, labels: labels, store: store,
+            lastSuccess: lastSuccess)
         let temporary = path + ".partial"
         do {
             let dir = (path as NSString).deletingLastPathComponent

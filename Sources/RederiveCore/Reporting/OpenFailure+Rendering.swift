@@ -36,7 +36,8 @@ extension OpenFailure {
         let rows = failures.map { f in
             [f.location, f.stage, f.code, f.recordID ?? "-", String(f.runID), f.firstSeenAt, f.message]
         }
-        return StoreStatus.table(header: ["file:line", "stage", "code", "id", "run", "first seen", "message"],
-                                 rows: rows, rightAligned: [4])
+        return StoreStatus.table(
+            header: ["file:line", "stage", "code", "id", "run", "first seen", "message"],
+            rows: rows, rightAligned: [4])
     }
 }

@@ -49,8 +49,9 @@ public final class ProgressLine {
         guard now - lastPrint > 250_000_000 else { return }
         lastPrint = now
         let seconds = Double(now - start.uptimeNanoseconds) / 1e9
-        let text = Self.render(label: label, records: records, skipped: skipped, bytes: bytes, fraction: fraction,
-                               seconds: seconds)
+        let text = Self.render(
+            label: label, records: records, skipped: skipped, bytes: bytes, fraction: fraction,
+            seconds: seconds)
         // Without ESC[K, spaces cover what a longer previous line left behind.
         let padding = escapes ? "\u{1B}[K" : String(repeating: " ", count: max(0, lastWidth - text.count))
         lastWidth = text.count
@@ -67,8 +68,10 @@ public final class ProgressLine {
 
     /// The text of one progress line, e.g.
     /// `import: 4500 records, 3 skipped, 14077 records/s, 168.1 MB/s, 0:01 elapsed, 15%, ETA 0:05`.
-    public static func render(label: String, records: Int, skipped: Int, bytes: Int64, fraction: Double?,
-                              seconds: Double) -> String {
+    public static func render(
+        label: String, records: Int, skipped: Int, bytes: Int64, fraction: Double?,
+        seconds: Double
+    ) -> String {
         var line = "\(label): \(records) records"
         if skipped > 0 { line += ", \(skipped) skipped" }
         line += ", \(format(Double(records) / max(seconds, 1e-9), 0)) records/s"

@@ -21,7 +21,8 @@ public enum ResourceUsage {
     public static var peakResidentBytes: Int64 {
         #if os(Linux)
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-           let kilobytes = highWaterMarkKilobytes(procStatus: status) {
+            let kilobytes = highWaterMarkKilobytes(procStatus: status)
+        {
             return Int64(kilobytes) * 1024
         }
         #endif

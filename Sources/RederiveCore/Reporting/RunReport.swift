@@ -34,9 +34,11 @@ public struct RunReport: Sendable {
     public var warnings: [String] = []
 
     /// Creates a report.
-    public init(runID: Int64, command: String, status: RunStatus, exitStatus: Int32, statistics: RunStatistics,
-                counts: [(String, Int)], issuesByCode: [String: Int], newFailures: Int, summaryVersion: Int,
-                fingerprint: String, resumedFrom: Int64?, stopReason: String?) {
+    public init(
+        runID: Int64, command: String, status: RunStatus, exitStatus: Int32, statistics: RunStatistics,
+        counts: [(String, Int)], issuesByCode: [String: Int], newFailures: Int, summaryVersion: Int,
+        fingerprint: String, resumedFrom: Int64?, stopReason: String?
+    ) {
         self.runID = runID
         self.command = command
         self.status = status
@@ -64,11 +66,15 @@ public struct RunReport: Sendable {
         ]
         var countFields = ["\"read\":\(statistics.recordsRead)"]
         countFields += counts.map { "\(JSONText.string($0.0)):\($0.1)" }
-        countFields += ["\"unchanged\":\(statistics.recordsUnchanged)", "\"skipped\":\(statistics.recordsSkipped)",
-                        "\"failed\":\(statistics.recordsSkipped + statistics.fileFaults)",
-                        "\"fileFaults\":\(statistics.fileFaults)", "\"newFailures\":\(newFailures)"]
+        countFields += [
+            "\"unchanged\":\(statistics.recordsUnchanged)", "\"skipped\":\(statistics.recordsSkipped)",
+            "\"failed\":\(statistics.recordsSkipped + statistics.fileFaults)",
+            "\"fileFaults\":\(statistics.fileFaults)", "\"newFailures\":\(newFailures)",
+        ]
         fields.append("\"counts\":{\(countFields.joined(separator: ","))}")
-        fields.append("\"issuesByCode\":{\(issuesByCode.keys.sorted().map { "\(JSONText.string($0)):\(issuesByCode[$0]!)" }.joined(separator: ","))}")
+        fields.append(
+            "\"issuesByCode\":{\(issuesByCode.keys.sorted().map { "\(JSONText.string($0)):\(issuesByCode[$0]!)" }.joined(separator: ","))}"
+        )
         fields.append("\"summaryVersion\":\(summaryVersion)")
         fields.append("\"fingerprint\":\(JSONText.string(fingerprint))")
         fields.append("\"durationSeconds\":\(JSONText.number((statistics.seconds * 1000).rounded() / 1000))")

@@ -16,8 +16,10 @@ enum SVGChart {
 
     /// A histogram of one or more series over the same bins, overlaid (semi-transparent when
     /// several), with the bin edges labelled by `edge`.
-    static func histogram(_ h: ChangeReport.Histogram, names: [String], id: String, caption: String,
-                          edge: (Double) -> String) -> String {
+    static func histogram(
+        _ h: ChangeReport.Histogram, names: [String], id: String, caption: String,
+        edge: (Double) -> String
+    ) -> String {
         let bins = h.binCount
         let peak = max(1, h.series.flatMap { $0 }.max() ?? 0)
         let plotW = width - left - right, plotH = height - top - bottom
@@ -37,7 +39,8 @@ enum SVGChart {
         let step = max(1, Int((Double(bins) / 6).rounded(.up)))
         for i in stride(from: 0, through: bins, by: step) {
             let x = left + Double(i) * bw
-            svg += "<line class=\"axis\" x1=\"\(n(x))\" y1=\"\(n(top + plotH))\" x2=\"\(n(x))\" y2=\"\(n(top + plotH + 4))\"/>"
+            svg +=
+                "<line class=\"axis\" x1=\"\(n(x))\" y1=\"\(n(top + plotH))\" x2=\"\(n(x))\" y2=\"\(n(top + plotH + 4))\"/>"
             svg += text(x: x, y: top + plotH + 16, anchor: "middle", edge(h.lower(i)))
         }
         svg += legend(names.prefix(h.series.count).map { $0 })
@@ -45,23 +48,27 @@ enum SVGChart {
     }
 
     /// Bars per category (`labels`), the series stacked on each other.
-    static func bars(labels: [String], series: [Series], id: String, caption: String,
-                     format: (Double) -> String = { String(Int64($0.rounded())) }) -> String {
+    static func bars(
+        labels: [String], series: [Series], id: String, caption: String,
+        format: (Double) -> String = { String(Int64($0.rounded())) }
+    ) -> String {
         let count = labels.count
         let totals = (0..<count).map { i in series.reduce(0) { $0 + max(0, $1.values[i]) } }
         let peak = max(totals.max() ?? 0, 1e-9)
         let plotW = width - left - right, plotH = height - top - bottom
         let bw = plotW / Double(max(1, count))
         var svg = open(id: id, caption: caption)
-        svg += axes(peak: peak, plotH: plotH, integer: series.allSatisfy { $0.values.allSatisfy { $0 == $0.rounded() } },
-                    format: format)
+        svg += axes(
+            peak: peak, plotH: plotH, integer: series.allSatisfy { $0.values.allSatisfy { $0 == $0.rounded() } },
+            format: format)
         for i in 0..<count {
             var y = top + plotH
             for (s, serie) in series.enumerated() where serie.values[i] > 0 {
                 let barH = serie.values[i] / peak * plotH
                 y -= barH
-                svg += rect(x: left + Double(i) * bw + bw * 0.12, y: y, w: max(1, bw * 0.76), h: barH, cls: "s\(s)",
-                            title: "\(labels[i]): \(serie.name) \(format(serie.values[i]))")
+                svg += rect(
+                    x: left + Double(i) * bw + bw * 0.12, y: y, w: max(1, bw * 0.76), h: barH, cls: "s\(s)",
+                    title: "\(labels[i]): \(serie.name) \(format(serie.values[i]))")
             }
         }
         let step = max(1, Int((Double(count) / 10).rounded(.up)))
@@ -84,8 +91,10 @@ enum SVGChart {
         "</svg>\n<figcaption>\(HTMLDocument.escape(caption))</figcaption>\n</figure>\n"
     }
 
-    private static func axes(peak: Double, plotH: Double, integer: Bool,
-                             format: (Double) -> String = { String(Int64($0.rounded())) }) -> String {
+    private static func axes(
+        peak: Double, plotH: Double, integer: Bool,
+        format: (Double) -> String = { String(Int64($0.rounded())) }
+    ) -> String {
         var out = ""
         for f in [0.0, 0.5, 1.0] {
             let y = top + plotH - f * plotH
@@ -94,7 +103,8 @@ enum SVGChart {
             if f == 0.5 && integer && value != value.rounded() { continue }
             out += text(x: left - 6, y: y + 4, anchor: "end", integer ? String(Int64(value.rounded())) : format(value))
         }
-        out += "<line class=\"axis\" x1=\"\(n(left))\" y1=\"\(n(top + plotH))\" x2=\"\(n(width - right))\" "
+        out +=
+            "<line class=\"axis\" x1=\"\(n(left))\" y1=\"\(n(top + plotH))\" x2=\"\(n(width - right))\" "
             + "y2=\"\(n(top + plotH))\"/>"
         return out
     }

@@ -41,26 +41,30 @@ extension StoreStatus {
     public func problems() -> [Problem] {
         var problems: [Problem] = []
         if stale.total > 0 {
-            problems.append(Problem(
-                kind: .staleRecords,
-                message: "\(stale.total) stale record\(stale.total == 1 ? "" : "s") (\(stale.version) version, "
-                    + "\(stale.fingerprint) fingerprint, \(stale.missing) missing): run `rederive derive --db \(path)`"))
+            problems.append(
+                Problem(
+                    kind: .staleRecords,
+                    message: "\(stale.total) stale record\(stale.total == 1 ? "" : "s") (\(stale.version) version, "
+                        + "\(stale.fingerprint) fingerprint, \(stale.missing) missing): run `rederive derive --db \(path)`"
+                ))
         }
         if openFailures > 0 {
             let codes = failures.map { "\($0.stage)/\($0.code) \($0.count)" }.joined(separator: ", ")
-            problems.append(Problem(
-                kind: .openFailures,
-                message: "\(openFailures) open failure\(openFailures == 1 ? "" : "s") (\(codes)): "
-                    + "see `rederive failures --db \(path)`"))
+            problems.append(
+                Problem(
+                    kind: .openFailures,
+                    message: "\(openFailures) open failure\(openFailures == 1 ? "" : "s") (\(codes)): "
+                        + "see `rederive failures --db \(path)`"))
         }
         var seen = Set<String>()
         for run in recentRuns.sorted(by: { $0.id > $1.id }) where seen.insert(run.command).inserted {
             guard Self.attentionRunStatuses.contains(run.status) else { continue }
             let exit = run.exitStatus.map { ", exit \($0)" } ?? ""
-            problems.append(Problem(
-                kind: .unfinishedRun,
-                message: "latest \(run.command) run \(run.id) \(run.status)\(exit) at \(run.startedAt): "
-                    + "run the same command again to continue"))
+            problems.append(
+                Problem(
+                    kind: .unfinishedRun,
+                    message: "latest \(run.command) run \(run.id) \(run.status)\(exit) at \(run.startedAt): "
+                        + "run the same command again to continue"))
         }
         return problems
     }

@@ -9,7 +9,8 @@ extension StoreStatus {
         var doc = HTMLDocument()
         let esc = HTMLDocument.escape
         doc.element("h1", "Store status")
-        doc.raw("<p class=\"meta\">" + HTMLDocument.code(path) + " · this build writes summary v\(currentVersion) "
+        doc.raw(
+            "<p class=\"meta\">" + HTMLDocument.code(path) + " · this build writes summary v\(currentVersion) "
                 + "(fingerprint " + HTMLDocument.code(currentFingerprint) + ")</p>\n")
         doc.raw("<div class=\"cards\">\n")
         let lastRun = recentRuns.first
@@ -27,21 +28,30 @@ extension StoreStatus {
         doc.element("h2", "Records by summary version")
         let versionLabels = recordsByVersion.map { $0.summaryVersion.map { "v\($0)" } ?? "never derived" }
         doc.raw("<div class=\"charts\">\n")
-        doc.raw(SVGChart.bars(labels: versionLabels,
-                              series: [.init(name: "records", values: recordsByVersion.map { Double($0.records) })],
-                              id: "chart-versions", caption: "Records by stored summary version"))
-        doc.raw(SVGChart.bars(labels: ["version", "fingerprint", "missing"],
-                              series: [.init(name: "records", values: [stale.version, stale.fingerprint, stale.missing].map(Double.init))],
-                              id: "chart-stale", caption: "Stale records by reason"))
+        doc.raw(
+            SVGChart.bars(
+                labels: versionLabels,
+                series: [.init(name: "records", values: recordsByVersion.map { Double($0.records) })],
+                id: "chart-versions", caption: "Records by stored summary version"))
+        doc.raw(
+            SVGChart.bars(
+                labels: ["version", "fingerprint", "missing"],
+                series: [
+                    .init(name: "records", values: [stale.version, stale.fingerprint, stale.missing].map(Double.init))
+                ],
+                id: "chart-stale", caption: "Stale records by reason"))
         doc.raw("</div>\n")
-        doc.table(header: ["version", "records"],
-                  rows: zip(versionLabels, recordsByVersion).map { [esc($0), String($1.records)] }, numeric: [1])
+        doc.table(
+            header: ["version", "records"],
+            rows: zip(versionLabels, recordsByVersion).map { [esc($0), String($1.records)] }, numeric: [1])
         doc.element("h2", "Stale records by reason")
-        doc.table(header: ["reason", "records", "meaning"], rows: [
-            ["version", String(stale.version), "stored summary_version differs from this build's"],
-            ["fingerprint", String(stale.fingerprint), "same version, different derivation fingerprint"],
-            ["missing", String(stale.missing), "no summary yet"],
-        ], numeric: [1])
+        doc.table(
+            header: ["reason", "records", "meaning"],
+            rows: [
+                ["version", String(stale.version), "stored summary_version differs from this build's"],
+                ["fingerprint", String(stale.fingerprint), "same version, different derivation fingerprint"],
+                ["missing", String(stale.missing), "no summary yet"],
+            ], numeric: [1])
         if stale.total > 0 { doc.element("p", "Run rederive derive to refresh them (derive --dry-run previews it).") }
 
         doc.element("h2", "Open failures by code")
@@ -49,10 +59,13 @@ extension StoreStatus {
             doc.element("p", "None.")
         } else {
             let codes = failuresByCode.keys.sorted()
-            doc.raw(SVGChart.bars(labels: codes, series: [.init(name: "open", values: codes.map { Double(failuresByCode[$0]!) })],
-                                  id: "chart-failures", caption: "Open failures by code"))
-            doc.table(header: ["stage", "code", "open"],
-                      rows: failures.map { [esc($0.stage), HTMLDocument.code($0.code), String($0.count)] }, numeric: [2])
+            doc.raw(
+                SVGChart.bars(
+                    labels: codes, series: [.init(name: "open", values: codes.map { Double(failuresByCode[$0]!) })],
+                    id: "chart-failures", caption: "Open failures by code"))
+            doc.table(
+                header: ["stage", "code", "open"],
+                rows: failures.map { [esc($0.stage), HTMLDocument.code($0.code), String($0.count)] }, numeric: [2])
         }
 
         doc.element("h2", "Run history")
@@ -63,23 +76,35 @@ extension StoreStatus {
             let labels = runs.map { "\($0.id) \($0.command)" }
             doc.element("p", "The last \(runs.count) of \(totalRuns) runs, oldest on the left.")
             doc.raw("<div class=\"charts\">\n")
-            doc.raw(SVGChart.bars(labels: labels, series: [
-                .init(name: "done", values: runs.map { Double($0.done) }),
-                .init(name: "unchanged", values: runs.map { Double($0.unchanged) }),
-                .init(name: "skipped", values: runs.map { Double($0.skipped) }),
-            ], id: "chart-runs-records", caption: "Records per run"))
-            doc.raw(SVGChart.bars(labels: labels, series: [.init(name: "seconds", values: runs.map { $0.durationSeconds ?? 0 })],
-                                  id: "chart-runs-duration", caption: "Duration per run (s)", format: { format($0, 1) }))
-            doc.raw(SVGChart.bars(labels: labels, series: [.init(name: "skipped", values: runs.map { Double($0.skipped) })],
-                                  id: "chart-runs-skipped", caption: "Skipped records per run"))
+            doc.raw(
+                SVGChart.bars(
+                    labels: labels,
+                    series: [
+                        .init(name: "done", values: runs.map { Double($0.done) }),
+                        .init(name: "unchanged", values: runs.map { Double($0.unchanged) }),
+                        .init(name: "skipped", values: runs.map { Double($0.skipped) }),
+                    ], id: "chart-runs-records", caption: "Records per run"))
+            doc.raw(
+                SVGChart.bars(
+                    labels: labels, series: [.init(name: "seconds", values: runs.map { $0.durationSeconds ?? 0 })],
+                    id: "chart-runs-duration", caption: "Duration per run (s)", format: { format($0, 1) }))
+            doc.raw(
+                SVGChart.bars(
+                    labels: labels, series: [.init(name: "skipped", values: runs.map { Double($0.skipped) })],
+                    id: "chart-runs-skipped", caption: "Skipped records per run"))
             doc.raw("</div>\n")
-            doc.table(header: ["id", "command", "status", "exit", "started", "duration", "read", "done", "unchanged", "skipped",
-                               "pipeline"],
-                      rows: recentRuns.map { run in
-                          [String(run.id), esc(run.command), esc(run.status), run.exitStatus.map(String.init) ?? "–",
-                           esc(run.startedAt), run.durationSeconds.map { format($0, 2) + " s" } ?? "–", String(run.read),
-                           String(run.done), String(run.unchanged), String(run.skipped), esc(run.pipeline ?? "–")]
-                      }, numeric: [0, 3, 5, 6, 7, 8, 9])
+            doc.table(
+                header: [
+                    "id", "command", "status", "exit", "started", "duration", "read", "done", "unchanged", "skipped",
+                    "pipeline",
+                ],
+                rows: recentRuns.map { run in
+                    [
+                        String(run.id), esc(run.command), esc(run.status), run.exitStatus.map(String.init) ?? "–",
+                        esc(run.startedAt), run.durationSeconds.map { format($0, 2) + " s" } ?? "–", String(run.read),
+                        String(run.done), String(run.unchanged), String(run.skipped), esc(run.pipeline ?? "–"),
+                    ]
+                }, numeric: [0, 3, 5, 6, 7, 8, 9])
         }
         return doc.page(title: "Store status: " + path)
     }

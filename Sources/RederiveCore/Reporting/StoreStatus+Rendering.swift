@@ -57,17 +57,21 @@ extension StoreStatus {
         func line(_ s: String = "") { out += s + "\n" }
         line("store          \(path)")
         line("this build     summary v\(currentVersion), fingerprint \(currentFingerprint)")
-        line("records        \(totalRecords) (\(freshRecords) fresh, \(stale.total) stale"
-             + (newer > 0 ? ", \(newer) newer)" : ")"))
+        line(
+            "records        \(totalRecords) (\(freshRecords) fresh, \(stale.total) stale"
+                + (newer > 0 ? ", \(newer) newer)" : ")"))
         if newer > 0 {
-            line("newer          \(newer) derived by a newer rederive (v\(newestVersion ?? 0)); this is v\(currentVersion): "
-                 + "left as they are (--allow-downgrade overwrites them)")
+            line(
+                "newer          \(newer) derived by a newer rederive (v\(newestVersion ?? 0)); this is v\(currentVersion): "
+                    + "left as they are (--allow-downgrade overwrites them)")
         }
-        line("history        \(historyRows) replaced summaries kept (\(format(Double(historyBytes) / 1e6, 1)) MB); "
-             + "`rederive revert --run N` restores a run's, `rederive history --prune` trims")
+        line(
+            "history        \(historyRows) replaced summaries kept (\(format(Double(historyBytes) / 1e6, 1)) MB); "
+                + "`rederive revert --run N` restores a run's, `rederive history --prune` trims")
         if stale.total > 0 {
-            line("stale          \(stale.version) version, \(stale.fingerprint) fingerprint, \(stale.missing) missing"
-                 + " (run `rederive derive` to refresh)")
+            line(
+                "stale          \(stale.version) version, \(stale.fingerprint) fingerprint, \(stale.missing) missing"
+                    + " (run `rederive derive` to refresh)")
         }
 
         if !recordsByVersion.isEmpty {
@@ -75,7 +79,9 @@ extension StoreStatus {
             line("by summary version")
             out += Self.table(
                 header: ["version", "records"],
-                rows: recordsByVersion.map { [$0.summaryVersion.map { "v\($0)" } ?? "never derived", String($0.records)] },
+                rows: recordsByVersion.map {
+                    [$0.summaryVersion.map { "v\($0)" } ?? "never derived", String($0.records)]
+                },
                 rightAligned: [1])
         }
 
@@ -84,8 +90,9 @@ extension StoreStatus {
             line("open failures  none")
         } else {
             line("open failures  \(openFailures)")
-            out += Self.table(header: ["stage", "code", "count"],
-                              rows: failures.map { [$0.stage, $0.code, String($0.count)] }, rightAligned: [2])
+            out += Self.table(
+                header: ["stage", "code", "count"],
+                rows: failures.map { [$0.stage, $0.code, String($0.count)] }, rightAligned: [2])
         }
 
         line()
@@ -94,11 +101,16 @@ extension StoreStatus {
         } else {
             line("runs           last \(recentRuns.count) of \(totalRuns), newest first")
             out += Self.table(
-                header: ["id", "command", "status", "exit", "started_at", "duration", "read", "done", "unchanged", "skipped", "pipeline"],
+                header: [
+                    "id", "command", "status", "exit", "started_at", "duration", "read", "done", "unchanged", "skipped",
+                    "pipeline",
+                ],
                 rows: recentRuns.map { run in
-                    [String(run.id), run.command, run.status, run.exitStatus.map(String.init) ?? "-", run.startedAt,
-                     run.durationSeconds.map { format($0, 2) + " s" } ?? "-", String(run.read), String(run.done),
-                     String(run.unchanged), String(run.skipped), run.pipeline ?? "-"]
+                    [
+                        String(run.id), run.command, run.status, run.exitStatus.map(String.init) ?? "-", run.startedAt,
+                        run.durationSeconds.map { format($0, 2) + " s" } ?? "-", String(run.read), String(run.done),
+                        String(run.unchanged), String(run.skipped), run.pipeline ?? "-",
+                    ]
                 },
                 rightAligned: [0, 3, 5, 6, 7, 8, 9])
         }

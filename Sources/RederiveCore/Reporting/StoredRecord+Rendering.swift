@@ -10,21 +10,27 @@ extension StoredRecord {
     ///  "history":[{"summaryVersion","fingerprint","derivedAt","run","summary"}] or null (not kept)}
     /// ```
     public func json() -> String {
-        func summaryObject(version: Int, fingerprint: String, derivedAt: String, runID: Int64?, json: String) -> String {
+        func summaryObject(version: Int, fingerprint: String, derivedAt: String, runID: Int64?, json: String) -> String
+        {
             "{\"summaryVersion\":\(version),\"fingerprint\":\(JSONText.string(fingerprint)),"
                 + "\"derivedAt\":\(JSONText.string(derivedAt)),\"run\":\(runID.map(String.init) ?? "null"),"
                 + "\"summary\":\(json)}"
         }
-        let summaryText = summary.map {
-            summaryObject(version: $0.summaryVersion, fingerprint: $0.fingerprint, derivedAt: $0.derivedAt,
-                          runID: $0.runID, json: $0.json)
-        } ?? "null"
-        let historyText = history.map { entries in
-            "[" + entries.map {
-                summaryObject(version: $0.summaryVersion, fingerprint: $0.fingerprint, derivedAt: $0.derivedAt,
-                              runID: $0.runID, json: $0.json)
-            }.joined(separator: ",") + "]"
-        } ?? "null"
+        let summaryText =
+            summary.map {
+                summaryObject(
+                    version: $0.summaryVersion, fingerprint: $0.fingerprint, derivedAt: $0.derivedAt,
+                    runID: $0.runID, json: $0.json)
+            } ?? "null"
+        let historyText =
+            history.map { entries in
+                "["
+                    + entries.map {
+                        summaryObject(
+                            version: $0.summaryVersion, fingerprint: $0.fingerprint, derivedAt: $0.derivedAt,
+                            runID: $0.runID, json: $0.json)
+                    }.joined(separator: ",") + "]"
+            } ?? "null"
         let fields = [
             "\"id\":\(JSONText.string(id))",
             "\"stored\":true",
@@ -55,8 +61,9 @@ extension StoredRecord {
         line("stored at      \(storedAt)")
         if let summary {
             let run = summary.runID.map { " by run \($0)" } ?? ""
-            line("summary        v\(summary.summaryVersion), fingerprint \(summary.fingerprint), "
-                 + "derived \(summary.derivedAt)\(run)")
+            line(
+                "summary        v\(summary.summaryVersion), fingerprint \(summary.fingerprint), "
+                    + "derived \(summary.derivedAt)\(run)")
         } else {
             line("summary        none (never derived)")
         }

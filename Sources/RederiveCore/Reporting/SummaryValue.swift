@@ -56,7 +56,8 @@ enum SummaryValue: Equatable {
         case .number(let n): JSONText.number(n)
         case .string(let s): JSONText.string(s)
         case .array(let a): "[" + a.map(\.jsonText).joined(separator: ",") + "]"
-        case .object(let o): "{" + o.keys.sorted().map { JSONText.string($0) + ":" + o[$0]!.jsonText }.joined(separator: ",") + "}"
+        case .object(let o):
+            "{" + o.keys.sorted().map { JSONText.string($0) + ":" + o[$0]!.jsonText }.joined(separator: ",") + "}"
         }
     }
 }

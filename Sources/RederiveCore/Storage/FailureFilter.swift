@@ -13,8 +13,10 @@ public struct FailureFilter: Sendable, Equatable {
     public var recordID: String?
 
     /// Creates a filter.
-    public init(stage: String? = nil, code: String? = nil, file: String? = nil, runID: Int64? = nil,
-                recordID: String? = nil) {
+    public init(
+        stage: String? = nil, code: String? = nil, file: String? = nil, runID: Int64? = nil,
+        recordID: String? = nil
+    ) {
         self.stage = stage
         self.code = code
         self.file = file

@@ -23,8 +23,10 @@ public struct OpenFailure: Sendable, Equatable {
     public var lastSeenAt: String
 
     /// Creates an entry.
-    public init(recordKey: String, recordID: String?, file: String?, line: Int?, stage: String, code: String,
-                message: String, runID: Int64, firstSeenAt: String, lastSeenAt: String) {
+    public init(
+        recordKey: String, recordID: String?, file: String?, line: Int?, stage: String, code: String,
+        message: String, runID: Int64, firstSeenAt: String, lastSeenAt: String
+    ) {
         self.recordKey = recordKey
         self.recordID = recordID
         self.file = file

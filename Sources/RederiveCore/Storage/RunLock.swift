@@ -54,8 +54,10 @@ public final class RunLock {
     /// Takes the lock of the store at `storePath` for `command`, waiting up to `wait`
     /// seconds while another run holds it (0: fail at once). Throws `.busy` naming the
     /// holder when it stays taken.
-    public static func acquire(store storePath: String, command: String, wait: Double = 0,
-                               log: Logger = Logger(label: "rederive.lock")) throws(RederiveError) -> RunLock {
+    public static func acquire(
+        store storePath: String, command: String, wait: Double = 0,
+        log: Logger = Logger(label: "rederive.lock")
+    ) throws(RederiveError) -> RunLock {
         let path = path(forStore: storePath)
         let dir = (storePath as NSString).deletingLastPathComponent
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
@@ -77,8 +79,9 @@ public final class RunLock {
             if deadline.seconds >= wait {
                 close(fd)
                 let who = holder.map { "\($0)" } ?? "another process"
-                throw .busy("\(storePath): another writing run holds the store: \(who)"
-                    + (wait > 0 ? "; waited \(secondsText(wait))" : "; --wait SECONDS waits for it"))
+                throw .busy(
+                    "\(storePath): another writing run holds the store: \(who)"
+                        + (wait > 0 ? "; waited \(secondsText(wait))" : "; --wait SECONDS waits for it"))
             }
             if !waited {
                 log.notice("waiting for the run lock held by \(holder.map { "\($0)" } ?? "another process")")
@@ -91,8 +94,9 @@ public final class RunLock {
         if let previous = Holder(fileText: readText(fd)) {
             log.notice("took over the run lock left by \(previous): that process is gone")
         }
-        let me = Holder(command: command, pid: getpid(), host: ProcessInfo.processInfo.hostName,
-                        since: ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate))
+        let me = Holder(
+            command: command, pid: getpid(), host: ProcessInfo.processInfo.hostName,
+            since: ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate))
         writeText(fd, me.fileText)
         return RunLock(path: path, fd: fd)
     }

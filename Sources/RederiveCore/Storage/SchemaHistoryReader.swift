@@ -37,7 +37,8 @@ enum SchemaHistoryReader {
         sqlite3_busy_timeout(db, 30_000)
         let tables = try strings(db, path: path, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
         guard tables.contains("grdb_migrations") else { return History(tables: tables, applied: nil) }
-        return History(tables: tables, applied: try strings(db, path: path, sql: "SELECT identifier FROM grdb_migrations"))
+        return History(
+            tables: tables, applied: try strings(db, path: path, sql: "SELECT identifier FROM grdb_migrations"))
     }
 
     private static func strings(_ db: OpaquePointer, path: String, sql: String) throws(RederiveError) -> [String] {

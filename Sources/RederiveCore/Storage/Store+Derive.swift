@@ -72,19 +72,23 @@ extension Store {
     // The WHERE clause (after the keyset bounds) and its arguments for a selection.
     // Summaries from a newer rederive are not stale (they are left alone and counted as
     // `newer`), unless the run may downgrade them.
-    private func filter(_ selection: DeriveSelection, deriver: SummaryDeriver,
-                        allowDowngrade: Bool) -> (String, StatementArguments) {
+    private func filter(
+        _ selection: DeriveSelection, deriver: SummaryDeriver,
+        allowDowngrade: Bool
+    ) -> (String, StatementArguments) {
         var sql = ""
         var args: StatementArguments = []
         if selection.retryFailed {
             let stages = [RecordIssue.Stage.decode, .derive].map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            sql += " AND record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))"
+            sql +=
+                " AND record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))"
         } else if !selection.all {
             if allowDowngrade {
                 sql += " AND (summary.record_seq IS NULL OR summary.summary_version <> ? OR summary.fingerprint <> ?)"
                 args += [deriver.version, deriver.fingerprint]
             } else {
-                sql += " AND (summary.record_seq IS NULL OR summary.summary_version < ?"
+                sql +=
+                    " AND (summary.record_seq IS NULL OR summary.summary_version < ?"
                     + " OR (summary.summary_version = ? AND summary.fingerprint <> ?))"
                 args += [deriver.version, deriver.version, deriver.fingerprint]
             }
@@ -112,15 +116,19 @@ extension Store {
     }
 
     /// How many records a selection holds between the bounds (for progress and ETA).
-    func countSelected(_ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
-                       upTo: Int64) throws(RederiveError) -> Int {
+    func countSelected(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
+        upTo: Int64
+    ) throws(RederiveError) -> Int {
         let (where_, args) = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
         do {
             return try pool.read { db in
-                try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM record LEFT JOIN summary ON summary.record_seq = record.seq
-                    WHERE record.seq > ? AND record.seq <= ?\(where_)
-                    """, arguments: [after, upTo] + args) ?? 0
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM record LEFT JOIN summary ON summary.record_seq = record.seq
+                        WHERE record.seq > ? AND record.seq <= ?\(where_)
+                        """, arguments: [after, upTo] + args) ?? 0
             }
         } catch {
             throw .io("\(path): cannot read: \(error)")
@@ -129,20 +137,24 @@ extension Store {
 
     /// The next batch by keyset: `seq > after AND seq <= upTo ORDER BY seq LIMIT limit`.
     /// Never OFFSET: rows changing under the loop can neither be skipped nor visited twice.
-    func fetchRooms(_ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
-                    upTo: Int64, limit: Int) throws(RederiveError) -> [StoredRoom] {
+    func fetchRooms(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
+        upTo: Int64, limit: Int
+    ) throws(RederiveError) -> [StoredRoom] {
         let (where_, args) = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
         do {
             return try pool.read { db in
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                           summary.summary_json, record.source_file, record.source_line, record.room_name,
-                           record.source_format_version, summary.floor_area_method
-                    FROM record JOIN raw_room ON raw_room.record_seq = record.seq
-                    LEFT JOIN summary ON summary.record_seq = record.seq
-                    WHERE record.seq > ? AND record.seq <= ?\(where_)
-                    ORDER BY record.seq LIMIT ?
-                    """, arguments: [after, upTo] + args + [limit])
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
+                               summary.summary_json, record.source_file, record.source_line, record.room_name,
+                               record.source_format_version, summary.floor_area_method
+                        FROM record JOIN raw_room ON raw_room.record_seq = record.seq
+                        LEFT JOIN summary ON summary.record_seq = record.seq
+                        WHERE record.seq > ? AND record.seq <= ?\(where_)
+                        ORDER BY record.seq LIMIT ?
+                        """, arguments: [after, upTo] + args + [limit])
                 var out: [StoredRoom] = []
                 out.reserveCapacity(limit)
                 while let row = try rows.next() {
@@ -153,11 +165,12 @@ extension Store {
                         bytes.append(contentsOf: data)
                         return bytes
                     }
-                    out.append(StoredRoom(
-                        seq: row["seq"], id: row["id"], roomName: row["room_name"], sourceFile: row["source_file"],
-                        sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
-                        storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"],
-                        formatVersion: row["source_format_version"], storedMethod: row["floor_area_method"]))
+                    out.append(
+                        StoredRoom(
+                            seq: row["seq"], id: row["id"], roomName: row["room_name"], sourceFile: row["source_file"],
+                            sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
+                            storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"],
+                            formatVersion: row["source_format_version"], storedMethod: row["floor_area_method"]))
                 }
                 return out
             }
@@ -175,8 +188,10 @@ extension Store {
 
     /// Writes one derive batch and the run's checkpoint in one transaction. Only derived
     /// columns are written; raw data is never touched.
-    func writeDeriveBatch(_ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
-                          progress: RunStatistics) throws(RederiveError) -> Int {
+    func writeDeriveBatch(
+        _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
+        progress: RunStatistics
+    ) throws(RederiveError) -> Int {
         do {
             return try pool.write { db in
                 let now = Store.now()
@@ -188,7 +203,8 @@ extension Store {
                 for write in writes {
                     switch write {
                     case .summary(let seq, let id, let summary, let json):
-                        try writeSummary(db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now)
+                        try writeSummary(
+                            db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now)
                         if !ledgerEmpty { cleared.formUnion(Store.clearedKeys(id: id, file: nil, line: nil)) }
                     case .unchanged(let id):
                         if !ledgerEmpty { cleared.formUnion(Store.clearedKeys(id: id, file: nil, line: nil)) }
@@ -210,9 +226,13 @@ extension Store {
 extension Store {
     /// Ids of up to `limit` records a selection holds past key `after` (records added after
     /// a plan was made, for the log).
-    func selectedIDs(_ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64,
-                     limit: Int) throws(RederiveError) -> [String] {
-        try fetchRooms(selection, deriver: deriver, allowDowngrade: allowDowngrade, after: after, upTo: Int64.max,
-                       limit: limit).map(\.id)
+    func selectedIDs(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64,
+        limit: Int
+    ) throws(RederiveError) -> [String] {
+        try fetchRooms(
+            selection, deriver: deriver, allowDowngrade: allowDowngrade, after: after, upTo: Int64.max,
+            limit: limit
+        ).map(\.id)
     }
 }

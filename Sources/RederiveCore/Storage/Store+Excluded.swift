@@ -7,13 +7,15 @@ extension Store {
     func countNotFresh(upTo: Int64, deriver: SummaryDeriver) throws(RederiveError) -> (stale: Int, missing: Int) {
         do {
             return try pool.read { db in
-                let row = try Row.fetchOne(db, sql: """
-                    SELECT COALESCE(SUM(summary.record_seq IS NULL), 0) AS missing,
-                           COALESCE(SUM(summary.record_seq IS NOT NULL
-                                        AND (summary.summary_version <> ? OR summary.fingerprint <> ?)), 0) AS stale
-                    FROM record LEFT JOIN summary ON summary.record_seq = record.seq
-                    WHERE record.seq <= ?
-                    """, arguments: [deriver.version, deriver.fingerprint, upTo])
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COALESCE(SUM(summary.record_seq IS NULL), 0) AS missing,
+                               COALESCE(SUM(summary.record_seq IS NOT NULL
+                                            AND (summary.summary_version <> ? OR summary.fingerprint <> ?)), 0) AS stale
+                        FROM record LEFT JOIN summary ON summary.record_seq = record.seq
+                        WHERE record.seq <= ?
+                        """, arguments: [deriver.version, deriver.fingerprint, upTo])
                 return (row?["stale"] ?? 0, row?["missing"] ?? 0)
             }
         } catch {
@@ -29,8 +31,10 @@ extension Store {
                 var missing: [String] = []
                 for id in ids {
                     let canonical = RecordIdentity.canonicalUUID(id) ?? id
-                    if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM record WHERE id = ?)",
-                                         arguments: [canonical]) != true {
+                    if try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM record WHERE id = ?)",
+                        arguments: [canonical]) != true
+                    {
                         missing.append(id)
                     }
                 }
@@ -46,11 +50,14 @@ extension Store {
     func unstoredFailuresByFile() throws(RederiveError) -> [(file: String, count: Int)] {
         do {
             return try pool.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT COALESCE(file, '-') AS file, COUNT(*) AS n FROM failure
-                    WHERE record_id IS NULL OR record_id NOT IN (SELECT id FROM record)
-                    GROUP BY COALESCE(file, '-') ORDER BY file
-                    """).map { (file: $0["file"], count: $0["n"]) }
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT COALESCE(file, '-') AS file, COUNT(*) AS n FROM failure
+                        WHERE record_id IS NULL OR record_id NOT IN (SELECT id FROM record)
+                        GROUP BY COALESCE(file, '-') ORDER BY file
+                        """
+                ).map { (file: $0["file"], count: $0["n"]) }
             }
         } catch {
             throw .io("\(path): cannot read the failure ledger: \(error)")

@@ -16,7 +16,9 @@ extension Store {
     // The WHERE clause after the keyset bounds: fresh summaries only unless `includeStale`,
     // and derived at or after `derivedSince` (UTC with milliseconds) when given. Records without a summary are
     // excluded by the inner join.
-    private func exportFilter(includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver) -> (String, StatementArguments) {
+    private func exportFilter(
+        includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver
+    ) -> (String, StatementArguments) {
         var sql = ""
         var args: StatementArguments = []
         if !includeStale {
@@ -25,7 +27,8 @@ extension Store {
         }
         if let derivedSince {
             // Stored times omit `.000` on whole seconds; compare in the always-milliseconds form.
-            sql += " AND (CASE WHEN instr(summary.derived_at, '.') = 0"
+            sql +=
+                " AND (CASE WHEN instr(summary.derived_at, '.') = 0"
                 + " THEN substr(summary.derived_at, 1, length(summary.derived_at) - 1) || '.000Z'"
                 + " ELSE summary.derived_at END) >= ?"
             args += [derivedSince]
@@ -36,24 +39,30 @@ extension Store {
     /// The next export page by keyset: `seq > after AND seq <= upTo ORDER BY seq LIMIT limit`.
     /// Never OFFSET: each page costs the same whatever its position, and rows changing
     /// between pages are neither skipped nor exported twice.
-    func fetchExportPage(includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver, after: Int64,
-                         upTo: Int64, limit: Int) throws(RederiveError) -> [ExportRow] {
+    func fetchExportPage(
+        includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver, after: Int64,
+        upTo: Int64, limit: Int
+    ) throws(RederiveError) -> [ExportRow] {
         let (where_, args) = exportFilter(includeStale: includeStale, derivedSince: derivedSince, deriver: deriver)
         do {
             return try pool.read { db in
-                let rows = try Row.fetchCursor(db, sql: """
-                    SELECT record.seq, record.id, record.room_name, record.captured_at, summary.summary_version,
-                           summary.fingerprint, summary.derived_at, summary.summary_json
-                    FROM record JOIN summary ON summary.record_seq = record.seq
-                    WHERE record.seq > ? AND record.seq <= ?\(where_)
-                    ORDER BY record.seq LIMIT ?
-                    """, arguments: [after, upTo] + args + [limit])
+                let rows = try Row.fetchCursor(
+                    db,
+                    sql: """
+                        SELECT record.seq, record.id, record.room_name, record.captured_at, summary.summary_version,
+                               summary.fingerprint, summary.derived_at, summary.summary_json
+                        FROM record JOIN summary ON summary.record_seq = record.seq
+                        WHERE record.seq > ? AND record.seq <= ?\(where_)
+                        ORDER BY record.seq LIMIT ?
+                        """, arguments: [after, upTo] + args + [limit])
                 var out: [ExportRow] = []
                 out.reserveCapacity(limit)
                 while let row = try rows.next() {
-                    out.append(ExportRow(seq: row[0], id: row[1], roomName: row[2], capturedAt: row[3],
-                                         summaryVersion: row[4], fingerprint: row[5], derivedAt: row[6],
-                                         summaryJSON: row[7]))
+                    out.append(
+                        ExportRow(
+                            seq: row[0], id: row[1], roomName: row[2], capturedAt: row[3],
+                            summaryVersion: row[4], fingerprint: row[5], derivedAt: row[6],
+                            summaryJSON: row[7]))
                 }
                 return out
             }
@@ -65,7 +74,9 @@ extension Store {
     /// How many records exist up to `upTo` (to tell how many an export left out).
     func countRecords(upTo: Int64) throws(RederiveError) -> Int {
         do {
-            return try pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM record WHERE seq <= ?", arguments: [upTo]) ?? 0 }
+            return try pool.read {
+                try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM record WHERE seq <= ?", arguments: [upTo]) ?? 0
+            }
         } catch {
             throw .io("\(path): cannot read: \(error)")
         }

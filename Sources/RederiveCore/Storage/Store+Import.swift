@@ -62,8 +62,10 @@ public struct ImportBatchCounts: Sendable, Equatable {
 extension Store {
     /// Writes one import batch in one transaction (with the run's progress), so a crash
     /// leaves either all of it or none of it.
-    func writeImportBatch(_ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
-                          progress: RunStatistics) throws(RederiveError) -> ImportBatchCounts {
+    func writeImportBatch(
+        _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
+        progress: RunStatistics
+    ) throws(RederiveError) -> ImportBatchCounts {
         do {
             return try pool.write { db in
                 var counts = ImportBatchCounts()
@@ -75,8 +77,10 @@ extension Store {
                 for item in items {
                     switch item {
                     case .row(let row):
-                        switch try upsert(db, row, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
-                                          now: now) {
+                        switch try upsert(
+                            db, row, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
+                            now: now)
+                        {
                         case .newer:
                             counts.newer += 1
                             continue
@@ -85,16 +89,19 @@ extension Store {
                         case .rederived: counts.rederived += 1
                         case .unchanged: counts.unchanged += 1
                         }
-                        if !ledgerEmpty { cleared.formUnion(Store.clearedKeys(id: row.record.id, file: row.file, line: row.line)) }
+                        if !ledgerEmpty {
+                            cleared.formUnion(Store.clearedKeys(id: row.record.id, file: row.file, line: row.line))
+                        }
                     case .issue(let issue):
                         cleared.remove(Store.ledgerKey(issue))
                         if try recordFailure(db, issue, runID: runID, now: now) { counts.newFailures += 1 }
                     case .fileDone(let path, let hash, let bytes, let records):
                         if let hash {
-                            try db.execute(sql: """
-                                INSERT OR REPLACE INTO imported_file (content_hash, path, bytes, records, run_id, imported_at)
-                                VALUES (?, ?, ?, ?, ?, ?)
-                                """, arguments: [hash, path, bytes, records, runID, now])
+                            try db.execute(
+                                sql: """
+                                    INSERT OR REPLACE INTO imported_file (content_hash, path, bytes, records, run_id, imported_at)
+                                    VALUES (?, ?, ?, ?, ?, ?)
+                                    """, arguments: [hash, path, bytes, records, runID, now])
                         }
                     }
                 }
@@ -111,106 +118,139 @@ extension Store {
 
     private enum UpsertResult { case inserted, updated, rederived, unchanged, newer }
 
-    private func upsert(_ db: Database, _ row: ImportRow, runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
-                        now: String) throws -> UpsertResult {
+    private func upsert(
+        _ db: Database, _ row: ImportRow, runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
+        now: String
+    ) throws -> UpsertResult {
         let r = row.record
-        let existing = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT record.seq, record.raw_hash, record.room_name, record.captured_at,
-                   summary.summary_version, summary.fingerprint
-            FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ?
-            """), arguments: [r.id])
+        let existing = try Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT record.seq, record.raw_hash, record.room_name, record.captured_at,
+                           summary.summary_version, summary.fingerprint
+                    FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ?
+                    """), arguments: [r.id])
         let sourceSummary = r.summary.map { String(decoding: $0, as: UTF8.self) }
         guard let existing else {
-            try db.cachedStatement(sql: """
-                INSERT INTO record (id, room_name, captured_at, source_format_version, source_file, source_line,
-                                    raw_hash, raw_size, source_summary, source_summary_version, stored_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [r.id, r.roomName, r.capturedAt, row.sourceFormatVersion, row.file, row.line,
-                                         row.rawHash, row.rawSize, sourceSummary, r.summaryVersion, now])
+            try db.cachedStatement(
+                sql: """
+                    INSERT INTO record (id, room_name, captured_at, source_format_version, source_file, source_line,
+                                        raw_hash, raw_size, source_summary, source_summary_version, stored_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+            ).execute(arguments: [
+                r.id, r.roomName, r.capturedAt, row.sourceFormatVersion, row.file, row.line,
+                row.rawHash, row.rawSize, sourceSummary, r.summaryVersion, now,
+            ])
             let seq = db.lastInsertedRowID
             try writeRaw(db, seq: seq, parts: row.parts)
-            try writeSummary(db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now)
+            try writeSummary(
+                db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now)
             return .inserted
         }
         let seq: Int64 = existing["seq"]
         // A summary from a newer rederive is never rolled back by an older one, unless asked.
         if !allowDowngrade, let stored = existing["summary_version"] as Int?, stored > deriver.version { return .newer }
         let sameRaw = (existing["raw_hash"] as String) == row.rawHash
-        let sameMeta = (existing["room_name"] as String) == r.roomName && (existing["captured_at"] as String) == r.capturedAt
-        let fresh = (existing["summary_version"] as Int?) == deriver.version
+        let sameMeta =
+            (existing["room_name"] as String) == r.roomName && (existing["captured_at"] as String) == r.capturedAt
+        let fresh =
+            (existing["summary_version"] as Int?) == deriver.version
             && (existing["fingerprint"] as String?) == deriver.fingerprint
         if sameRaw && sameMeta && fresh { return .unchanged }
         if !sameRaw || !sameMeta {
-            try db.cachedStatement(sql: """
-                UPDATE record SET room_name = ?, captured_at = ?, source_format_version = ?, source_file = ?,
-                    source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?, source_summary_version = ?, stored_at = ?
-                WHERE seq = ?
-                """).execute(arguments: [r.roomName, r.capturedAt, row.sourceFormatVersion, row.file, row.line, row.rawHash,
-                                         row.rawSize, sourceSummary, r.summaryVersion, now, seq])
+            try db.cachedStatement(
+                sql: """
+                    UPDATE record SET room_name = ?, captured_at = ?, source_format_version = ?, source_file = ?,
+                        source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?, source_summary_version = ?, stored_at = ?
+                    WHERE seq = ?
+                    """
+            ).execute(arguments: [
+                r.roomName, r.capturedAt, row.sourceFormatVersion, row.file, row.line, row.rawHash,
+                row.rawSize, sourceSummary, r.summaryVersion, now, seq,
+            ])
         }
         if !sameRaw {
             try writeRaw(db, seq: seq, parts: row.parts)
         }
         if !sameRaw || !fresh {
-            try writeSummary(db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now)
+            try writeSummary(
+                db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now)
         }
         return sameRaw ? (fresh ? .unchanged : .rederived) : .updated
     }
 
     private func writeRaw(_ db: Database, seq: Int64, parts: RawRoomParts) throws {
-        try db.cachedStatement(sql: """
-            INSERT INTO raw_room (record_seq, core_model_offset, skeleton) VALUES (?, ?, ?)
-            ON CONFLICT(record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset, skeleton = excluded.skeleton
-            """).execute(arguments: [seq, parts.coreModelOffset, Data(parts.skeleton)])
-        try db.cachedStatement(sql: """
-            INSERT INTO raw_core_model (record_seq, bytes) VALUES (?, ?)
-            ON CONFLICT(record_seq) DO UPDATE SET bytes = excluded.bytes
-            """).execute(arguments: [seq, Data(parts.coreModel)])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO raw_room (record_seq, core_model_offset, skeleton) VALUES (?, ?, ?)
+                ON CONFLICT(record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset, skeleton = excluded.skeleton
+                """
+        ).execute(arguments: [seq, parts.coreModelOffset, Data(parts.skeleton)])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO raw_core_model (record_seq, bytes) VALUES (?, ?)
+                ON CONFLICT(record_seq) DO UPDATE SET bytes = excluded.bytes
+                """
+        ).execute(arguments: [seq, Data(parts.coreModel)])
     }
 
     /// Upserts the derived columns of one record.
-    func writeSummary(_ db: Database, seq: Int64, summary s: RoomSummary, json: [UInt8], deriver: SummaryDeriver,
-                      runID: Int64, now: String) throws {
+    func writeSummary(
+        _ db: Database, seq: Int64, summary s: RoomSummary, json: [UInt8], deriver: SummaryDeriver,
+        runID: Int64, now: String
+    ) throws {
         let text = String(decoding: json, as: UTF8.self)
         // The summary being replaced goes to the history first, in the same transaction, so
         // `rederive revert` can restore it; a rewrite to identical values keeps nothing.
-        try db.cachedStatement(sql: """
-            INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, summary_version, fingerprint,
-                derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, object_count, door_count,
-                window_count, opening_count, volume_m3, floor_area_method, summary_json)
-            SELECT record_seq, ?, ?, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
-                ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
-                floor_area_method, summary_json
-            FROM summary WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)
-            """).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
-        try db.cachedStatement(sql: """
-            INSERT INTO summary (record_seq, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
-                ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
-                floor_area_method, summary_json)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(record_seq) DO UPDATE SET summary_version = excluded.summary_version,
-                fingerprint = excluded.fingerprint, derived_at = excluded.derived_at, run_id = excluded.run_id,
-                floor_area_sqm = excluded.floor_area_sqm, ceiling_height_m = excluded.ceiling_height_m,
-                wall_count = excluded.wall_count, object_count = excluded.object_count,
-                door_count = excluded.door_count, window_count = excluded.window_count,
-                opening_count = excluded.opening_count, volume_m3 = excluded.volume_m3,
-                floor_area_method = excluded.floor_area_method, summary_json = excluded.summary_json
-            """).execute(arguments: [seq, deriver.version, deriver.fingerprint, now, runID, s.estimatedFloorAreaSqm,
-                                     s.ceilingHeightM, s.wallCount, s.objectCount, s.doorCount, s.windowCount,
-                                     s.openingCount, s.volumeM3, s.floorAreaMethod.rawValue, text])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, summary_version, fingerprint,
+                    derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, object_count, door_count,
+                    window_count, opening_count, volume_m3, floor_area_method, summary_json)
+                SELECT record_seq, ?, ?, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
+                    ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
+                    floor_area_method, summary_json
+                FROM summary WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)
+                """
+        ).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO summary (record_seq, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
+                    ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
+                    floor_area_method, summary_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(record_seq) DO UPDATE SET summary_version = excluded.summary_version,
+                    fingerprint = excluded.fingerprint, derived_at = excluded.derived_at, run_id = excluded.run_id,
+                    floor_area_sqm = excluded.floor_area_sqm, ceiling_height_m = excluded.ceiling_height_m,
+                    wall_count = excluded.wall_count, object_count = excluded.object_count,
+                    door_count = excluded.door_count, window_count = excluded.window_count,
+                    opening_count = excluded.opening_count, volume_m3 = excluded.volume_m3,
+                    floor_area_method = excluded.floor_area_method, summary_json = excluded.summary_json
+                """
+        ).execute(arguments: [
+            seq, deriver.version, deriver.fingerprint, now, runID, s.estimatedFloorAreaSqm,
+            s.ceilingHeightM, s.wallCount, s.objectCount, s.doorCount, s.windowCount,
+            s.openingCount, s.volumeM3, s.floorAreaMethod.rawValue, text,
+        ])
     }
 
     /// The raw room of a record, byte-exact as received, or nil for an unknown id.
     public func rawRoom(id: String) throws(RederiveError) -> [UInt8]? {
         do {
             return try pool.read { db -> [UInt8]? in
-                guard let row = try Row.fetchOne(db, sql: """
-                    SELECT raw_room.core_model_offset, raw_room.skeleton, raw_core_model.bytes
-                    FROM record JOIN raw_room ON raw_room.record_seq = record.seq
-                    JOIN raw_core_model ON raw_core_model.record_seq = record.seq WHERE record.id = ?
-                    """, arguments: [RecordIdentity.canonicalUUID(id) ?? id]) else { return nil }
-                let parts = RawRoomParts(skeleton: [UInt8](row["skeleton"] as Data), coreModel: [UInt8](row["bytes"] as Data),
-                                         coreModelOffset: row["core_model_offset"])
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT raw_room.core_model_offset, raw_room.skeleton, raw_core_model.bytes
+                            FROM record JOIN raw_room ON raw_room.record_seq = record.seq
+                            JOIN raw_core_model ON raw_core_model.record_seq = record.seq WHERE record.id = ?
+                            """, arguments: [RecordIdentity.canonicalUUID(id) ?? id])
+                else { return nil }
+                let parts = RawRoomParts(
+                    skeleton: [UInt8](row["skeleton"] as Data), coreModel: [UInt8](row["bytes"] as Data),
+                    coreModelOffset: row["core_model_offset"])
                 return parts.joined()
             }
         } catch {
@@ -222,7 +262,8 @@ extension Store {
     func hasImportedFile(contentHash: String) throws(RederiveError) -> Bool {
         do {
             return try pool.read { db in
-                try Bool.fetchOne(db, sql: "SELECT 1 FROM imported_file WHERE content_hash = ?", arguments: [contentHash]) ?? false
+                try Bool.fetchOne(
+                    db, sql: "SELECT 1 FROM imported_file WHERE content_hash = ?", arguments: [contentHash]) ?? false
             }
         } catch {
             throw .io("\(path): cannot read: \(error)")

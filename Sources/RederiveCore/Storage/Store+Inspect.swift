@@ -18,24 +18,30 @@ extension Store {
         let key = RecordIdentity.canonicalUUID(id) ?? id
         do {
             return try pool.read { db -> StoredRecord? in
-                guard let row = try Row.fetchOne(db, sql: """
-                    SELECT record.seq, record.id, record.room_name, record.captured_at, record.source_format_version,
-                           record.source_file, record.source_line, record.raw_hash, record.raw_size, record.stored_at,
-                           summary.summary_version, summary.fingerprint, summary.derived_at, summary.run_id,
-                           summary.summary_json
-                    FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ?
-                    """, arguments: [key]) else { return nil }
+                guard
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT record.seq, record.id, record.room_name, record.captured_at, record.source_format_version,
+                                   record.source_file, record.source_line, record.raw_hash, record.raw_size, record.stored_at,
+                                   summary.summary_version, summary.fingerprint, summary.derived_at, summary.run_id,
+                                   summary.summary_json
+                            FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ?
+                            """, arguments: [key])
+                else { return nil }
                 var summary: StoredRecord.Summary?
                 if let version = row["summary_version"] as Int? {
-                    summary = .init(summaryVersion: version, fingerprint: row["fingerprint"], derivedAt: row["derived_at"],
-                                    runID: row["run_id"], json: row["summary_json"])
+                    summary = .init(
+                        summaryVersion: version, fingerprint: row["fingerprint"], derivedAt: row["derived_at"],
+                        runID: row["run_id"], json: row["summary_json"])
                 }
-                let staleness: StoredRecord.Staleness = switch summary {
-                case nil: .missing
-                case let s? where s.summaryVersion != deriver.version: .version
-                case let s? where s.fingerprint != deriver.fingerprint: .fingerprint
-                default: .fresh
-                }
+                let staleness: StoredRecord.Staleness =
+                    switch summary {
+                    case nil: .missing
+                    case let s? where s.summaryVersion != deriver.version: .version
+                    case let s? where s.fingerprint != deriver.fingerprint: .fingerprint
+                    default: .fresh
+                    }
                 let id: String = row["id"]
                 return StoredRecord(
                     id: id, roomName: row["room_name"], capturedAt: row["captured_at"],
@@ -86,14 +92,18 @@ extension Store {
             arguments += [recordID, "id:" + recordID]
         }
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return try Row.fetchAll(db, sql: """
-            SELECT record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at
-            FROM failure \(whereClause)
-            ORDER BY file IS NULL, file, line IS NULL, line, stage, code, record_key
-            """, arguments: StatementArguments(arguments)).map { row in
-            OpenFailure(recordKey: row["record_key"], recordID: row["record_id"], file: row["file"], line: row["line"],
-                        stage: row["stage"], code: row["code"], message: row["message"], runID: row["run_id"],
-                        firstSeenAt: row["first_seen_at"], lastSeenAt: row["last_seen_at"])
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at
+                FROM failure \(whereClause)
+                ORDER BY file IS NULL, file, line IS NULL, line, stage, code, record_key
+                """, arguments: StatementArguments(arguments)
+        ).map { row in
+            OpenFailure(
+                recordKey: row["record_key"], recordID: row["record_id"], file: row["file"], line: row["line"],
+                stage: row["stage"], code: row["code"], message: row["message"], runID: row["run_id"],
+                firstSeenAt: row["first_seen_at"], lastSeenAt: row["last_seen_at"])
         }
     }
 
@@ -102,13 +112,17 @@ extension Store {
     /// next writing command).
     static func summaryHistory(_ db: Database, seq: Int64) throws -> [StoredRecord.HistoryEntry]? {
         guard try db.tableExists(summaryHistoryTable) else { return nil }
-        return try Row.fetchAll(db, sql: """
-            SELECT summary_version, fingerprint, derived_at, run_id, summary_json, replaced_by_run, replaced_at
-            FROM \(summaryHistoryTable) WHERE record_seq = ? ORDER BY id
-            """, arguments: [seq]).map { row in
-            StoredRecord.HistoryEntry(summaryVersion: row["summary_version"], fingerprint: row["fingerprint"],
-                                      derivedAt: row["derived_at"], runID: row["run_id"], json: row["summary_json"],
-                                      replacedByRun: row["replaced_by_run"], replacedAt: row["replaced_at"])
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT summary_version, fingerprint, derived_at, run_id, summary_json, replaced_by_run, replaced_at
+                FROM \(summaryHistoryTable) WHERE record_seq = ? ORDER BY id
+                """, arguments: [seq]
+        ).map { row in
+            StoredRecord.HistoryEntry(
+                summaryVersion: row["summary_version"], fingerprint: row["fingerprint"],
+                derivedAt: row["derived_at"], runID: row["run_id"], json: row["summary_json"],
+                replacedByRun: row["replaced_by_run"], replacedAt: row["replaced_at"])
         }
     }
 }

@@ -16,9 +16,11 @@ struct RevertCandidate: Sendable {
 
 /// Every stored column of a summary row, as kept in `summary` and `summary_history`.
 struct SummaryColumns: Sendable, Equatable {
-    static let names = ["summary_version", "fingerprint", "derived_at", "run_id", "floor_area_sqm", "ceiling_height_m",
-                        "wall_count", "object_count", "door_count", "window_count", "opening_count", "volume_m3",
-                        "floor_area_method", "summary_json"]
+    static let names = [
+        "summary_version", "fingerprint", "derived_at", "run_id", "floor_area_sqm", "ceiling_height_m",
+        "wall_count", "object_count", "door_count", "window_count", "opening_count", "volume_m3",
+        "floor_area_method", "summary_json",
+    ]
     var values: [DatabaseValue]
 
     init(row: Row, prefix: String) {
@@ -36,7 +38,9 @@ extension Store {
     /// Whether run `id` exists, and its command.
     func runCommand(id: Int64) throws(RederiveError) -> String? {
         do {
-            return try pool.read { try String.fetchOne($0, sql: "SELECT command FROM run WHERE id = ?", arguments: [id]) }
+            return try pool.read {
+                try String.fetchOne($0, sql: "SELECT command FROM run WHERE id = ?", arguments: [id])
+            }
         } catch {
             throw .io("\(path): cannot read the run history: \(error)")
         }
@@ -46,8 +50,9 @@ extension Store {
     func maxHistoryID(replacedBy run: Int64) throws(RederiveError) -> Int64 {
         do {
             return try pool.read {
-                try Int64.fetchOne($0, sql: "SELECT MAX(id) FROM summary_history WHERE replaced_by_run = ?",
-                                   arguments: [run]) ?? 0
+                try Int64.fetchOne(
+                    $0, sql: "SELECT MAX(id) FROM summary_history WHERE replaced_by_run = ?",
+                    arguments: [run]) ?? 0
             }
         } catch {
             throw .io("\(path): cannot read the summary history: \(error)")
@@ -56,22 +61,27 @@ extension Store {
 
     /// The next summaries run `run` replaced, by history key (`id > after AND id <= upTo`),
     /// the first replacement of each record only (what the record held before the run).
-    func fetchRevertCandidates(replacedBy run: Int64, after: Int64, upTo: Int64,
-                               limit: Int) throws(RederiveError) -> [RevertCandidate] {
+    func fetchRevertCandidates(
+        replacedBy run: Int64, after: Int64, upTo: Int64,
+        limit: Int
+    ) throws(RederiveError) -> [RevertCandidate] {
         let historyColumns = SummaryColumns.names.map { "h.\($0) AS h_\($0)" }.joined(separator: ", ")
         let currentColumns = SummaryColumns.names.map { "s.\($0) AS s_\($0)" }.joined(separator: ", ")
         do {
             return try pool.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT h.id AS history_id, h.record_seq, record.id AS record_id, s.record_seq AS current_seq,
-                           \(historyColumns), \(currentColumns)
-                    FROM summary_history h JOIN record ON record.seq = h.record_seq
-                    LEFT JOIN summary s ON s.record_seq = h.record_seq
-                    WHERE h.replaced_by_run = ? AND h.id > ? AND h.id <= ?
-                      AND h.id = (SELECT MIN(h2.id) FROM summary_history h2
-                                  WHERE h2.record_seq = h.record_seq AND h2.replaced_by_run = h.replaced_by_run)
-                    ORDER BY h.id LIMIT ?
-                    """, arguments: [run, after, upTo, limit]).map { row in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT h.id AS history_id, h.record_seq, record.id AS record_id, s.record_seq AS current_seq,
+                               \(historyColumns), \(currentColumns)
+                        FROM summary_history h JOIN record ON record.seq = h.record_seq
+                        LEFT JOIN summary s ON s.record_seq = h.record_seq
+                        WHERE h.replaced_by_run = ? AND h.id > ? AND h.id <= ?
+                          AND h.id = (SELECT MIN(h2.id) FROM summary_history h2
+                                      WHERE h2.record_seq = h.record_seq AND h2.replaced_by_run = h.replaced_by_run)
+                        ORDER BY h.id LIMIT ?
+                        """, arguments: [run, after, upTo, limit]
+                ).map { row in
                     RevertCandidate(
                         historyID: row["history_id"], seq: row["record_seq"], id: row["record_id"],
                         previous: SummaryColumns(row: row, prefix: "h_"),
@@ -86,22 +96,28 @@ extension Store {
     /// Restores `restores` (record key and the summary to put back) in one transaction with
     /// the revert run's checkpoint. What each record held is kept in the history first, under
     /// the revert run, so a revert can itself be reverted.
-    func writeRevertBatch(_ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
-                          progress: RunStatistics) throws(RederiveError) {
+    func writeRevertBatch(
+        _ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
+        progress: RunStatistics
+    ) throws(RederiveError) {
         let names = SummaryColumns.names
         do {
             try pool.write { db in
                 let now = Store.now()
                 for restore in restores {
-                    try db.cachedStatement(sql: """
-                        INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, \(names.joined(separator: ", ")))
-                        SELECT record_seq, ?, ?, \(names.joined(separator: ", ")) FROM summary WHERE record_seq = ?
-                        """).execute(arguments: [runID, now, restore.seq])
-                    try db.cachedStatement(sql: """
-                        INSERT INTO summary (record_seq, \(names.joined(separator: ", ")))
-                        VALUES (?, \(names.map { _ in "?" }.joined(separator: ", ")))
-                        ON CONFLICT(record_seq) DO UPDATE SET \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-                        """).execute(arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.values))
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, \(names.joined(separator: ", ")))
+                            SELECT record_seq, ?, ?, \(names.joined(separator: ", ")) FROM summary WHERE record_seq = ?
+                            """
+                    ).execute(arguments: [runID, now, restore.seq])
+                    try db.cachedStatement(
+                        sql: """
+                            INSERT INTO summary (record_seq, \(names.joined(separator: ", ")))
+                            VALUES (?, \(names.map { _ in "?" }.joined(separator: ", ")))
+                            ON CONFLICT(record_seq) DO UPDATE SET \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                            """
+                    ).execute(arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.values))
                 }
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpoint)
             }
@@ -112,7 +128,8 @@ extension Store {
 
     /// History kept: rows and the bytes of their summaries.
     func historySize(_ db: Database) throws -> (rows: Int, bytes: Int64) {
-        let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(length(summary_json)), 0) AS b FROM summary_history")
+        let row = try Row.fetchOne(
+            db, sql: "SELECT COUNT(*) AS n, COALESCE(SUM(length(summary_json)), 0) AS b FROM summary_history")
         return (row?["n"] ?? 0, row?["b"] ?? 0)
     }
 
@@ -123,15 +140,17 @@ extension Store {
             return try pool.write { db in
                 var removed = 0
                 if let keepRuns {
-                    try db.execute(sql: """
-                        DELETE FROM summary_history WHERE replaced_by_run NOT IN (
-                            SELECT DISTINCT replaced_by_run FROM summary_history ORDER BY replaced_by_run DESC LIMIT ?)
-                        """, arguments: [keepRuns])
+                    try db.execute(
+                        sql: """
+                            DELETE FROM summary_history WHERE replaced_by_run NOT IN (
+                                SELECT DISTINCT replaced_by_run FROM summary_history ORDER BY replaced_by_run DESC LIMIT ?)
+                            """, arguments: [keepRuns])
                     removed += db.changesCount
                 }
                 if let before {
-                    try db.execute(sql: "DELETE FROM summary_history WHERE julianday(replaced_at) < julianday(?)",
-                                   arguments: [before])
+                    try db.execute(
+                        sql: "DELETE FROM summary_history WHERE julianday(replaced_at) < julianday(?)",
+                        arguments: [before])
                     removed += db.changesCount
                 }
                 return removed

@@ -1,6 +1,5 @@
 import GRDB
 
-
 /// Where a new run starts: fresh, or continuing an unfinished run of the same command.
 struct RunStart: Sendable {
     var runID: Int64
@@ -12,37 +11,48 @@ struct RunStart: Sendable {
 extension Store {
     /// Records a new run. With a `resumeKey`, an unfinished latest run with the same key
     /// (crashed, interrupted or aborted) is continued from its checkpoint and upper bound.
-    func beginRun(command: String, pipeline: String?, arguments: String, resumeKey: String?,
-                  deriver: SummaryDeriver, allowDowngrade: Bool = false) throws(RederiveError) -> RunStart {
+    func beginRun(
+        command: String, pipeline: String?, arguments: String, resumeKey: String?,
+        deriver: SummaryDeriver, allowDowngrade: Bool = false
+    ) throws(RederiveError) -> RunStart {
         do {
             return try pool.write { db in
                 var resumed: Int64?
                 var checkpoint: Int64?
                 var upper: Int64?
                 if let resumeKey,
-                   let row = try Row.fetchOne(db, sql: """
-                       SELECT id, status, checkpoint_seq, upper_bound_seq FROM run
-                       WHERE resume_key = ? ORDER BY id DESC LIMIT 1
-                       """, arguments: [resumeKey]) {
+                    let row = try Row.fetchOne(
+                        db,
+                        sql: """
+                            SELECT id, status, checkpoint_seq, upper_bound_seq FROM run
+                            WHERE resume_key = ? ORDER BY id DESC LIMIT 1
+                            """, arguments: [resumeKey])
+                {
                     let status: String = row["status"]
                     if status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
                         resumed = row["id"]
                         checkpoint = row["checkpoint_seq"]
                         upper = row["upper_bound_seq"]
                         if status == RunStatus.running.rawValue {
-                            try db.execute(sql: "UPDATE run SET status = ? WHERE id = ?",
-                                           arguments: [RunStatus.crashed.rawValue, resumed])
+                            try db.execute(
+                                sql: "UPDATE run SET status = ? WHERE id = ?",
+                                arguments: [RunStatus.crashed.rawValue, resumed])
                         }
                     }
                 }
-                try db.execute(sql: """
-                    INSERT INTO run (command, pipeline, arguments, resume_key, status, started_at, summary_version,
-                                     fingerprint, checkpoint_seq, upper_bound_seq, resumed_from, allow_downgrade)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [command, pipeline, arguments, resumeKey, RunStatus.running.rawValue, Store.now(),
-                                     deriver.version, deriver.fingerprint, checkpoint, upper, resumed, allowDowngrade])
-                return RunStart(runID: db.lastInsertedRowID, resumedFrom: resumed, checkpointSeq: checkpoint,
-                                upperBoundSeq: upper)
+                try db.execute(
+                    sql: """
+                        INSERT INTO run (command, pipeline, arguments, resume_key, status, started_at, summary_version,
+                                         fingerprint, checkpoint_seq, upper_bound_seq, resumed_from, allow_downgrade)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        command, pipeline, arguments, resumeKey, RunStatus.running.rawValue, Store.now(),
+                        deriver.version, deriver.fingerprint, checkpoint, upper, resumed, allowDowngrade,
+                    ])
+                return RunStart(
+                    runID: db.lastInsertedRowID, resumedFrom: resumed, checkpointSeq: checkpoint,
+                    upperBoundSeq: upper)
             }
         } catch {
             throw .io("\(path): cannot record the run: \(error)")
@@ -51,20 +61,25 @@ extension Store {
 
     /// Saves a run's progress inside the batch's transaction.
     func saveProgress(_ db: Database, runID: Int64, statistics s: RunStatistics, checkpointSeq: Int64?) throws {
-        try db.execute(sql: """
-            UPDATE run SET records_read = ?, records_done = ?, records_unchanged = ?, records_skipped = ?,
-                           file_faults = ?, bytes_read = ?, records_newer = ?,
-                           checkpoint_seq = COALESCE(?, checkpoint_seq)
-            WHERE id = ?
-            """, arguments: [s.recordsRead, s.recordsDone, s.recordsUnchanged, s.recordsSkipped, s.fileFaults,
-                             s.decodedBytes, s.recordsNewer, checkpointSeq, runID])
+        try db.execute(
+            sql: """
+                UPDATE run SET records_read = ?, records_done = ?, records_unchanged = ?, records_skipped = ?,
+                               file_faults = ?, bytes_read = ?, records_newer = ?,
+                               checkpoint_seq = COALESCE(?, checkpoint_seq)
+                WHERE id = ?
+                """,
+            arguments: [
+                s.recordsRead, s.recordsDone, s.recordsUnchanged, s.recordsSkipped, s.fileFaults,
+                s.decodedBytes, s.recordsNewer, checkpointSeq, runID,
+            ])
     }
 
     /// Sets the fixed upper bound of a run's keyset walk.
     func setUpperBound(runID: Int64, upperBoundSeq: Int64) throws(RederiveError) {
         do {
             try pool.write { db in
-                try db.execute(sql: "UPDATE run SET upper_bound_seq = ? WHERE id = ?", arguments: [upperBoundSeq, runID])
+                try db.execute(
+                    sql: "UPDATE run SET upper_bound_seq = ? WHERE id = ?", arguments: [upperBoundSeq, runID])
             }
         } catch {
             throw .io("\(path): cannot record the run: \(error)")
@@ -72,12 +87,15 @@ extension Store {
     }
 
     /// Records how a run ended.
-    public func finishRun(_ runID: Int64, status: RunStatus, exitStatus: Int32, statistics s: RunStatistics) throws(RederiveError) {
+    public func finishRun(
+        _ runID: Int64, status: RunStatus, exitStatus: Int32, statistics s: RunStatistics
+    ) throws(RederiveError) {
         do {
             try pool.write { db in
                 try saveProgress(db, runID: runID, statistics: s, checkpointSeq: nil)
-                try db.execute(sql: "UPDATE run SET status = ?, exit_status = ?, finished_at = ?, duration_s = ? WHERE id = ?",
-                               arguments: [status.rawValue, exitStatus, Store.now(), s.seconds, runID])
+                try db.execute(
+                    sql: "UPDATE run SET status = ?, exit_status = ?, finished_at = ?, duration_s = ? WHERE id = ?",
+                    arguments: [status.rawValue, exitStatus, Store.now(), s.seconds, runID])
             }
         } catch {
             throw .io("\(path): cannot record the end of the run: \(error)")
@@ -98,17 +116,23 @@ extension Store {
     @discardableResult
     func recordFailure(_ db: Database, _ issue: RecordIssue, runID: Int64, now: String) throws -> Bool {
         let key = Store.ledgerKey(issue)
-        let existed = try Bool.fetchOne(db.cachedStatement(sql: "SELECT 1 FROM failure WHERE record_key = ? AND code = ?"),
-                                        arguments: [key, issue.code.rawValue]) ?? false
-        try db.cachedStatement(sql: """
-            INSERT INTO failure (record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT(record_key) DO UPDATE SET record_id = excluded.record_id, file = excluded.file,
-                line = excluded.line, stage = excluded.stage, code = excluded.code, message = excluded.message,
-                run_id = excluded.run_id, last_seen_at = excluded.last_seen_at,
-                first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at ELSE excluded.first_seen_at END
-            """).execute(arguments: [key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code.rawValue, issue.message,
-                             runID, now, now])
+        let existed =
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT 1 FROM failure WHERE record_key = ? AND code = ?"),
+                arguments: [key, issue.code.rawValue]) ?? false
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO failure (record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT(record_key) DO UPDATE SET record_id = excluded.record_id, file = excluded.file,
+                    line = excluded.line, stage = excluded.stage, code = excluded.code, message = excluded.message,
+                    run_id = excluded.run_id, last_seen_at = excluded.last_seen_at,
+                    first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at ELSE excluded.first_seen_at END
+                """
+        ).execute(arguments: [
+            key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code.rawValue, issue.message,
+            runID, now, now,
+        ])
         return !existed
     }
 
@@ -127,8 +151,9 @@ extension Store {
         var start = 0
         while start < all.count {
             let chunk = all[start..<min(start + 500, all.count)]
-            try db.execute(sql: "DELETE FROM failure WHERE record_key IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
-                           arguments: StatementArguments(Array(chunk)))
+            try db.execute(
+                sql: "DELETE FROM failure WHERE record_key IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
+                arguments: StatementArguments(Array(chunk)))
             start += 500
         }
     }

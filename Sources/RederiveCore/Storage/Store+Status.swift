@@ -6,7 +6,9 @@ extension Store {
     ///
     /// Only reads, in one transaction so the counts agree with each other; on a store opened
     /// with `readOnly: true` the file stays byte-identical.
-    public func status(deriver: SummaryDeriver = SummaryDeriver(), runLimit: Int = 10) throws(RederiveError) -> StoreStatus {
+    public func status(
+        deriver: SummaryDeriver = SummaryDeriver(), runLimit: Int = 10
+    ) throws(RederiveError) -> StoreStatus {
         let version = deriver.version
         let fingerprint = deriver.fingerprint
         do {
@@ -14,11 +16,13 @@ extension Store {
                 let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record") ?? 0
 
                 var byVersion: [StoreStatus.VersionCount] = []
-                let versionRows = try Row.fetchAll(db, sql: """
-                    SELECT summary.summary_version AS v, COUNT(*) AS n
-                    FROM record LEFT JOIN summary ON summary.record_seq = record.seq
-                    GROUP BY summary.summary_version
-                    """)
+                let versionRows = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT summary.summary_version AS v, COUNT(*) AS n
+                        FROM record LEFT JOIN summary ON summary.record_seq = record.seq
+                        GROUP BY summary.summary_version
+                        """)
                 for row in versionRows {
                     byVersion.append(.init(summaryVersion: row["v"], records: row["n"]))
                 }
@@ -33,22 +37,29 @@ extension Store {
 
                 // The same three disjoint cases as derive's stale filter
                 // (`summary IS NULL OR version <> ? OR fingerprint <> ?`), split by reason.
-                let staleRow = try Row.fetchOne(db, sql: """
-                    SELECT
-                        COALESCE(SUM(summary.record_seq IS NULL), 0) AS missing,
-                        COALESCE(SUM(summary.record_seq IS NOT NULL AND summary.summary_version < ?), 0) AS version,
-                        COALESCE(SUM(summary.summary_version = ? AND summary.fingerprint <> ?), 0) AS fingerprint
-                    FROM record LEFT JOIN summary ON summary.record_seq = record.seq
-                    """, arguments: [version, version, fingerprint])
-                let stale = StoreStatus.StaleCounts(version: staleRow?["version"] ?? 0,
-                                                    fingerprint: staleRow?["fingerprint"] ?? 0,
-                                                    missing: staleRow?["missing"] ?? 0)
+                let staleRow = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT
+                            COALESCE(SUM(summary.record_seq IS NULL), 0) AS missing,
+                            COALESCE(SUM(summary.record_seq IS NOT NULL AND summary.summary_version < ?), 0) AS version,
+                            COALESCE(SUM(summary.summary_version = ? AND summary.fingerprint <> ?), 0) AS fingerprint
+                        FROM record LEFT JOIN summary ON summary.record_seq = record.seq
+                        """, arguments: [version, version, fingerprint])
+                let stale = StoreStatus.StaleCounts(
+                    version: staleRow?["version"] ?? 0,
+                    fingerprint: staleRow?["fingerprint"] ?? 0,
+                    missing: staleRow?["missing"] ?? 0)
 
-                var failures = try Row.fetchAll(db, sql: """
-                    SELECT stage, code, COUNT(*) AS n FROM failure GROUP BY stage, code
-                    """).map { StoreStatus.FailureCount(stage: $0["stage"], code: $0["code"], count: $0["n"]) }
+                var failures = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT stage, code, COUNT(*) AS n FROM failure GROUP BY stage, code
+                        """
+                ).map { StoreStatus.FailureCount(stage: $0["stage"], code: $0["code"], count: $0["n"]) }
                 // Pipeline order of stages reads better than alphabetical; unknown stages go last.
-                let order = Dictionary(uniqueKeysWithValues: RecordIssue.Stage.allCases.enumerated().map { ($1.rawValue, $0) })
+                let order = Dictionary(
+                    uniqueKeysWithValues: RecordIssue.Stage.allCases.enumerated().map { ($1.rawValue, $0) })
                 failures.sort { a, b in
                     let (sa, sb) = (order[a.stage] ?? Int.max, order[b.stage] ?? Int.max)
                     if sa != sb { return sa < sb }
@@ -57,11 +68,14 @@ extension Store {
                 }
 
                 let totalRuns = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM run") ?? 0
-                let runs = try Row.fetchAll(db, sql: """
-                    SELECT id, command, status, exit_status, started_at, duration_s, records_read, records_done,
-                           records_unchanged, records_skipped, pipeline
-                    FROM run ORDER BY id DESC LIMIT ?
-                    """, arguments: [max(0, runLimit)]).map { row in
+                let runs = try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT id, command, status, exit_status, started_at, duration_s, records_read, records_done,
+                               records_unchanged, records_skipped, pipeline
+                        FROM run ORDER BY id DESC LIMIT ?
+                        """, arguments: [max(0, runLimit)]
+                ).map { row in
                     StoreStatus.RunEntry(
                         id: row["id"], command: row["command"], status: row["status"], exitStatus: row["exit_status"],
                         startedAt: row["started_at"], durationSeconds: row["duration_s"], read: row["records_read"],
@@ -69,13 +83,16 @@ extension Store {
                         pipeline: row["pipeline"])
                 }
 
-                var status = StoreStatus(path: path, totalRecords: total, recordsByVersion: byVersion, stale: stale,
-                                         failures: failures, recentRuns: runs, totalRuns: totalRuns,
-                                         currentVersion: version, currentFingerprint: fingerprint)
+                var status = StoreStatus(
+                    path: path, totalRecords: total, recordsByVersion: byVersion, stale: stale,
+                    failures: failures, recentRuns: runs, totalRuns: totalRuns,
+                    currentVersion: version, currentFingerprint: fingerprint)
                 // Newer summaries are not stale: an older build leaves them alone.
-                let newer = try Row.fetchOne(db, sql: """
-                    SELECT COUNT(*) AS n, MAX(summary_version) AS v FROM summary WHERE summary_version > ?
-                    """, arguments: [version])
+                let newer = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) AS n, MAX(summary_version) AS v FROM summary WHERE summary_version > ?
+                        """, arguments: [version])
                 status.newer = newer?["n"] ?? 0
                 status.newestVersion = newer?["v"]
                 if try db.tableExists("summary_history") {

@@ -77,7 +77,9 @@ public final class Store: @unchecked Sendable {
             pool = try Self.openReadOnly(path: path, configuration: config, forceImmutable: forceImmutable)
             let current = (try? pool.read { try migrator.hasCompletedMigrations($0) }) ?? false
             if !current {
-                throw .io("\(path): the store's schema is older than this build; run `rederive import` or `rederive derive` once to migrate it")
+                throw .io(
+                    "\(path): the store's schema is older than this build; run `rederive import` or `rederive derive` once to migrate it"
+                )
             }
             return
         }
@@ -130,8 +132,10 @@ public final class Store: @unchecked Sendable {
     // the main file alone. That is the whole store when there is no `-wal` or an empty one
     // (every writer checkpoints at close); a non-empty `-wal` that cannot be read through
     // its index holds commits the main file lacks, so that case is refused, not misread.
-    private static func openReadOnly(path: String, configuration: Configuration,
-                                     forceImmutable: Bool) throws(RederiveError) -> DatabasePool {
+    private static func openReadOnly(
+        path: String, configuration: Configuration,
+        forceImmutable: Bool
+    ) throws(RederiveError) -> DatabasePool {
         var firstError: Error?
         if !forceImmutable {
             do {
@@ -145,9 +149,10 @@ public final class Store: @unchecked Sendable {
         }
         var walInfo = stat()
         if stat(path + "-wal", &walInfo) == 0, walInfo.st_size > 0 {
-            throw .io("\(path): cannot open the store read-only (\(firstError.map { "\($0)" } ?? "forced")), and its "
-                      + "\(path)-wal holds \(walInfo.st_size) bytes of changes that can only be read with write access to "
-                      + "the directory; open it once where it is writable (any rederive command checkpoints it)")
+            throw .io(
+                "\(path): cannot open the store read-only (\(firstError.map { "\($0)" } ?? "forced")), and its "
+                    + "\(path)-wal holds \(walInfo.st_size) bytes of changes that can only be read with write access to "
+                    + "the directory; open it once where it is writable (any rederive command checkpoints it)")
         }
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
@@ -167,7 +172,8 @@ public final class Store: @unchecked Sendable {
         let history = try SchemaHistoryReader.read(path: path)
         guard let applied = history.applied else {
             if !history.tables.isEmpty {
-                throw RederiveError.io("\(path): not a rederive store (it has tables but no schema history); refusing to touch it")
+                throw RederiveError.io(
+                    "\(path): not a rederive store (it has tables but no schema history); refusing to touch it")
             }
             return false
         }
@@ -175,7 +181,8 @@ public final class Store: @unchecked Sendable {
         let unknown = Set(applied).subtracting(known)
         if !unknown.isEmpty {
             throw RederiveError.io(
-                "\(path): this store was written by a newer rederive (schema migrations \(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. Use a newer rederive (this is rederive \(RederiveVersion.release), store schema \(Store.schemaVersion); see `rederive --version`); the file was not modified.")
+                "\(path): this store was written by a newer rederive (schema migrations \(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. Use a newer rederive (this is rederive \(RederiveVersion.release), store schema \(Store.schemaVersion); see `rederive --version`); the file was not modified."
+            )
         }
         return !applied.isEmpty && applied.count < known.count
     }

@@ -11,134 +11,136 @@ enum StoreSchema {
     }
 
     private static func createInitialSchema(_ db: Database) throws {
-        try db.execute(sql: """
-            -- One row per record; raw data and derived data live in their own tables so that
-            -- re-deriving never rewrites raw bytes.
-            CREATE TABLE record (
-                seq INTEGER PRIMARY KEY,
-                id TEXT NOT NULL UNIQUE,
-                room_name TEXT NOT NULL,
-                captured_at TEXT NOT NULL,
-                source_format_version INTEGER NOT NULL,
-                source_file TEXT NOT NULL,
-                source_line INTEGER NOT NULL,
-                raw_hash TEXT NOT NULL,
-                raw_size INTEGER NOT NULL,
-                source_summary TEXT,
-                source_summary_version INTEGER NOT NULL DEFAULT 0,
-                stored_at TEXT NOT NULL
-            );
-            -- The raw room without its opaque coreModel (what derivations read) ...
-            CREATE TABLE raw_room (
-                record_seq INTEGER PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,
-                core_model_offset INTEGER NOT NULL,
-                skeleton BLOB NOT NULL
-            );
-            -- ... and the coreModel text; skeleton + core model = the raw bytes, byte-exact.
-            CREATE TABLE raw_core_model (
-                record_seq INTEGER PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,
-                bytes BLOB NOT NULL
-            );
-            CREATE TABLE summary (
-                record_seq INTEGER PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,
-                summary_version INTEGER NOT NULL,
-                fingerprint TEXT NOT NULL,
-                derived_at TEXT NOT NULL,
-                run_id INTEGER,
-                floor_area_sqm REAL NOT NULL,
-                ceiling_height_m REAL NOT NULL,
-                wall_count INTEGER NOT NULL,
-                object_count INTEGER NOT NULL,
-                door_count INTEGER NOT NULL,
-                window_count INTEGER NOT NULL,
-                opening_count INTEGER NOT NULL,
-                volume_m3 REAL NOT NULL,
-                floor_area_method TEXT NOT NULL,
-                summary_json TEXT NOT NULL
-            );
-            CREATE INDEX summary_by_version ON summary(summary_version, fingerprint);
-            CREATE TABLE run (
-                id INTEGER PRIMARY KEY,
-                command TEXT NOT NULL,
-                pipeline TEXT,
-                arguments TEXT NOT NULL,
-                resume_key TEXT,
-                status TEXT NOT NULL,
-                exit_status INTEGER,
-                started_at TEXT NOT NULL,
-                finished_at TEXT,
-                summary_version INTEGER NOT NULL,
-                fingerprint TEXT NOT NULL,
-                records_read INTEGER NOT NULL DEFAULT 0,
-                records_done INTEGER NOT NULL DEFAULT 0,
-                records_unchanged INTEGER NOT NULL DEFAULT 0,
-                records_skipped INTEGER NOT NULL DEFAULT 0,
-                file_faults INTEGER NOT NULL DEFAULT 0,
-                bytes_read INTEGER NOT NULL DEFAULT 0,
-                checkpoint_seq INTEGER,
-                upper_bound_seq INTEGER,
-                resumed_from INTEGER,
-                duration_s REAL
-            );
-            CREATE INDEX run_by_resume_key ON run(resume_key, id);
-            -- Open failures, one per record (or line, or file); cleared when the record succeeds.
-            CREATE TABLE failure (
-                record_key TEXT PRIMARY KEY,
-                record_id TEXT,
-                file TEXT,
-                line INTEGER,
-                stage TEXT NOT NULL,
-                code TEXT NOT NULL,
-                message TEXT NOT NULL,
-                run_id INTEGER NOT NULL,
-                first_seen_at TEXT NOT NULL,
-                last_seen_at TEXT NOT NULL
-            );
-            CREATE INDEX failure_by_id ON failure(record_id);
-            -- Export files imported, by content hash (nightly runs skip them).
-            CREATE TABLE imported_file (
-                content_hash TEXT PRIMARY KEY,
-                path TEXT NOT NULL,
-                bytes INTEGER NOT NULL,
-                records INTEGER NOT NULL,
-                run_id INTEGER NOT NULL,
-                imported_at TEXT NOT NULL
-            );
-            """)
+        try db.execute(
+            sql: """
+                -- One row per record; raw data and derived data live in their own tables so that
+                -- re-deriving never rewrites raw bytes.
+                CREATE TABLE record (
+                    seq INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    room_name TEXT NOT NULL,
+                    captured_at TEXT NOT NULL,
+                    source_format_version INTEGER NOT NULL,
+                    source_file TEXT NOT NULL,
+                    source_line INTEGER NOT NULL,
+                    raw_hash TEXT NOT NULL,
+                    raw_size INTEGER NOT NULL,
+                    source_summary TEXT,
+                    source_summary_version INTEGER NOT NULL DEFAULT 0,
+                    stored_at TEXT NOT NULL
+                );
+                -- The raw room without its opaque coreModel (what derivations read) ...
+                CREATE TABLE raw_room (
+                    record_seq INTEGER PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,
+                    core_model_offset INTEGER NOT NULL,
+                    skeleton BLOB NOT NULL
+                );
+                -- ... and the coreModel text; skeleton + core model = the raw bytes, byte-exact.
+                CREATE TABLE raw_core_model (
+                    record_seq INTEGER PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,
+                    bytes BLOB NOT NULL
+                );
+                CREATE TABLE summary (
+                    record_seq INTEGER PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,
+                    summary_version INTEGER NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    derived_at TEXT NOT NULL,
+                    run_id INTEGER,
+                    floor_area_sqm REAL NOT NULL,
+                    ceiling_height_m REAL NOT NULL,
+                    wall_count INTEGER NOT NULL,
+                    object_count INTEGER NOT NULL,
+                    door_count INTEGER NOT NULL,
+                    window_count INTEGER NOT NULL,
+                    opening_count INTEGER NOT NULL,
+                    volume_m3 REAL NOT NULL,
+                    floor_area_method TEXT NOT NULL,
+                    summary_json TEXT NOT NULL
+                );
+                CREATE INDEX summary_by_version ON summary(summary_version, fingerprint);
+                CREATE TABLE run (
+                    id INTEGER PRIMARY KEY,
+                    command TEXT NOT NULL,
+                    pipeline TEXT,
+                    arguments TEXT NOT NULL,
+                    resume_key TEXT,
+                    status TEXT NOT NULL,
+                    exit_status INTEGER,
+                    started_at TEXT NOT NULL,
+                    finished_at TEXT,
+                    summary_version INTEGER NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    records_read INTEGER NOT NULL DEFAULT 0,
+                    records_done INTEGER NOT NULL DEFAULT 0,
+                    records_unchanged INTEGER NOT NULL DEFAULT 0,
+                    records_skipped INTEGER NOT NULL DEFAULT 0,
+                    file_faults INTEGER NOT NULL DEFAULT 0,
+                    bytes_read INTEGER NOT NULL DEFAULT 0,
+                    checkpoint_seq INTEGER,
+                    upper_bound_seq INTEGER,
+                    resumed_from INTEGER,
+                    duration_s REAL
+                );
+                CREATE INDEX run_by_resume_key ON run(resume_key, id);
+                -- Open failures, one per record (or line, or file); cleared when the record succeeds.
+                CREATE TABLE failure (
+                    record_key TEXT PRIMARY KEY,
+                    record_id TEXT,
+                    file TEXT,
+                    line INTEGER,
+                    stage TEXT NOT NULL,
+                    code TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    run_id INTEGER NOT NULL,
+                    first_seen_at TEXT NOT NULL,
+                    last_seen_at TEXT NOT NULL
+                );
+                CREATE INDEX failure_by_id ON failure(record_id);
+                -- Export files imported, by content hash (nightly runs skip them).
+                CREATE TABLE imported_file (
+                    content_hash TEXT PRIMARY KEY,
+                    path TEXT NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    records INTEGER NOT NULL,
+                    run_id INTEGER NOT NULL,
+                    imported_at TEXT NOT NULL
+                );
+                """)
     }
 
     /// Undo and backfill safety: the previous summary of every overwrite (same transaction
     /// as the overwrite), runs that skipped newer summaries or were allowed to downgrade
     /// them, and a store identity that plans are bound to.
     private static func addSummaryHistory(_ db: Database) throws {
-        try db.execute(sql: """
-            -- A summary as it was before a run replaced it (`replaced_by_run`).
-            CREATE TABLE summary_history (
-                id INTEGER PRIMARY KEY,
-                record_seq INTEGER NOT NULL REFERENCES record(seq) ON DELETE CASCADE,
-                replaced_by_run INTEGER NOT NULL,
-                replaced_at TEXT NOT NULL,
-                summary_version INTEGER NOT NULL,
-                fingerprint TEXT NOT NULL,
-                derived_at TEXT NOT NULL,
-                run_id INTEGER,
-                floor_area_sqm REAL NOT NULL,
-                ceiling_height_m REAL NOT NULL,
-                wall_count INTEGER NOT NULL,
-                object_count INTEGER NOT NULL,
-                door_count INTEGER NOT NULL,
-                window_count INTEGER NOT NULL,
-                opening_count INTEGER NOT NULL,
-                volume_m3 REAL NOT NULL,
-                floor_area_method TEXT NOT NULL,
-                summary_json TEXT NOT NULL
-            );
-            CREATE INDEX summary_history_by_run ON summary_history(replaced_by_run, id);
-            CREATE INDEX summary_history_by_record ON summary_history(record_seq, id);
-            ALTER TABLE run ADD COLUMN records_newer INTEGER NOT NULL DEFAULT 0;
-            ALTER TABLE run ADD COLUMN allow_downgrade INTEGER NOT NULL DEFAULT 0;
-            CREATE TABLE store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            INSERT INTO store_info (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
-            """)
+        try db.execute(
+            sql: """
+                -- A summary as it was before a run replaced it (`replaced_by_run`).
+                CREATE TABLE summary_history (
+                    id INTEGER PRIMARY KEY,
+                    record_seq INTEGER NOT NULL REFERENCES record(seq) ON DELETE CASCADE,
+                    replaced_by_run INTEGER NOT NULL,
+                    replaced_at TEXT NOT NULL,
+                    summary_version INTEGER NOT NULL,
+                    fingerprint TEXT NOT NULL,
+                    derived_at TEXT NOT NULL,
+                    run_id INTEGER,
+                    floor_area_sqm REAL NOT NULL,
+                    ceiling_height_m REAL NOT NULL,
+                    wall_count INTEGER NOT NULL,
+                    object_count INTEGER NOT NULL,
+                    door_count INTEGER NOT NULL,
+                    window_count INTEGER NOT NULL,
+                    opening_count INTEGER NOT NULL,
+                    volume_m3 REAL NOT NULL,
+                    floor_area_method TEXT NOT NULL,
+                    summary_json TEXT NOT NULL
+                );
+                CREATE INDEX summary_history_by_run ON summary_history(replaced_by_run, id);
+                CREATE INDEX summary_history_by_record ON summary_history(record_seq, id);
+                ALTER TABLE run ADD COLUMN records_newer INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE run ADD COLUMN allow_downgrade INTEGER NOT NULL DEFAULT 0;
+                CREATE TABLE store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+                INSERT INTO store_info (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+                """)
     }
 }

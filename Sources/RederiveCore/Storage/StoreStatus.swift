@@ -80,8 +80,10 @@ public struct StoreStatus: Sendable, Equatable {
         public var pipeline: String?
 
         /// Creates an entry.
-        public init(id: Int64, command: String, status: String, exitStatus: Int?, startedAt: String,
-                    durationSeconds: Double?, read: Int, done: Int, unchanged: Int, skipped: Int, pipeline: String?) {
+        public init(
+            id: Int64, command: String, status: String, exitStatus: Int?, startedAt: String,
+            durationSeconds: Double?, read: Int, done: Int, unchanged: Int, skipped: Int, pipeline: String?
+        ) {
             self.id = id
             self.command = command
             self.status = status
@@ -124,9 +126,11 @@ public struct StoreStatus: Sendable, Equatable {
     public var historyBytes: Int64 = 0
 
     /// Creates a status.
-    public init(path: String, totalRecords: Int, recordsByVersion: [VersionCount], stale: StaleCounts,
-                failures: [FailureCount], recentRuns: [RunEntry], totalRuns: Int, currentVersion: Int,
-                currentFingerprint: String) {
+    public init(
+        path: String, totalRecords: Int, recordsByVersion: [VersionCount], stale: StaleCounts,
+        failures: [FailureCount], recentRuns: [RunEntry], totalRuns: Int, currentVersion: Int,
+        currentFingerprint: String
+    ) {
         self.path = path
         self.totalRecords = totalRecords
         self.recordsByVersion = recordsByVersion

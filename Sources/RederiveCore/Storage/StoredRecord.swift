@@ -42,8 +42,10 @@ public struct StoredRecord: Sendable, Equatable {
         public var replacedAt: String?
 
         /// Creates an entry.
-        public init(summaryVersion: Int, fingerprint: String, derivedAt: String, runID: Int64?, json: String,
-                    replacedByRun: Int64? = nil, replacedAt: String? = nil) {
+        public init(
+            summaryVersion: Int, fingerprint: String, derivedAt: String, runID: Int64?, json: String,
+            replacedByRun: Int64? = nil, replacedAt: String? = nil
+        ) {
             self.summaryVersion = summaryVersion
             self.fingerprint = fingerprint
             self.derivedAt = derivedAt
@@ -94,9 +96,11 @@ public struct StoredRecord: Sendable, Equatable {
     public var history: [HistoryEntry]?
 
     /// Creates a record description.
-    public init(id: String, roomName: String, capturedAt: String, sourceFormatVersion: Int, sourceFile: String,
-                sourceLine: Int, rawHash: String, rawSize: Int, storedAt: String, summary: Summary?,
-                staleness: Staleness, failures: [OpenFailure], history: [HistoryEntry]?) {
+    public init(
+        id: String, roomName: String, capturedAt: String, sourceFormatVersion: Int, sourceFile: String,
+        sourceLine: Int, rawHash: String, rawSize: Int, storedAt: String, summary: Summary?,
+        staleness: Staleness, failures: [OpenFailure], history: [HistoryEntry]?
+    ) {
         self.id = id
         self.roomName = roomName
         self.capturedAt = capturedAt

@@ -32,7 +32,9 @@ final class BackfillSafetyCommandTests: XCTestCase {
 
     /// Makes every stored summary (or those of `where`) look derived by an older build.
     private func makeStale(_ path: String? = nil, where condition: String = "1") throws {
-        try StoreInspection.execute(path ?? db, """
+        try StoreInspection.execute(
+            path ?? db,
+            """
             UPDATE summary SET summary_version = 0, fingerprint = 'v0-old', floor_area_sqm = 1.5,
                 summary_json = '{"old":' || record_seq || '}' WHERE \(condition)
             """)
@@ -60,11 +62,11 @@ final class BackfillSafetyCommandTests: XCTestCase {
         XCTAssertTrue(derived.stdout.contains("\"derived\":0,\"newer\":\(n)"), derived.stdout)
         let pipeline = dir.file("nightly.yml")
         try """
-            version: 1
-            stages:
-              - import: { paths: [\(RoomFixtures.repoRoot.path)/Fixtures/exports] }
-              - derive: {}
-            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        version: 1
+        stages:
+          - import: { paths: [\(RoomFixtures.repoRoot.path)/Fixtures/exports] }
+          - derive: {}
+        """.write(toFile: pipeline, atomically: true, encoding: .utf8)
         XCTAssertEqual(try rederive(["run", pipeline, "--db", db, "-q"]).status, 0)
         XCTAssertEqual(try summaries(), before, "nothing downgraded")
 
@@ -116,7 +118,8 @@ final class BackfillSafetyCommandTests: XCTestCase {
         XCTAssertTrue(waited.stderr.contains("waiting for the run lock"), waited.stderr)
         // Read-only commands never wait for it.
         XCTAssertEqual(try rederive(["status", "--db", db]).status, 0)
-        XCTAssertEqual(try rederive(["derive", "--db", db, "--all", "--dry-run", "--preview-out", dir.file("p")]).status, 0)
+        XCTAssertEqual(
+            try rederive(["derive", "--db", db, "--all", "--dry-run", "--preview-out", dir.file("p")]).status, 0)
         XCTAssertEqual(try rederive(["export", "--db", db, "-o", dir.file("e.jsonl")]).status, 0)
 
         // The holder dies without releasing (kill -9): the next run takes the lock over.
@@ -124,10 +127,12 @@ final class BackfillSafetyCommandTests: XCTestCase {
         holder.waitUntilExit()
         let next = try rederive(["derive", "--db", db])
         XCTAssertEqual(next.status, 0, next.stderr)
-        XCTAssertTrue(next.stderr.contains("took over the run lock left by rederive derive --all (pid \(pid)"), next.stderr)
+        XCTAssertTrue(
+            next.stderr.contains("took over the run lock left by rederive derive --all (pid \(pid)"), next.stderr)
         XCTAssertNil(RunLock.holder(ofStore: db))
-        XCTAssertEqual(try String(contentsOfFile: RunLock.path(forStore: db), encoding: .utf8), "",
-                       "a clean end leaves no holder")
+        XCTAssertEqual(
+            try String(contentsOfFile: RunLock.path(forStore: db), encoding: .utf8), "",
+            "a clean end leaves no holder")
     }
 
     func testWaitWaitsForTheHolderToFinish() throws {
@@ -145,8 +150,10 @@ final class BackfillSafetyCommandTests: XCTestCase {
         let backfill = try rederive(["derive", "--db", db, "--json"])
         XCTAssertEqual(backfill.status, 0, backfill.stderr)
         let backfillRun = try XCTUnwrap(StoreInspection.run(db))["id"] as Int64
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary_history WHERE replaced_by_run = ?",
-                                               [backfillRun]), n, "every overwrite kept its predecessor")
+        XCTAssertEqual(
+            try StoreInspection.int(
+                db, "SELECT COUNT(*) FROM summary_history WHERE replaced_by_run = ?",
+                [backfillRun]), n, "every overwrite kept its predecessor")
 
         // A later run changes one record: reverting must not touch it.
         let victim = try id(at: 3)
@@ -167,21 +174,25 @@ final class BackfillSafetyCommandTests: XCTestCase {
 
         let revert = try rederive(["revert", "--db", db, "--run", String(backfillRun), "--json"])
         XCTAssertEqual(revert.status, 0, revert.stderr)
-        XCTAssertTrue(revert.stdout.contains("\"restored\":\(n - 1),\"conflicts\":1,\"alreadyReverted\":0"), revert.stdout)
+        XCTAssertTrue(
+            revert.stdout.contains("\"restored\":\(n - 1),\"conflicts\":1,\"alreadyReverted\":0"), revert.stdout)
         XCTAssertTrue(revert.stderr.contains("left untouched (conflicts): \(victim)"), revert.stderr)
         let after = try summaries()
-        XCTAssertEqual(after.filter { !$0.contains(victim) }, before.filter { !$0.contains(victim) },
-                       "restored exactly, run and time included")
+        XCTAssertEqual(
+            after.filter { !$0.contains(victim) }, before.filter { !$0.contains(victim) },
+            "restored exactly, run and time included")
         XCTAssertEqual(after.filter { $0.contains(victim) }, victimNow, "the conflict is untouched")
 
         let again = try rederive(["revert", "--db", db, "--run", String(backfillRun), "--json"])
         XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertTrue(again.stdout.contains("\"restored\":0,\"conflicts\":1,\"alreadyReverted\":\(n - 1)"), again.stdout)
+        XCTAssertTrue(
+            again.stdout.contains("\"restored\":0,\"conflicts\":1,\"alreadyReverted\":\(n - 1)"), again.stdout)
         XCTAssertEqual(try summaries(), after, "reverting twice is harmless")
 
         let status = try rederive(["status", "--db", db, "--json"])
-        let history2 = try XCTUnwrap((JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any])?["history"]
-            as? [String: Any])
+        let history2 = try XCTUnwrap(
+            (JSONSerialization.jsonObject(with: status.stdoutData) as? [String: Any])?["history"]
+                as? [String: Any])
         XCTAssertEqual(history2["summaries"] as? Int, n + 1 + (n - 1))
         XCTAssertEqual(try rederive(["history", "--db", db, "--prune", "--keep-runs", "1"]).status, 0)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary_history"), n - 1, "the revert's own")
@@ -211,8 +222,9 @@ final class BackfillSafetyCommandTests: XCTestCase {
         XCTAssertEqual(try rederive(["revert", "--db", copy, "--run", String(runID), "-q"]).status, 0)
         let reference = try summaries(copy)
 
-        let child = try CommandLineTool.Child(["revert", "--db", big, "--run", String(runID), "--batch-size", "10"],
-                                              stderrPath: dir.file("revert.err"))
+        let child = try CommandLineTool.Child(
+            ["revert", "--db", big, "--run", String(runID), "--batch-size", "10"],
+            stderrPath: dir.file("revert.err"))
         let progress = CommandLineTool.waitForProgress(child, db: big, command: "revert", records: 200)
         child.signal(SIGKILL)
         _ = child.wait()
@@ -226,15 +238,18 @@ final class BackfillSafetyCommandTests: XCTestCase {
     // MARK: a preview that gates the apply
 
     private func plan(_ path: String) throws -> [String: Any] {
-        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
     }
 
     func testAPlanAppliesExactlyWhatWasPreviewed() throws {
         try makeStale(where: "record_seq <= 30")
         let planPath = dir.file("plan.json")
         let before = try summaries()
-        let preview = try rederive(["derive", "--db", db, "--all", "--dry-run", "--plan", planPath,
-                                    "--preview-out", dir.file("preview")])
+        let preview = try rederive([
+            "derive", "--db", db, "--all", "--dry-run", "--plan", planPath,
+            "--preview-out", dir.file("preview"),
+        ])
         XCTAssertEqual(preview.status, 0, preview.stderr)
         XCTAssertEqual(try summaries(), before, "the preview writes nothing")
         let p = try plan(planPath)
@@ -247,8 +262,10 @@ final class BackfillSafetyCommandTests: XCTestCase {
         var options = CorpusGenerator.Options(records: 3, seed: 5)
         options.corruptFraction = 0
         options.collectLines = false
-        _ = try CorpusGenerator(roomsDirectory: RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path,
-                                options: options).write(to: late)
+        _ = try CorpusGenerator(
+            roomsDirectory: RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path,
+            options: options
+        ).write(to: late)
         XCTAssertEqual(try rederive(["import", late, "--db", db, "-q"]).status, 0)
         try makeStale(where: "record_seq > \(n)")
 
@@ -256,15 +273,19 @@ final class BackfillSafetyCommandTests: XCTestCase {
         XCTAssertEqual(apply.status, 0, apply.stderr)
         XCTAssertTrue(apply.stdout.contains("\"derived\":30"), apply.stdout)
         XCTAssertTrue(apply.stderr.contains("records added after the plan are not part of it"), apply.stderr)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 0"), 3,
-                       "the late records stay as they were")
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 0"), 3,
+            "the late records stay as they were")
     }
 
     func testAPlanIsRefusedWhenTheStoreOrTheDeriverChanged() throws {
         try makeStale(where: "record_seq <= 10")
         let planPath = dir.file("plan.json")
-        XCTAssertEqual(try rederive(["derive", "--db", db, "--dry-run", "--plan", planPath,
-                                     "--preview-out", dir.file("preview")]).status, 0)
+        XCTAssertEqual(
+            try rederive([
+                "derive", "--db", db, "--dry-run", "--plan", planPath,
+                "--preview-out", dir.file("preview"),
+            ]).status, 0)
 
         // The store changed since (one more stale record): refused, nothing written.
         try makeStale(where: "record_seq = 20")
@@ -285,8 +306,11 @@ final class BackfillSafetyCommandTests: XCTestCase {
         // Another store at the same path.
         let other = dir.file("other.sqlite")
         XCTAssertEqual(try rederive(["import", "Fixtures/exports", "--db", other, "-q"]).status, 0)
-        XCTAssertEqual(try rederive(["derive", "--db", db, "--dry-run", "--plan", planPath,
-                                     "--preview-out", dir.file("preview")]).status, 0)
+        XCTAssertEqual(
+            try rederive([
+                "derive", "--db", db, "--dry-run", "--plan", planPath,
+                "--preview-out", dir.file("preview"),
+            ]).status, 0)
         let elsewhere = try rederive(["derive", "--db", other, "--apply-plan", planPath])
         XCTAssertEqual(elsewhere.status, ExitStatus.refused, elsewhere.stderr)
         XCTAssertTrue(elsewhere.stderr.contains("another store"), elsewhere.stderr)
@@ -305,10 +329,10 @@ final class BackfillSafetyCommandTests: XCTestCase {
         // The nightly's guard: new records are fine, rewrites stop the stage with a pointer to the backfill.
         let pipeline = dir.file("guarded.yml")
         try """
-            version: 1
-            stages:
-              - derive: { max-changes: 0 }
-            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        version: 1
+        stages:
+          - derive: { max-changes: 0 }
+        """.write(toFile: pipeline, atomically: true, encoding: .utf8)
         let nightly = try rederive(["run", pipeline, "--db", db])
         XCTAssertEqual(nightly.status, ExitStatus.refused, nightly.stderr)
         XCTAssertTrue(nightly.stderr.contains("backfill"), nightly.stderr)

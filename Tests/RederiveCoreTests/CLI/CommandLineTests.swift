@@ -22,8 +22,10 @@ final class CommandLineTests: XCTestCase {
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
         try process.run()
         process.waitUntilExit()
-        return (process.terminationStatus, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
-                (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+        return (
+            process.terminationStatus, (try? String(contentsOfFile: out, encoding: .utf8)) ?? "",
+            (try? String(contentsOfFile: err, encoding: .utf8)) ?? ""
+        )
     }
 
     func testSummarizeFixturesSkipsEveryCorruptRecordAndExits3() throws {
@@ -40,11 +42,13 @@ final class CommandLineTests: XCTestCase {
             try XCTUnwrap(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
         let codes = issues.map { "\($0["line"] is NSNull ? "-" : "\($0["line"]!)"):\($0["code"]!)" }
-        XCTAssertEqual(codes, [
-            "1:invalid_json", "3:invalid_utf8", "4:not_an_object", "5:missing_key", "8:missing_key", "9:wrong_type",
-            "10:invalid_base64", "12:invalid_room_json", "14:non_finite_number", "16:bad_transform",
-            "17:negative_dimension", "18:unsupported_format_version", "20:duplicate_id", "-:truncated_frame",
-        ], "one issue per corrupt kind, sorted by file then line")
+        XCTAssertEqual(
+            codes,
+            [
+                "1:invalid_json", "3:invalid_utf8", "4:not_an_object", "5:missing_key", "8:missing_key", "9:wrong_type",
+                "10:invalid_base64", "12:invalid_room_json", "14:non_finite_number", "16:bad_transform",
+                "17:negative_dimension", "18:unsupported_format_version", "20:duplicate_id", "-:truncated_frame",
+            ], "one issue per corrupt kind, sorted by file then line")
         XCTAssertTrue(r.stderr.contains("summarize: 58 read, 45 summarized, 13 skipped, 1 file fault"), r.stderr)
     }
 
@@ -65,11 +69,13 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try rederive(["derive", "--db", dir.file("x.sqlite"), "--all", "--retry-failed"]).status, 1)
         XCTAssertEqual(try rederive(["run", dir.file("missing.yml")]).status, 1)
         XCTAssertEqual(try rederive(["derive", "--db", dir.file("typo.sqlite")]).status, 1)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("typo.sqlite")), "a mistyped store is not created")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: dir.file("typo.sqlite")), "a mistyped store is not created")
         XCTAssertEqual(try rederive(["run", "Pipelines/backfill.yml", "--db", dir.file("typo2.sqlite")]).status, 1)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("typo2.sqlite")))
         let bad = dir.file("bad.yml")
-        try "version: 1\nstore: x.sqlite\nstages:\n  - derive: { al: true }\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        try "version: 1\nstore: x.sqlite\nstages:\n  - derive: { al: true }\n".write(
+            toFile: bad, atomically: true, encoding: .utf8)
         let r = try rederive(["run", bad])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stderr.contains("bad.yml:4"), r.stderr)
@@ -92,7 +98,10 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(first.status, 0, first.stderr)
         let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
         XCTAssertEqual((summary["counts"] as? [String: Any])?["imported"] as? Int, 32)
-        for key in ["runId", "command", "status", "exitStatus", "counts", "summaryVersion", "fingerprint", "durationSeconds", "recordsPerSecond"] {
+        for key in [
+            "runId", "command", "status", "exitStatus", "counts", "summaryVersion", "fingerprint", "durationSeconds",
+            "recordsPerSecond",
+        ] {
             XCTAssertNotNil(summary[key], key)
         }
         XCTAssertEqual(first.stderr, "", "--quiet: no tally")
@@ -115,7 +124,9 @@ final class CommandLineTests: XCTestCase {
         // Mark the store as written by a future schema, through GRDB rather than a CLI.
         do {
             let store = try Store(path: db)
-            try store.pool.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')") }
+            try store.pool.write {
+                try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')")
+            }
             store.close()
         }
         let before = FileManager.default.contents(atPath: db)
@@ -133,7 +144,9 @@ final class CommandLineTests: XCTestCase {
             XCTAssertTrue(r.stdout.contains("rederive \(command)"), "\(command) --help example uses the command")
         }
         let top = try rederive(["--help"])
-        for code in ["130", "143", "4 ", "3 ", "2 ", "1 "] { XCTAssertTrue(top.stdout.contains(code), "exit code \(code) documented") }
+        for code in ["130", "143", "4 ", "3 ", "2 ", "1 "] {
+            XCTAssertTrue(top.stdout.contains(code), "exit code \(code) documented")
+        }
     }
 
     func testMetricsFileFromTheCommandLine() throws {
@@ -141,6 +154,8 @@ final class CommandLineTests: XCTestCase {
         let r = try rederive(["import", "Fixtures/exports", "--db", db, "--metrics-file", metrics, "--quiet"])
         XCTAssertEqual(r.status, 0)
         let text = try String(contentsOfFile: metrics, encoding: .utf8)
-        XCTAssertTrue(text.contains("rederive_records{pipeline=\"\",stage=\"import\",command=\"import\",outcome=\"imported\"} 32"), text)
+        XCTAssertTrue(
+            text.contains(
+                "rederive_records{pipeline=\"\",stage=\"import\",command=\"import\",outcome=\"imported\"} 32"), text)
     }
 }

@@ -17,9 +17,11 @@ struct CommandLineResult {
 extension CommandLineTool {
     /// Runs `executable` (default: the built rederive) with `arguments` in `directory` (default: the
     /// repository root), feeding `stdin` (default: none), with `environment` added to this process's.
-    static func invoke(_ arguments: [String], executable: String? = nil, stdin: Data? = nil,
-                       environment: [String: String] = [:], directory: URL = RoomFixtures.repoRoot,
-                       scratch: TemporaryDirectory) throws -> CommandLineResult {
+    static func invoke(
+        _ arguments: [String], executable: String? = nil, stdin: Data? = nil,
+        environment: [String: String] = [:], directory: URL = RoomFixtures.repoRoot,
+        scratch: TemporaryDirectory
+    ) throws -> CommandLineResult {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try executable ?? CommandLineTool.executable())
         process.arguments = arguments
@@ -39,8 +41,9 @@ extension CommandLineTool {
         }
         try process.run()
         process.waitUntilExit()
-        return CommandLineResult(status: process.terminationStatus,
-                                 stdoutData: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(),
-                                 stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
+        return CommandLineResult(
+            status: process.terminationStatus,
+            stdoutData: (try? Data(contentsOf: URL(fileURLWithPath: out))) ?? Data(),
+            stderr: (try? String(contentsOfFile: err, encoding: .utf8)) ?? "")
     }
 }

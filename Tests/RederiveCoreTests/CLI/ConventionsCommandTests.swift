@@ -10,8 +10,10 @@ final class ConventionsCommandTests: XCTestCase {
     override func setUpWithError() throws { dir = try TemporaryDirectory() }
     override func tearDown() { dir = nil }
 
-    private func rederive(_ arguments: [String], stdin: Data? = nil,
-                          environment: [String: String] = [:]) throws -> CommandLineResult {
+    private func rederive(
+        _ arguments: [String], stdin: Data? = nil,
+        environment: [String: String] = [:]
+    ) throws -> CommandLineResult {
         try CommandLineTool.invoke(arguments, stdin: stdin, environment: environment, scratch: dir)
     }
 
@@ -24,7 +26,8 @@ final class ConventionsCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, RederiveVersion.description + "\n")
         XCTAssertTrue(r.stdout.contains("rederive \(RederiveVersion.release)"))
-        XCTAssertTrue(r.stdout.contains("summary v\(SummaryDeriver.currentVersion), fingerprint \(SummaryDeriver().fingerprint)"))
+        XCTAssertTrue(
+            r.stdout.contains("summary v\(SummaryDeriver.currentVersion), fingerprint \(SummaryDeriver().fingerprint)"))
         XCTAssertTrue(r.stdout.contains("store schema v2-summary-history"), r.stdout)
     }
 
@@ -52,8 +55,9 @@ final class ConventionsCommandTests: XCTestCase {
 
         let plain = try rederive(["summarize", "-", "--out", "-"], stdin: try fixture("rooms-v2.jsonl"))
         XCTAssertEqual(plain.status, 0, plain.stderr)
-        XCTAssertEqual(plain.stdout.split(separator: "\n").count,
-                       String(decoding: try fixture("rooms-v2.jsonl"), as: UTF8.self).split(separator: "\n").count)
+        XCTAssertEqual(
+            plain.stdout.split(separator: "\n").count,
+            String(decoding: try fixture("rooms-v2.jsonl"), as: UTF8.self).split(separator: "\n").count)
 
         let db = dir.file("stdin.sqlite")
         let imported = try rederive(["import", "-", "--db", db, "--json"], stdin: try fixture("rooms-v2.jsonl"))
@@ -88,15 +92,18 @@ final class ConventionsCommandTests: XCTestCase {
                 XCTAssertLessThanOrEqual(line.count, 80, "\(command) --help: \(line)")
             }
             // Re-joined so a default wrapped onto the next line still counts.
-            let help = r.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            let help = r.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+                separator: " ")
             for option in help.components(separatedBy: "  --").dropFirst() {
-                XCTAssertLessThanOrEqual(option.components(separatedBy: "(default").count - 1, 1,
-                                         "\(command) --help states a default twice: --\(option)")
+                XCTAssertLessThanOrEqual(
+                    option.components(separatedBy: "(default").count - 1, 1,
+                    "\(command) --help states a default twice: --\(option)")
             }
             // Examples are short enough not to be wrapped mid-command.
             let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
             for (i, line) in lines.enumerated() where line.hasPrefix("  rederive ") && i + 1 < lines.count {
-                XCTAssertTrue(lines[i + 1].isEmpty || lines[i + 1].hasPrefix(" "), "\(command) example wrapped: \(line)")
+                XCTAssertTrue(
+                    lines[i + 1].isEmpty || lines[i + 1].hasPrefix(" "), "\(command) example wrapped: \(line)")
             }
         }
         let derive = try rederive(["derive", "--help"]).stdout
@@ -125,20 +132,25 @@ final class ConventionsCommandTests: XCTestCase {
         try ".TH REDERIVE 1\n".write(toFile: man, atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["make", "-s", "install-files", "PREFIX=\(prefix)", "REDERIVE=\(try CommandLineTool.executable())",
-                             "MANPAGE=\(man)"]
+        process.arguments = [
+            "make", "-s", "install-files", "PREFIX=\(prefix)", "REDERIVE=\(try CommandLineTool.executable())",
+            "MANPAGE=\(man)",
+        ]
         process.currentDirectoryURL = RoomFixtures.repoRoot
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 0)
-        for path in ["bin/rederive", "share/man/man1/rederive.1", "share/bash-completion/completions/rederive",
-                     "share/zsh/site-functions/_rederive", "share/fish/vendor_completions.d/rederive.fish"] {
+        for path in [
+            "bin/rederive", "share/man/man1/rederive.1", "share/bash-completion/completions/rederive",
+            "share/zsh/site-functions/_rederive", "share/fish/vendor_completions.d/rederive.fish",
+        ] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: prefix + "/" + path), path)
         }
         let installed = try rederive(["--version"])
-        XCTAssertEqual(try CommandLineTool.invoke(["--version"], executable: prefix + "/bin/rederive", scratch: dir).stdout,
-                       installed.stdout)
+        XCTAssertEqual(
+            try CommandLineTool.invoke(["--version"], executable: prefix + "/bin/rederive", scratch: dir).stdout,
+            installed.stdout)
         let makefile = try String(contentsOf: RoomFixtures.repoRoot.appendingPathComponent("Makefile"), encoding: .utf8)
         XCTAssertTrue(makefile.contains("package generate-manual"), "make install generates the man page")
     }

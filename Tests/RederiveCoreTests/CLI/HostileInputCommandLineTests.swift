@@ -14,8 +14,10 @@ final class HostileInputCommandLineTests: XCTestCase {
 
     /// Runs the tool with stdout to `stdout` (a file path, /dev/full...); kills it and fails
     /// after `timeout` seconds, so a hang is a failure, not a stuck suite.
-    private func rederive(_ arguments: [String], stdout: String? = nil, timeout: Double = 60,
-                          file: StaticString = #filePath, line: UInt = #line) throws -> (status: Int32, stderr: String) {
+    private func rederive(
+        _ arguments: [String], stdout: String? = nil, timeout: Double = 60,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> (status: Int32, stderr: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try CommandLineTool.executable())
         process.arguments = arguments
@@ -54,10 +56,13 @@ final class HostileInputCommandLineTests: XCTestCase {
     func testFIFOInsideADirectoryIsReportedNotWaitedOn() throws {
         let input = dir.file("in")
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: fixtures + "/exports/rooms-v2.jsonl", toPath: input + "/rooms-v2.jsonl")
+        try FileManager.default.copyItem(
+            atPath: fixtures + "/exports/rooms-v2.jsonl", toPath: input + "/rooms-v2.jsonl")
         XCTAssertEqual(mkfifo(input + "/pipe.jsonl.zst", 0o644), 0)
         let report = dir.file("issues.jsonl")
-        for command in [["import", input, "--db", dir.file("s.sqlite"), "--skip-imported-files"], ["summarize", input]] {
+        for command in [
+            ["import", input, "--db", dir.file("s.sqlite"), "--skip-imported-files"], ["summarize", input],
+        ] {
             let r = try rederive(command + ["--report", report])
             XCTAssertEqual(r.status, 3, "\(command[0]): \(r.stderr)")
             let issues = try String(contentsOfFile: report, encoding: .utf8)
@@ -100,7 +105,8 @@ final class HostileInputCommandLineTests: XCTestCase {
     func testIgnoredFilesInADirectoryAreAWarning() throws {
         let input = dir.file("in")
         try FileManager.default.createDirectory(atPath: input, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: fixtures + "/exports/rooms-v2.jsonl", toPath: input + "/rooms-v2.jsonl")
+        try FileManager.default.copyItem(
+            atPath: fixtures + "/exports/rooms-v2.jsonl", toPath: input + "/rooms-v2.jsonl")
         try FileManager.default.copyItem(atPath: fixtures + "/exports/rooms-v2.jsonl", toPath: input + "/ROOMS.JSONL")
         FileManager.default.createFile(atPath: input + "/old.jsonl.gz", contents: Data())
         let r = try rederive(["summarize", input, "--out", dir.file("out.jsonl")])
@@ -114,7 +120,9 @@ final class HostileInputCommandLineTests: XCTestCase {
     /// Runs `arguments` with `directory` read-only: a read-only bind mount in a private mount
     /// namespace as root (root ignores permissions), chmod 555 otherwise. Nil when neither
     /// can be arranged here.
-    private func rederiveWithReadOnly(_ directory: String, _ arguments: [String]) throws -> (status: Int32, stderr: String)? {
+    private func rederiveWithReadOnly(
+        _ directory: String, _ arguments: [String]
+    ) throws -> (status: Int32, stderr: String)? {
         if getuid() != 0 {
             chmod(directory, 0o555)
             defer { chmod(directory, 0o755) }
@@ -122,7 +130,8 @@ final class HostileInputCommandLineTests: XCTestCase {
         }
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else { return nil }
         let quoted = ([try CommandLineTool.executable()] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        let script = "mount --bind '\(directory)' '\(directory)' && mount -o remount,bind,ro '\(directory)' '\(directory)' "
+        let script =
+            "mount --bind '\(directory)' '\(directory)' && mount -o remount,bind,ro '\(directory)' '\(directory)' "
             + "&& touch '\(directory)/probe' 2>/dev/null && exit 97; exec \(quoted)"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
@@ -149,8 +158,13 @@ final class HostileInputCommandLineTests: XCTestCase {
             throw XCTSkip("cannot make a read-only directory here (no mount namespace, and root ignores chmod)")
         }
         XCTAssertEqual(status.status, 0, status.stderr)
-        let dryRun = try XCTUnwrap(try rederiveWithReadOnly(media, ["derive", "--dry-run", "--db", db,
-                                                                    "--preview-out", dir.file("preview")]))
+        let dryRun = try XCTUnwrap(
+            try rederiveWithReadOnly(
+                media,
+                [
+                    "derive", "--dry-run", "--db", db,
+                    "--preview-out", dir.file("preview"),
+                ]))
         XCTAssertEqual(dryRun.status, 0, dryRun.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("preview") + "/preview.json"))
     }
@@ -159,7 +173,9 @@ final class HostileInputCommandLineTests: XCTestCase {
 
     func testDeeplyNestedPipelineIsExit1WithFileAndLine() throws {
         let path = dir.file("deep.yml")
-        let text = "version: 1\nstages:\n  - derive: " + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000)
+        let text =
+            "version: 1\nstages:\n  - derive: " + String(repeating: "[", count: 5_000)
+            + String(repeating: "]", count: 5_000)
         FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
         let r = try rederive(["run", path, "--db", dir.file("s.sqlite")])
         XCTAssertEqual(r.status, 1, r.stderr)
@@ -174,14 +190,19 @@ final class HostileInputCommandLineTests: XCTestCase {
         // vfork-style) inherited that figure as its getrusage peak.
         let ballast = UnsafeMutableRawPointer.allocate(byteCount: 400 << 20, alignment: 4096)
         defer { ballast.deallocate() }
-        for page in stride(from: 0, to: 400 << 20, by: 4096) { ballast.storeBytes(of: 1, toByteOffset: page, as: UInt8.self) }
+        for page in stride(from: 0, to: 400 << 20, by: 4096) {
+            ballast.storeBytes(of: 1, toByteOffset: page, as: UInt8.self)
+        }
         let out = dir.file("run.json")
-        let r = try rederive(["summarize", fixtures + "/exports/rooms-v2.jsonl", "--out", dir.file("s.jsonl"), "--json"],
-                             stdout: out)
+        let r = try rederive(
+            ["summarize", fixtures + "/exports/rooms-v2.jsonl", "--out", dir.file("s.jsonl"), "--json"],
+            stdout: out)
         XCTAssertEqual(r.status, 0, r.stderr)
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
-        let peak = try XCTUnwrap((json["statistics"] as? [String: Any])?["peakResidentMB"] as? Double ?? json["peakResidentMB"] as? Double,
-                                 "\(json)")
+        let json = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out))) as? [String: Any])
+        let peak = try XCTUnwrap(
+            (json["statistics"] as? [String: Any])?["peakResidentMB"] as? Double ?? json["peakResidentMB"] as? Double,
+            "\(json)")
         XCTAssertGreaterThan(peak, 0)
         XCTAssertLessThan(peak, 200, "a 6-record summarize peaks at tens of MB, not at its parent's 400 MB")
     }
@@ -199,7 +220,8 @@ final class HostileInputCommandLineTests: XCTestCase {
         // call fails with EFBIG. Standard output is a file here, as with `> file` on a full disk.
         let out = dir.file("out.jsonl")
         FileManager.default.createFile(atPath: out, contents: nil)
-        let quoted = [try CommandLineTool.executable(), "summarize", fixtures + "/exports"].map { "'\($0)'" }.joined(separator: " ")
+        let quoted = [try CommandLineTool.executable(), "summarize", fixtures + "/exports"].map { "'\($0)'" }.joined(
+            separator: " ")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "ulimit -f 16; trap '' XFSZ; exec \(quoted) > '\(out)'"]

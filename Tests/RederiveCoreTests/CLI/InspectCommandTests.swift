@@ -34,7 +34,8 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertEqual(failures[0]["line"] as? Int, 17)
 
         let byFile = try rederive(["failures", "--db", db, "--file", "truncated.jsonl.zst", "--run", "1", "--json"])
-        XCTAssertEqual((try JSONSerialization.jsonObject(with: byFile.stdoutData) as? [String: Any])?["count"] as? Int, 1)
+        XCTAssertEqual(
+            (try JSONSerialization.jsonObject(with: byFile.stdoutData) as? [String: Any])?["count"] as? Int, 1)
         XCTAssertEqual(try rederive(["failures", "--db", db, "--run", "9"]).stdout, "no open failures\n")
         let badStage = try rederive(["failures", "--db", db, "--stage", "decoder"])
         XCTAssertEqual(badStage.status, 1)
@@ -45,8 +46,11 @@ final class InspectCommandTests: XCTestCase {
 
     func testShowDescribesAStoredRecordAndRawIsByteExact() throws {
         // rooms-v2.jsonl is plain JSON Lines: its first record's raw room is its base64 field, decoded.
-        let line = try XCTUnwrap(String(contentsOfFile: RoomFixtures.repoRoot
-            .appendingPathComponent("Fixtures/exports/rooms-v2.jsonl").path, encoding: .utf8).split(separator: "\n").first)
+        let line = try XCTUnwrap(
+            String(
+                contentsOfFile: RoomFixtures.repoRoot
+                    .appendingPathComponent("Fixtures/exports/rooms-v2.jsonl").path, encoding: .utf8
+            ).split(separator: "\n").first)
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         let id = try XCTUnwrap(object["id"] as? String)
         let raw = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(object["fullRoomDataJSON"] as? String)))
@@ -72,8 +76,9 @@ final class InspectCommandTests: XCTestCase {
 
     func testShowOfARecordThatFailedAtImportListsItsFailure() throws {
         let failures = try rederive(["failures", "--db", db, "--code", "negative_dimension", "--json"])
-        let failure = try XCTUnwrap(((try JSONSerialization.jsonObject(with: failures.stdoutData) as? [String: Any])?[
-            "failures"] as? [[String: Any]])?.first)
+        let failure = try XCTUnwrap(
+            ((try JSONSerialization.jsonObject(with: failures.stdoutData) as? [String: Any])?[
+                "failures"] as? [[String: Any]])?.first)
         let id = try XCTUnwrap(failure["id"] as? String)
         let r = try rederive(["show", id, "--db", db])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -99,6 +104,7 @@ final class InspectCommandTests: XCTestCase {
         XCTAssertEqual(ok.status, 0, ok.stderr)
         XCTAssertEqual(ok.stdout, "ok\n")
         let json = try rederive(["status", "--db", clean, "--check", "--json"])
-        XCTAssertEqual((try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])?["ok"] as? Bool, true)
+        XCTAssertEqual(
+            (try JSONSerialization.jsonObject(with: json.stdoutData) as? [String: Any])?["ok"] as? Bool, true)
     }
 }

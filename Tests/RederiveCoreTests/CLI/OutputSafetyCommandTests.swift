@@ -18,7 +18,9 @@ final class OutputSafetyCommandTests: XCTestCase {
         let aFile = dir.file("plain-file")
         try "x".write(toFile: aFile, atomically: true, encoding: .utf8)
         let db = dir.file("new.sqlite")
-        for bad in [["--report", aFile + "/issues.jsonl"], ["--report", dir.path], ["--metrics-file", aFile + "/m.prom"]] {
+        for bad in [
+            ["--report", aFile + "/issues.jsonl"], ["--report", dir.path], ["--metrics-file", aFile + "/m.prom"],
+        ] {
             let r = try rederive(["import", "Fixtures/exports", "--db", db] + bad)
             XCTAssertEqual(r.status, 1, "\(bad): \(r.stderr)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: db), "\(bad): no store created")
@@ -27,27 +29,31 @@ final class OutputSafetyCommandTests: XCTestCase {
         let existing = dir.file("rooms.sqlite")
         XCTAssertEqual(try rederive(["import", "Fixtures/exports", "--db", existing, "-q"]).status, 0)
         let before = StoreInspection.fileBytes(existing)
-        for command in [["derive", "--db", existing, "--all", "--report", aFile + "/r.jsonl"],
-                        ["derive", "--db", existing, "--all", "--metrics-file", dir.path],
-                        ["export", "--db", existing, "-o", aFile + "/o.jsonl"],
-                        ["derive", "--db", existing, "--dry-run", "--preview-out", aFile]] {
+        for command in [
+            ["derive", "--db", existing, "--all", "--report", aFile + "/r.jsonl"],
+            ["derive", "--db", existing, "--all", "--metrics-file", dir.path],
+            ["export", "--db", existing, "-o", aFile + "/o.jsonl"],
+            ["derive", "--db", existing, "--dry-run", "--preview-out", aFile],
+        ] {
             let r = try rederive(command)
             XCTAssertEqual(r.status, 1, "\(command): \(r.stderr)")
-            XCTAssertTrue(r.stderr.contains("nothing was done") || r.stderr.contains("not a folder")
-                          || r.stderr.contains("is a directory") || r.stderr.contains("is a file"), r.stderr)
+            XCTAssertTrue(
+                r.stderr.contains("nothing was done") || r.stderr.contains("not a folder")
+                    || r.stderr.contains("is a directory") || r.stderr.contains("is a file"), r.stderr)
         }
         XCTAssertEqual(StoreInspection.fileBytes(existing), before, "the store was not touched")
 
         let pipeline = dir.file("p.yml")
         try """
-            version: 1
-            stages:
-              - import: { paths: [\(RoomFixtures.repoRoot.path)/Fixtures/exports] }
-              - export: { out: \(aFile)/out.jsonl }
-            """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        version: 1
+        stages:
+          - import: { paths: [\(RoomFixtures.repoRoot.path)/Fixtures/exports] }
+          - export: { out: \(aFile)/out.jsonl }
+        """.write(toFile: pipeline, atomically: true, encoding: .utf8)
         let run = try rederive(["run", pipeline, "--db", db])
         XCTAssertEqual(run.status, 1, run.stderr)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: db), "a later stage's bad output stops the pipeline first")
+        XCTAssertFalse(
+            FileManager.default.fileExists(atPath: db), "a later stage's bad output stops the pipeline first")
     }
 
     func testSummarizeStopsCleanlyOnSIGTERM() throws {
@@ -56,11 +62,14 @@ final class OutputSafetyCommandTests: XCTestCase {
         options.coreModelBytes = 200
         options.corruptFraction = 0
         options.collectLines = false
-        _ = try CorpusGenerator(roomsDirectory: RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path,
-                                options: options).write(to: export)
+        _ = try CorpusGenerator(
+            roomsDirectory: RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path,
+            options: options
+        ).write(to: export)
         let out = dir.file("summaries.jsonl"), report = dir.file("issues.jsonl")
-        let child = try CommandLineTool.Child(["summarize", export, "--workers", "1", "-o", out, "--report", report],
-                                              stderrPath: dir.file("summarize.err"))
+        let child = try CommandLineTool.Child(
+            ["summarize", export, "--workers", "1", "-o", out, "--report", report],
+            stderrPath: dir.file("summarize.err"))
         // Wait until it is writing, then ask it to stop.
         for _ in 0..<2000 where child.isRunning {
             let size = (try? FileManager.default.attributesOfItem(atPath: out + ".partial")[.size] as? Int) ?? 0

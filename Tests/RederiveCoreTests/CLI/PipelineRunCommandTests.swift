@@ -10,8 +10,10 @@ final class PipelineRunCommandTests: XCTestCase {
     override func setUpWithError() throws { dir = try TemporaryDirectory() }
     override func tearDown() { dir = nil }
 
-    private func rederive(_ arguments: [String],
-                          in directory: URL = RoomFixtures.repoRoot) throws -> CommandLineResult {
+    private func rederive(
+        _ arguments: [String],
+        in directory: URL = RoomFixtures.repoRoot
+    ) throws -> CommandLineResult {
         try CommandLineTool.invoke(arguments, directory: directory, scratch: dir)
     }
 
@@ -23,16 +25,16 @@ final class PipelineRunCommandTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: pipes, withIntermediateDirectories: true)
         let file = pipes + "/p.yml"
         try """
-            version: 1
-            name: p
-            store: ../out/p.sqlite
-            metrics-file: ../out/p.prom
-            stages:
-              - import: { paths: [\(paths)], report: ../out/import-issues.jsonl }
-              - derive: { report: ../out/derive-issues.jsonl }
-              - export: { out: ../out/p.jsonl }
-            \(extra)
-            """.write(toFile: file, atomically: true, encoding: .utf8)
+        version: 1
+        name: p
+        store: ../out/p.sqlite
+        metrics-file: ../out/p.prom
+        stages:
+          - import: { paths: [\(paths)], report: ../out/import-issues.jsonl }
+          - derive: { report: ../out/derive-issues.jsonl }
+          - export: { out: ../out/p.jsonl }
+        \(extra)
+        """.write(toFile: file, atomically: true, encoding: .utf8)
         return file
     }
 

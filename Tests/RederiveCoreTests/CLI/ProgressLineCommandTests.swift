@@ -19,7 +19,8 @@ final class ProgressLineCommandTests: XCTestCase {
     private func onTerminal(_ arguments: [String], environment: [String: String]) throws -> String {
         // The test runner's own NO_COLOR / TERM must not leak in: the environment is set here only.
         let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-        let command = (["env", "-u", "NO_COLOR", "-u", "TERM"] + settings + [try CommandLineTool.executable()] + arguments)
+        let command =
+            (["env", "-u", "NO_COLOR", "-u", "TERM"] + settings + [try CommandLineTool.executable()] + arguments)
             .map { "'\($0)'" }.joined(separator: " ")
         let r = try CommandLineTool.invoke(["-qec", command, "/dev/null"], executable: "/usr/bin/script", scratch: dir)
         XCTAssertTrue([0, 3].contains(r.status), "\(arguments): \(r.status) \(r.stdout)")
@@ -27,8 +28,9 @@ final class ProgressLineCommandTests: XCTestCase {
     }
 
     private func importFixtures(_ extra: [String] = [], environment: [String: String]) throws -> String {
-        try onTerminal(["import", "Fixtures", "--db", dir.file("\(UUID().uuidString).sqlite"), "--batch-size", "5"]
-                       + extra, environment: environment)
+        try onTerminal(
+            ["import", "Fixtures", "--db", dir.file("\(UUID().uuidString).sqlite"), "--batch-size", "5"]
+                + extra, environment: environment)
     }
 
     func testProgressShowsSkippedAndElapsedOnATerminal() throws {

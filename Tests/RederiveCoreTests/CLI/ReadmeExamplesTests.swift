@@ -43,7 +43,8 @@ final class ReadmeExamplesTests: XCTestCase {
         try fm.createDirectory(atPath: work, withIntermediateDirectories: true)
         try fm.createSymbolicLink(atPath: bin + "/rederive", withDestinationPath: try CommandLineTool.executable())
         for name in ["Fixtures", "Pipelines"] {
-            try fm.createSymbolicLink(atPath: work + "/" + name, withDestinationPath: root.appendingPathComponent(name).path)
+            try fm.createSymbolicLink(
+                atPath: work + "/" + name, withDestinationPath: root.appendingPathComponent(name).path)
         }
         let hasZstd = ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":")
             .contains { fm.isExecutableFile(atPath: "\($0)/zstd") }
@@ -63,13 +64,15 @@ final class ReadmeExamplesTests: XCTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(ran, 10)
-        XCTAssertFalse(fm.fileExists(atPath: root.appendingPathComponent("out/corrupt.sqlite").path) &&
-                       !fm.fileExists(atPath: work + "/out/corrupt.sqlite"), "examples wrote under the scratch clone")
+        XCTAssertFalse(
+            fm.fileExists(atPath: root.appendingPathComponent("out/corrupt.sqlite").path)
+                && !fm.fileExists(atPath: work + "/out/corrupt.sqlite"), "examples wrote under the scratch clone")
         XCTAssertTrue(fm.fileExists(atPath: work + "/out/rooms.sqlite"))
     }
 
     func testExampleParsing() {
-        let text = "# R\n\n## Commands\n\ntext\n\n```sh\na --x\n# comment\nb  # exits 3\n```\n\n```cron\nc\n```\n\n## Next\n```sh\nd\n```\n"
+        let text =
+            "# R\n\n## Commands\n\ntext\n\n```sh\na --x\n# comment\nb  # exits 3\n```\n\n```cron\nc\n```\n\n## Next\n```sh\nd\n```\n"
         let examples = Self.examples(in: text, section: "## Commands")
         XCTAssertEqual(examples.map(\.line), ["a --x", "b  # exits 3"])
         XCTAssertEqual(examples.map(\.status), [0, 3])

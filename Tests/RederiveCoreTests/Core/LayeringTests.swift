@@ -7,7 +7,9 @@ import XCTest
 /// top-level type and free function to its folder, then looks for their names in the other
 /// folders' code (comments and string literals removed).
 final class LayeringTests: XCTestCase {
-    static let order = ["Core", "Model", "Input", "Upgrade", "Derivation", "Output", "Storage", "Reporting", "Pipeline"]
+    static let order = [
+        "Core", "Model", "Input", "Upgrade", "Derivation", "Output", "Storage", "Reporting", "Pipeline",
+    ]
 
     private var library: URL { RoomFixtures.repoRoot.appendingPathComponent("Sources/RederiveCore") }
 
@@ -46,7 +48,8 @@ final class LayeringTests: XCTestCase {
     }
 
     static func declarations(_ code: String) -> Set<String> {
-        let pattern = #"(?m)^(?:public |final |private |fileprivate |internal |@\w+ )*(?:struct|class|enum|protocol|typealias|actor|func|let|var) +([A-Za-z_][A-Za-z0-9_]*)"#
+        let pattern =
+            #"(?m)^(?:public |final |private |fileprivate |internal |@\w+ )*(?:struct|class|enum|protocol|typealias|actor|func|let|var) +([A-Za-z_][A-Za-z0-9_]*)"#
         let regex = try! NSRegularExpression(pattern: pattern)
         let range = NSRange(code.startIndex..., in: code)
         return Set(regex.matches(in: code, range: range).map { String(code[Range($0.range(at: 1), in: code)!]) })

@@ -15,8 +15,9 @@ final class ReadmeContractTests: XCTestCase {
         var rows: [[String]] = []
         for line in lines[(start + 2)...] {
             guard line.hasPrefix("|") else { break }
-            rows.append(line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
-                .map { $0.trimmingCharacters(in: .whitespaces) })
+            rows.append(
+                line.split(separator: "|", omittingEmptySubsequences: false).dropFirst().dropLast()
+                    .map { $0.trimmingCharacters(in: .whitespaces) })
         }
         return rows
     }
@@ -38,7 +39,9 @@ final class ReadmeContractTests: XCTestCase {
     func testExitStatusTableMatchesTheStatuses() throws {
         let rows = tableRows(startingWith: "| status | meaning |", in: try readme())
         XCTAssertFalse(rows.isEmpty, "README has a `| status | meaning |` table")
-        let readmeStatuses = rows.flatMap { $0[0].split(separator: "/").map { Int32($0.trimmingCharacters(in: .whitespaces)) } }
+        let readmeStatuses = rows.flatMap {
+            $0[0].split(separator: "/").map { Int32($0.trimmingCharacters(in: .whitespaces)) }
+        }
         XCTAssertEqual(readmeStatuses, ExitStatus.documented.map { Optional($0) })
     }
 }

@@ -11,7 +11,9 @@ final class FloorAreaDerivationTests: XCTestCase {
         }
     }
 
-    private func assertRelative(_ a: Double, _ b: Double, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRelative(
+        _ a: Double, _ b: Double, _ message: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(a, b, accuracy: max(abs(b), 1) * 1e-6, message, file: file, line: line)
     }
 
@@ -38,7 +40,8 @@ final class FloorAreaDerivationTests: XCTestCase {
                     assertRelative(s.longestWallM, base.longestWallM, tag)
                     assertRelative(s.shortestWallM, base.shortestWallM, tag)
                     // The world polygon moves with the room but keeps its area.
-                    assertRelative(FloorArea.shoelaceArea(s.floorPolygon2D), FloorArea.shoelaceArea(base.floorPolygon2D), tag)
+                    assertRelative(
+                        FloorArea.shoelaceArea(s.floorPolygon2D), FloorArea.shoelaceArea(base.floorPolygon2D), tag)
                 }
             }
         }
@@ -84,7 +87,7 @@ final class FloorAreaDerivationTests: XCTestCase {
         let square: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(3, 0), SIMD2(3, 3), SIMD2(0, 3)]
         var walls = RoomBuilder.walls(outline: square)
         walls[1] = RoomBuilder.wall(from: square[2], to: square[1])
-        walls[2] = RoomBuilder.wall(from: square[0], to: square[3]) // out of order, reversed
+        walls[2] = RoomBuilder.wall(from: square[0], to: square[3])  // out of order, reversed
         walls[3] = RoomBuilder.wall(from: square[3], to: square[2])
         let s = try derive(Room(walls: walls))
         XCTAssertEqual(s.floorAreaMethod, .wallLoop)
@@ -106,7 +109,9 @@ final class FloorAreaDerivationTests: XCTestCase {
         let loose = try derive(room)
         XCTAssertEqual(loose.floorAreaMethod, .wallLoop)
         // Shoelace of the visited far ends: (0,0) (3.8,0) (4,2.8) (0.2,3) (0,0.2).
-        let expectedLoop = FloorArea.shoelaceArea([SIMD2(0, 0), SIMD2(3.8, 0), SIMD2(4, 2.8), SIMD2(0.2, 3), SIMD2(0, 0.2)])
+        let expectedLoop = FloorArea.shoelaceArea([
+            SIMD2(0, 0), SIMD2(3.8, 0), SIMD2(4, 2.8), SIMD2(0.2, 3), SIMD2(0, 0.2),
+        ])
         XCTAssertEqual(loose.estimatedFloorAreaSqm, expectedLoop, accuracy: 1e-9)
         let strict = SummaryDeriver(wallJoinTolerance: 0.10).derive(room)
         XCTAssertEqual(try strict.get().floorAreaMethod, .wallHull)
@@ -152,7 +157,8 @@ final class FloorAreaDerivationTests: XCTestCase {
     func testFloorWithFewerThanThreeCornersUsesDimensions() throws {
         let flat = RoomBuilder.floor(corners: [SIMD2(0, 0), SIMD2(1, 1)], dimensions: SIMD2(2.5, 4))
         let none = RoomBuilder.floor(corners: [], dimensions: SIMD2(1, 0.5))
-        let square = RoomBuilder.floor(corners: [SIMD2(0, 0), SIMD2(2, 0), SIMD2(2, 2), SIMD2(0, 2)], dimensions: SIMD2(9, 9))
+        let square = RoomBuilder.floor(
+            corners: [SIMD2(0, 0), SIMD2(2, 0), SIMD2(2, 2), SIMD2(0, 2)], dimensions: SIMD2(9, 9))
         let walls = RoomBuilder.walls(outline: [SIMD2(0, 0), SIMD2(5, 0), SIMD2(5, 5)], height: 2)
         let s = try derive(Room(walls: walls, floors: [flat, none, square]))
         XCTAssertEqual(s.floorAreaMethod, .floorPolygon)
@@ -179,7 +185,7 @@ final class FloorAreaDerivationTests: XCTestCase {
     func testZeroLengthWallDirectionFallsBackToHullWithoutNaN() throws {
         var walls = RoomBuilder.walls(outline: [SIMD2(0, 0), SIMD2(3, 0), SIMD2(3, 3), SIMD2(0, 3)])
         var e = walls[2].transform.elements
-        e[0] = 0; e[1] = 0; e[2] = 0 // column 0 zeroed: no direction
+        e[0] = 0; e[1] = 0; e[2] = 0  // column 0 zeroed: no direction
         walls[2].transform = Transform(e)
         XCTAssertNil(FloorArea.wallSegment(walls[2]))
         let s = try derive(Room(walls: walls))
@@ -191,17 +197,23 @@ final class FloorAreaDerivationTests: XCTestCase {
 
     func testRoomShapeNames() {
         let names = (0...9).map { SummaryDeriver.roomShape(wallCount: $0) }
-        XCTAssertEqual(names, ["partial", "partial", "partial", "triangular", "rectangular", "pentagonal",
-                               "L-shaped or hexagonal", "irregular (7 walls)", "irregular (8 walls)", "irregular (9 walls)"])
+        XCTAssertEqual(
+            names,
+            [
+                "partial", "partial", "partial", "triangular", "rectangular", "pentagonal",
+                "L-shaped or hexagonal", "irregular (7 walls)", "irregular (8 walls)", "irregular (9 walls)",
+            ])
     }
 
     func testGeometryPrimitives() {
         XCTAssertEqual(FloorArea.shoelaceArea([SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 3)]), 6)
-        XCTAssertEqual(FloorArea.shoelaceArea([SIMD2(0, 0), SIMD2(0, 3), SIMD2(4, 3)]), 6) // clockwise
+        XCTAssertEqual(FloorArea.shoelaceArea([SIMD2(0, 0), SIMD2(0, 3), SIMD2(4, 3)]), 6)  // clockwise
         XCTAssertEqual(FloorArea.shoelaceArea([SIMD2(0, 0), SIMD2(1, 1)]), 0)
-        let pts: [SIMD2<Double>] = [SIMD2(0, 0), SIMD2(2, 0), SIMD2(1, 1), SIMD2(2, 2), SIMD2(0, 2), SIMD2(1, 0), SIMD2(2, 2)]
+        let pts: [SIMD2<Double>] = [
+            SIMD2(0, 0), SIMD2(2, 0), SIMD2(1, 1), SIMD2(2, 2), SIMD2(0, 2), SIMD2(1, 0), SIMD2(2, 2),
+        ]
         XCTAssertEqual(FloorArea.convexHullArea(pts), 4)
-        XCTAssertEqual(FloorArea.convexHullArea([SIMD2(0, 0), SIMD2(1, 1), SIMD2(2, 2)]), 0) // collinear
+        XCTAssertEqual(FloorArea.convexHullArea([SIMD2(0, 0), SIMD2(1, 1), SIMD2(2, 2)]), 0)  // collinear
         XCTAssertTrue(FloorArea.convexHullArea([SIMD2(0, 0), SIMD2(1, 0), SIMD2(.nan, 1)]).isNaN)
         let seg = FloorArea.wallSegment(RoomBuilder.wall(from: SIMD2(1, 1), to: SIMD2(4, 5)))!
         XCTAssertEqual(seg.start.x, 1, accuracy: 1e-12)

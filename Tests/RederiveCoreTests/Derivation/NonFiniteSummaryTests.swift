@@ -40,7 +40,8 @@ final class NonFiniteSummaryTests: XCTestCase {
     func testEveryDerivedSummaryOfTheProcessorIsFreeOfNull() throws {
         // Through the whole record pipeline, as the import and summarize jobs run it.
         let room = #"{"floors":[{"dimensions":[1e154,1e154,0],"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}]}"#
-        let line = ExportFixtures.v3Line(id: "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90", name: "huge", roomText: Array(room.utf8))
+        let line = ExportFixtures.v3Line(
+            id: "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90", name: "huge", roomText: Array(room.utf8))
         let failure = try XCTUnwrap(RecordProcessor(deriver: SummaryDeriver()).process(line: line).failureValue())
         XCTAssertEqual(failure.stage, .derive)
         XCTAssertEqual(failure.code, .nonFiniteValue)

@@ -40,11 +40,13 @@ final class RoomSummaryKeyTests: XCTestCase {
     }
 
     func testKinds() {
-        XCTAssertEqual(RoomSummary.Key.allCases.filter { $0.kind == .count }.map(\.rawValue),
-                       ["wall_count", "door_count", "window_count", "opening_count", "object_count"])
+        XCTAssertEqual(
+            RoomSummary.Key.allCases.filter { $0.kind == .count }.map(\.rawValue),
+            ["wall_count", "door_count", "window_count", "opening_count", "object_count"])
         XCTAssertEqual(RoomSummary.Key.allCases.filter { $0.kind == .string }, [.floorAreaMethod, .roomShape])
-        XCTAssertEqual(RoomSummary.Key.allCases.filter { $0.kind == .structured },
-                       [.objectCategories, .sectionLabels, .floorPolygon2DM])
+        XCTAssertEqual(
+            RoomSummary.Key.allCases.filter { $0.kind == .structured },
+            [.objectCategories, .sectionLabels, .floorPolygon2DM])
         XCTAssertEqual(RoomSummary.Key.allCases.filter { $0.kind == .float }.count, 7)
         XCTAssertEqual(RoomSummary.Key.estimatedFloorAreaSqm.unit, "m²")
         XCTAssertNotNil(SummaryDeriver.versionNotes[SummaryDeriver.currentVersion], "every version has its note")

@@ -41,7 +41,8 @@ final class SummaryDerivationTests: XCTestCase {
     func testOverflowingFloorAreaFails() {
         let floor = RoomBuilder.floor(corners: [SIMD2(0, 0), SIMD2(1e200, 0), SIMD2(1e200, 1e200)])
         let f = failure(Room(floors: [floor]))
-        XCTAssertEqual(f, DerivationFailure(code: "non_finite_value", message: "estimated_floor_area_sqm is not finite"))
+        XCTAssertEqual(
+            f, DerivationFailure(code: "non_finite_value", message: "estimated_floor_area_sqm is not finite"))
     }
 
     func testOverflowingVolumeFails() {
@@ -84,7 +85,8 @@ final class SummaryDerivationTests: XCTestCase {
         let json = try SummaryDeriver().derive(room).get().jsonString()
         // area 6.001 → 6.0; volume 6.001 × 2.4449 = 14.67; wall area 10 × 2.4449 = 24.449 → 24.45;
         // the corner x −0.001 rounds to −0.0, written 0.0.
-        let expected = #"{"wall_count":4,"door_count":1,"window_count":0,"opening_count":0,"object_count":3,"#
+        let expected =
+            #"{"wall_count":4,"door_count":1,"window_count":0,"opening_count":0,"object_count":3,"#
             + #""ceiling_height_m":2.44,"estimated_floor_area_sqm":6.0,"floor_area_method":"floor_polygon","#
             + #""volume_m3":14.67,"total_wall_area_sqm":24.45,"perimeter_m":10.0,"longest_wall_m":3.0,"#
             + #""shortest_wall_m":2.0,"room_shape":"rectangular","object_categories":{"chair":2,"table":1},"#
@@ -105,7 +107,8 @@ final class SummaryDerivationTests: XCTestCase {
             sectionLabels: ["", "kitchen"],
             floorPolygon2D: [SIMD2(-0.001, 1.5), SIMD2(-2.5, 0.004)]
         )
-        let expected = #"{"wall_count":1,"door_count":2,"window_count":3,"opening_count":4,"object_count":5,"#
+        let expected =
+            #"{"wall_count":1,"door_count":2,"window_count":3,"opening_count":4,"object_count":5,"#
             + #""ceiling_height_m":3.0,"estimated_floor_area_sqm":11.81,"floor_area_method":"wall_hull","#
             + #""volume_m3":333333.33,"total_wall_area_sqm":0.0,"perimeter_m":0.13,"longest_wall_m":2.68,"#
             + #""shortest_wall_m":1.0,"room_shape":"quote\" back\\ nl\n tab\t bell\u0007 é ☃","#
@@ -138,8 +141,9 @@ final class SummaryDerivationTests: XCTestCase {
         XCTAssertTrue(bumped.hasPrefix("v2-"))
         XCTAssertNotEqual(SummaryDeriver(wallJoinTolerance: 0.31).fingerprint, a)
         XCTAssertNotEqual(SummaryDeriver(wallJoinTolerance: 0.30000000000000004).fingerprint, a)
-        XCTAssertNotEqual(SummaryDeriver(wallJoinTolerance: 0.31).fingerprint,
-                          SummaryDeriver(version: 2, wallJoinTolerance: 0.31).fingerprint)
+        XCTAssertNotEqual(
+            SummaryDeriver(wallJoinTolerance: 0.31).fingerprint,
+            SummaryDeriver(version: 2, wallJoinTolerance: 0.31).fingerprint)
     }
 
     /// Checked independently: FNV-1a 64 of the descriptor computed in Python gives the same.
@@ -153,7 +157,8 @@ final class SummaryDerivationTests: XCTestCase {
         for name in RoomFixtures.names {
             var room = try RoomFixtures.load(name)
             XCTAssertEqual(try d.derive(room).get(), try d.derive(room).get(), name)
-            XCTAssertEqual(try d.derive(room).get().jsonBytes(), try SummaryDeriver().derive(room).get().jsonBytes(), name)
+            XCTAssertEqual(
+                try d.derive(room).get().jsonBytes(), try SummaryDeriver().derive(room).get().jsonBytes(), name)
             room.floors = []
             XCTAssertEqual(try d.derive(room).get(), try d.derive(room).get(), name)
         }

@@ -37,13 +37,17 @@ final class WallLoopWalkTests: XCTestCase {
         return FloorArea.shoelaceArea(points)
     }
 
-    private func assertSameWalk(_ segments: [FloorArea.WallSegment], tolerance: Double = 0.30, _ tag: String,
-                                file: StaticString = #filePath, line: UInt = #line) {
+    private func assertSameWalk(
+        _ segments: [FloorArea.WallSegment], tolerance: Double = 0.30, _ tag: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let expected = Self.quadraticWallLoopArea(segments, tolerance: tolerance)
         let actual = FloorArea.wallLoopArea(segments, tolerance: tolerance)
         // Same walk, same points, same order: bit-identical areas.
-        XCTAssertEqual(actual?.bitPattern, expected?.bitPattern, "\(tag): \(String(describing: actual)) vs \(String(describing: expected))",
-                       file: file, line: line)
+        XCTAssertEqual(
+            actual?.bitPattern, expected?.bitPattern,
+            "\(tag): \(String(describing: actual)) vs \(String(describing: expected))",
+            file: file, line: line)
     }
 
     private func segment(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> FloorArea.WallSegment {
@@ -61,7 +65,9 @@ final class WallLoopWalkTests: XCTestCase {
                 return SIMD2(cos(angle), sin(angle)) * radius
             }
             var segments = outline.indices.map { i -> FloorArea.WallSegment in
-                func j() -> SIMD2<Double> { SIMD2(Double.random(in: -jitter...jitter), Double.random(in: -jitter...jitter)) }
+                func j() -> SIMD2<Double> {
+                    SIMD2(Double.random(in: -jitter...jitter), Double.random(in: -jitter...jitter))
+                }
                 let a = outline[i] + j(), b = outline[(i + 1) % n] + j()
                 return Bool.random(using: &rng) ? segment(a, b) : segment(b, a)
             }
@@ -89,17 +95,31 @@ final class WallLoopWalkTests: XCTestCase {
         let t = 0.30
         let layouts: [[FloorArea.WallSegment]] = [
             // Ends exactly one tolerance apart across cell borders (2 × tolerance wide).
-            [segment(SIMD2(0, 0), SIMD2(0.6, 0)), segment(SIMD2(0.9, 0), SIMD2(0.9, 0.6)),
-             segment(SIMD2(0.9, 0.9), SIMD2(0, 0.9)), segment(SIMD2(-0.0, 0.6), SIMD2(-0.0, 0.3))],
-            [segment(SIMD2(-0.0, -0.0), SIMD2(1, 0)), segment(SIMD2(1, 0), SIMD2(0, 1)), segment(SIMD2(0, 1), SIMD2(0, 0))],
-            [segment(SIMD2(1e300, 0), SIMD2(-1e300, 0)), segment(SIMD2(-1e300, 0), SIMD2(0, 1e300)),
-             segment(SIMD2(0, 1e300), SIMD2(1e300, 0))],
-            [segment(SIMD2(1.7e308, 0), SIMD2(0, 0)), segment(SIMD2(0, 0), SIMD2(1.7e308, 0)),
-             segment(SIMD2(1.7e308, 0), SIMD2(1.7e308, 0))],
-            [segment(SIMD2(0, 0), SIMD2(1, 0)), segment(SIMD2(1, 0), SIMD2(.nan, 0)), segment(SIMD2(.infinity, 0), SIMD2(0, 0))],
+            [
+                segment(SIMD2(0, 0), SIMD2(0.6, 0)), segment(SIMD2(0.9, 0), SIMD2(0.9, 0.6)),
+                segment(SIMD2(0.9, 0.9), SIMD2(0, 0.9)), segment(SIMD2(-0.0, 0.6), SIMD2(-0.0, 0.3)),
+            ],
+            [
+                segment(SIMD2(-0.0, -0.0), SIMD2(1, 0)), segment(SIMD2(1, 0), SIMD2(0, 1)),
+                segment(SIMD2(0, 1), SIMD2(0, 0)),
+            ],
+            [
+                segment(SIMD2(1e300, 0), SIMD2(-1e300, 0)), segment(SIMD2(-1e300, 0), SIMD2(0, 1e300)),
+                segment(SIMD2(0, 1e300), SIMD2(1e300, 0)),
+            ],
+            [
+                segment(SIMD2(1.7e308, 0), SIMD2(0, 0)), segment(SIMD2(0, 0), SIMD2(1.7e308, 0)),
+                segment(SIMD2(1.7e308, 0), SIMD2(1.7e308, 0)),
+            ],
+            [
+                segment(SIMD2(0, 0), SIMD2(1, 0)), segment(SIMD2(1, 0), SIMD2(.nan, 0)),
+                segment(SIMD2(.infinity, 0), SIMD2(0, 0)),
+            ],
         ]
         for (i, layout) in layouts.enumerated() {
-            for tolerance in [t, 0, 1e-9] { assertSameWalk(layout, tolerance: tolerance, "layout \(i) tolerance \(tolerance)") }
+            for tolerance in [t, 0, 1e-9] {
+                assertSameWalk(layout, tolerance: tolerance, "layout \(i) tolerance \(tolerance)")
+            }
         }
     }
 

@@ -86,7 +86,7 @@ final class CorpusGeneratorTests: XCTestCase {
     func testVersionMixAndCorruptCountsMatchOptions() throws {
         var o = options(records: 200, seed: 3)
         o.formatMix = CorpusGenerator.FormatMix(v1: 1, v2: 1, v3: 2)
-        o.corruptFraction = 0.13 // 26 lines: every kind twice
+        o.corruptFraction = 0.13  // 26 lines: every kind twice
         o.floorlessFraction = 0.5
         let (path, stats) = try generate("mix.jsonl", o)
         let lines = try plainLines(path)
@@ -121,8 +121,10 @@ final class CorpusGeneratorTests: XCTestCase {
     }
 
     /// Checks that a corrupt line really has the fault its kind names.
-    func assertCorrupt(_ kind: CorruptKind, line: [UInt8], earlierIds: [String], info: CorpusGenerator.LineInfo,
-                       file: StaticString = #filePath, lineNumber: UInt = #line) throws {
+    func assertCorrupt(
+        _ kind: CorruptKind, line: [UInt8], earlierIds: [String], info: CorpusGenerator.LineInfo,
+        file: StaticString = #filePath, lineNumber: UInt = #line
+    ) throws {
         let context = "line \(info.line) \(kind)"
         func parsed() throws -> [String: Any] { try object(line) }
         func firstWall(_ r: [String: Any]) throws -> [String: Any] {
@@ -155,7 +157,8 @@ final class CorpusGeneratorTests: XCTestCase {
             XCTAssertEqual(r["formatVersion"] as? Int, 2, context)
             XCTAssertNil(Data(base64Encoded: try XCTUnwrap(r["fullRoomDataJSON"] as? String)), context)
         case .roomNotJSON:
-            let data = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(try parsed()["fullRoomDataJSON"] as? String)), context)
+            let data = try XCTUnwrap(
+                Data(base64Encoded: try XCTUnwrap(try parsed()["fullRoomDataJSON"] as? String)), context)
             XCTAssertEqual(String(decoding: data, as: UTF8.self), "not json", context)
         case .nonFiniteNumber:
             let text = String(decoding: line, as: UTF8.self)
@@ -209,7 +212,8 @@ final class CorpusGeneratorTests: XCTestCase {
 
             // Same walls (by identifier), same dimensions.
             func byId(_ ws: [[String: Any]]) -> [String: [Double]] {
-                Dictionary(uniqueKeysWithValues: ws.map { ($0["identifier"] as! String, $0["dimensions"] as! [Double]) })
+                Dictionary(
+                    uniqueKeysWithValues: ws.map { ($0["identifier"] as! String, $0["dimensions"] as! [Double]) })
             }
             XCTAssertEqual(byId(walls), byId(originalWalls))
 
@@ -224,12 +228,13 @@ final class CorpusGeneratorTests: XCTestCase {
 
             // Distances between wall centres (world x/z) and heights are kept; axes stay unit.
             func centres(_ ws: [[String: Any]]) -> [String: (Double, Double, Double)] {
-                Dictionary(uniqueKeysWithValues: ws.map { w in
-                    let t = w["transform"] as! [Double]
-                    XCTAssertEqual(t.count, 16)
-                    XCTAssertEqual(t[0] * t[0] + t[1] * t[1] + t[2] * t[2], 1, accuracy: 1e-5)
-                    return (w["identifier"] as! String, (t[12], t[13], t[14]))
-                })
+                Dictionary(
+                    uniqueKeysWithValues: ws.map { w in
+                        let t = w["transform"] as! [Double]
+                        XCTAssertEqual(t.count, 16)
+                        XCTAssertEqual(t[0] * t[0] + t[1] * t[1] + t[2] * t[2], 1, accuracy: 1e-5)
+                        return (w["identifier"] as! String, (t[12], t[13], t[14]))
+                    })
             }
             let now = centres(walls), before = centres(originalWalls)
             let keys = now.keys.sorted()
@@ -282,7 +287,9 @@ final class CorpusGeneratorTests: XCTestCase {
             XCTAssertNotNil(room["walls"])
             if info.floorless {
                 floorless += 1
-                for key in ["floors", "sections", "story", "version"] { XCTAssertNil(room[key], "line \(info.line): \(key)") }
+                for key in ["floors", "sections", "story", "version"] {
+                    XCTAssertNil(room[key], "line \(info.line): \(key)")
+                }
             } else {
                 XCTAssertNotNil(room["floors"], "line \(info.line)")
             }
@@ -316,8 +323,12 @@ final class CorpusGeneratorTests: XCTestCase {
             let record = try object(line)
             XCTAssertNil(record["id"])
             XCTAssertNil(record["formatVersion"])
-            XCTAssertEqual(Set(record.keys), ["roomName", "timestamp", "fullRoomDataJSON", "summaryJSON",
-                                               "floorAreaSqM", "ceilingHeightM", "wallCount", "objectCount"])
+            XCTAssertEqual(
+                Set(record.keys),
+                [
+                    "roomName", "timestamp", "fullRoomDataJSON", "summaryJSON",
+                    "floorAreaSqM", "ceilingHeightM", "wallCount", "objectCount",
+                ])
             XCTAssertEqual(record["floorAreaSqM"] as? Double, 0)
             // Seconds since 2001-01-01, somewhere in 2023-2026.
             let timestamp = try XCTUnwrap(record["timestamp"] as? Double)
@@ -337,15 +348,19 @@ final class CorpusGeneratorTests: XCTestCase {
         o.formatMix = try CorpusGenerator.FormatMix(versions: [2, 3])
         let (path, stats) = try generate("v23.jsonl", o)
         XCTAssertEqual(stats.goodByVersion, [2: 10, 3: 10])
-        let uuid = try NSRegularExpression(pattern: "^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$")
-        let iso = try NSRegularExpression(pattern: "^20(2[3-6])-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z$")
+        let uuid = try NSRegularExpression(
+            pattern: "^[0-9A-F]{8}-[0-9A-F]{4}-4[0-9A-F]{3}-[89AB][0-9A-F]{3}-[0-9A-F]{12}$")
+        let iso = try NSRegularExpression(
+            pattern: "^20(2[3-6])-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-5][0-9]Z$")
         var ids: Set<String> = []
         for line in try plainLines(path) {
             let record = try object(line)
             let id = try XCTUnwrap(record["id"] as? String)
             let capturedAt = try XCTUnwrap(record["capturedAt"] as? String)
             XCTAssertEqual(uuid.numberOfMatches(in: id, range: NSRange(id.startIndex..., in: id)), 1, id)
-            XCTAssertEqual(iso.numberOfMatches(in: capturedAt, range: NSRange(capturedAt.startIndex..., in: capturedAt)), 1, capturedAt)
+            XCTAssertEqual(
+                iso.numberOfMatches(in: capturedAt, range: NSRange(capturedAt.startIndex..., in: capturedAt)), 1,
+                capturedAt)
             ids.insert(id)
             let summary = try XCTUnwrap(record["summary"] as? [String: Any])
             XCTAssertEqual(summary["estimated_floor_area_sqm"] as? Double, 0)
@@ -376,7 +391,9 @@ final class CorpusGeneratorTests: XCTestCase {
         var sizes: [Int] = []
         var offset = 0
         while offset < bytes.count {
-            let size = bytes.withUnsafeBytes { ZSTD_findFrameCompressedSize($0.baseAddress! + offset, bytes.count - offset) }
+            let size = bytes.withUnsafeBytes {
+                ZSTD_findFrameCompressedSize($0.baseAddress! + offset, bytes.count - offset)
+            }
             guard ZSTD_isError(size) == 0 else { throw CorpusGeneratorError(message: "bad frame at \(offset)") }
             sizes.append(size)
             offset += size
@@ -439,8 +456,10 @@ final class CorpusGeneratorTests: XCTestCase {
         truncated.framesEvery = 3
         truncated.truncateLastFrame = true
         truncated.coreModelBytes = 2000
-        for (name, o) in [("corrupt/corrupt-records.jsonl", corrupt), ("exports/rooms-floorless.jsonl.zst", floorless),
-                          ("corrupt/truncated.jsonl.zst", truncated)] {
+        for (name, o) in [
+            ("corrupt/corrupt-records.jsonl", corrupt), ("exports/rooms-floorless.jsonl.zst", floorless),
+            ("corrupt/truncated.jsonl.zst", truncated),
+        ] {
             let fileName = (name as NSString).lastPathComponent
             let (path, stats) = try generate(fileName, o)
             let committed = try Data(contentsOf: URL(fileURLWithPath: "\(Self.fixturesDirectory)/\(name)"))

@@ -74,7 +74,8 @@ final class ExportFilesTests: XCTestCase {
         for name in ["a.ndjson", "b.JSONL", "c.json", "d.jsonl.gz", "e.Jsonl.ZST"] { _ = touch(name) }
         let resolution = try ExportFiles.scan([dir.path])
         XCTAssertEqual(resolution.files, [good])
-        let reasons = Dictionary(uniqueKeysWithValues: resolution.ignored.map { (($0.path as NSString).lastPathComponent, $0.reason) })
+        let reasons = Dictionary(
+            uniqueKeysWithValues: resolution.ignored.map { (($0.path as NSString).lastPathComponent, $0.reason) })
         XCTAssertEqual(Set(reasons.keys), ["a.ndjson", "b.JSONL", "c.json", "d.jsonl.gz", "e.Jsonl.ZST"])
         XCTAssertTrue(reasons["b.JSONL"]!.contains("case-sensitive"), reasons["b.JSONL"]!)
         XCTAssertTrue(reasons["e.Jsonl.ZST"]!.contains("case-sensitive"))

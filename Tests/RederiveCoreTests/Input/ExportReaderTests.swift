@@ -255,7 +255,9 @@ final class ExportReaderTests: XCTestCase {
     func testLargeStreamIsReadInBoundedMemory() throws {
         let path = dir.file("large.jsonl.zst")
         let lineCount = 100_000
-        let template = Array(try ExportFixtures.v1Line(name: "Hallway", timestamp: 1, room: try ExportFixtures.compactRoom("Hallway2")).prefix(1990).utf8)
+        let template = Array(
+            try ExportFixtures.v1Line(name: "Hallway", timestamp: 1, room: try ExportFixtures.compactRoom("Hallway2"))
+                .prefix(1990).utf8)
         let writer = try ZstdWriter(path: path, level: 1)
         var expectedBytes: Int64 = 0
         for i in 0..<lineCount {
@@ -293,7 +295,9 @@ final class ExportReaderTests: XCTestCase {
         let files = try ExportFiles.resolve([dir.path, dir.file("b.jsonl")])
         XCTAssertEqual(files, [dir.file("a.jsonl.zst"), dir.file("b.jsonl"), dir.file("sub/c.jsonl")])
         XCTAssertThrowsError(try ExportFiles.resolve([dir.file("data.json")])) { error in
-            guard case .usage(let message)? = error as? RederiveError else { return XCTFail("expected usage, got \(error)") }
+            guard case .usage(let message)? = error as? RederiveError else {
+                return XCTFail("expected usage, got \(error)")
+            }
             XCTAssertTrue(message.contains("data.json"))
         }
     }

@@ -11,10 +11,14 @@ final class InputValidationTests: XCTestCase {
     private let tinyRoom = #"{"walls":[{"dimensions":[3,2.5,0],"transform":[1,0,0,0,0,1,0,0,0,0,1,0,1.5,0,0,1]}]}"#
 
     private func v3(capturedAt: String = "2026-02-10T09:15:00Z", room: String? = nil) -> [UInt8] {
-        Array(#"{"formatVersion":3,"id":"\#(uuid)","roomName":"x","capturedAt":"\#(capturedAt)","room":\#(room ?? tinyRoom)}"#.utf8)
+        Array(
+            #"{"formatVersion":3,"id":"\#(uuid)","roomName":"x","capturedAt":"\#(capturedAt)","room":\#(room ?? tinyRoom)}"#
+                .utf8)
     }
 
-    private func code(_ line: [UInt8], file: StaticString = #filePath, line number: UInt = #line) -> (RecordIssue.Stage, IssueCode)? {
+    private func code(
+        _ line: [UInt8], file: StaticString = #filePath, line number: UInt = #line
+    ) -> (RecordIssue.Stage, IssueCode)? {
         guard let f = parser.parse(line).failureValue(file: file, line: number) else { return nil }
         return (f.stage, f.code)
     }
@@ -22,22 +26,28 @@ final class InputValidationTests: XCTestCase {
     // MARK: capturedAt
 
     func testCapturedAtMustBeAnISO8601DateTime() throws {
-        for bad in ["not a date", "2026-13-45T99:99:99Z", "2026-02-30T10:00:00Z", "2025-02-29T10:00:00Z", "2026-02-10",
-                    "2026-02-10 09:15:00Z", "2026-02-10T09:15:00", "2026-02-10T24:00:00Z", "2026-02-10T09:15:00.Z",
-                    "2026-02-10T09:15:00+5:00", "0000-01-01T00:00:00Z", "", "2026-02-10T09:15:00Zjunk"] {
+        for bad in [
+            "not a date", "2026-13-45T99:99:99Z", "2026-02-30T10:00:00Z", "2025-02-29T10:00:00Z", "2026-02-10",
+            "2026-02-10 09:15:00Z", "2026-02-10T09:15:00", "2026-02-10T24:00:00Z", "2026-02-10T09:15:00.Z",
+            "2026-02-10T09:15:00+5:00", "0000-01-01T00:00:00Z", "", "2026-02-10T09:15:00Zjunk",
+        ] {
             XCTAssertFalse(TimestampText.isISO8601DateTime(bad), bad)
             let result = try XCTUnwrap(code(v3(capturedAt: bad)), bad)
             XCTAssertEqual(result.0, .parse, bad)
             XCTAssertEqual(result.1, .invalidTimestamp, bad)
         }
-        let v2 = try ExportFixtures.line(["formatVersion": 2, "id": uuid, "roomName": "x", "capturedAt": "yesterday",
-                                          "fullRoomDataJSON": ExportFixtures.base64(Array(tinyRoom.utf8))])
+        let v2 = try ExportFixtures.line([
+            "formatVersion": 2, "id": uuid, "roomName": "x", "capturedAt": "yesterday",
+            "fullRoomDataJSON": ExportFixtures.base64(Array(tinyRoom.utf8)),
+        ])
         XCTAssertEqual(code(Array(v2.utf8))?.1, .invalidTimestamp)
     }
 
     func testISO8601DateTimesAreAccepted() {
-        for good in ["2026-02-10T09:15:00Z", "2026-02-12T08:00:00.250Z", "2024-02-29T23:59:60Z", "2026-02-10T09:15:00+01:00",
-                     "2026-02-10t09:15:00z", "0001-01-01T00:00:00-12:30", "9999-12-31T23:59:59.999999999Z"] {
+        for good in [
+            "2026-02-10T09:15:00Z", "2026-02-12T08:00:00.250Z", "2024-02-29T23:59:60Z", "2026-02-10T09:15:00+01:00",
+            "2026-02-10t09:15:00z", "0001-01-01T00:00:00-12:30", "9999-12-31T23:59:59.999999999Z",
+        ] {
             XCTAssertTrue(TimestampText.isISO8601DateTime(good), good)
             XCTAssertNotNil(parser.parse(v3(capturedAt: good)).successValue(), good)
         }
@@ -98,8 +108,10 @@ final class InputValidationTests: XCTestCase {
         XCTAssertEqual(failure.code, .invalidRoomJSON)
         XCTAssertTrue(failure.message.contains("duplicate key \"walls\""), failure.message)
         // A v2 record carries its room as base64: the record parses, the room is refused.
-        let v2 = try ExportFixtures.line(["formatVersion": 2, "id": uuid, "roomName": "x", "capturedAt": "2026-02-10T09:15:00Z",
-                                          "fullRoomDataJSON": ExportFixtures.base64(Array(walls.utf8))])
+        let v2 = try ExportFixtures.line([
+            "formatVersion": 2, "id": uuid, "roomName": "x", "capturedAt": "2026-02-10T09:15:00Z",
+            "fullRoomDataJSON": ExportFixtures.base64(Array(walls.utf8)),
+        ])
         let processed = RecordProcessor(deriver: SummaryDeriver()).process(line: Array(v2.utf8))
         XCTAssertEqual(processed.failureValue()?.code, .invalidRoomJSON)
     }
@@ -131,7 +143,9 @@ final class InputValidationTests: XCTestCase {
             guard inInput, line.hasPrefix("| "), !line.hasPrefix("| ---"), !line.hasPrefix("| stage") else { continue }
             let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
             guard cells.count >= 2 else { continue }
-            let codes = cells[1].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            let codes = cells[1].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter {
+                $0.offset % 2 == 1
+            }.map { String($0.element) }
             table.append((cells[0], codes))
         }
         let expected = IssueCode.byStage.map { ($0.stage.rawValue, $0.codes.map(\.rawValue)) }

@@ -46,8 +46,12 @@ final class RoomDecodingTests: XCTestCase {
             let expected = try RoomFixtures.load(name)
             let compact = try ExportFixtures.compactRoom(name)
             let lines: [[UInt8]] = [
-                Array(try ExportFixtures.v1Line(name: name, timestamp: 1, room: try ExportFixtures.roomFileBytes(name)).utf8),
-                Array(try ExportFixtures.v2Line(id: "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90", name: name, room: compact).utf8),
+                Array(
+                    try ExportFixtures.v1Line(name: name, timestamp: 1, room: try ExportFixtures.roomFileBytes(name))
+                        .utf8),
+                Array(
+                    try ExportFixtures.v2Line(id: "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90", name: name, room: compact)
+                        .utf8),
                 ExportFixtures.v3Line(id: "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90", name: name, roomText: compact),
             ]
             for (i, line) in lines.enumerated() {

@@ -47,7 +47,8 @@ final class RoomLimitsTests: XCTestCase {
 
     func testTooManyObjectsOrFloorCornersIsRoomTooLarge() throws {
         let object = #"{"category":{"chair":{}},"dimensions":[1,1,1],"transform":\#(Self.identity)}"#
-        let objects = #"{"objects":["# + Array(repeating: object, count: RoomLimits.maxObjects + 1).joined(separator: ",") + "]}"
+        let objects =
+            #"{"objects":["# + Array(repeating: object, count: RoomLimits.maxObjects + 1).joined(separator: ",") + "]}"
         let parser = RecordParser()
         XCTAssertEqual(parser.decodeRoom(Array(objects.utf8)).failureValue()?.code, .roomTooLarge)
 
@@ -55,14 +56,20 @@ final class RoomLimitsTests: XCTestCase {
         let floor = #"{"floors":[{"dimensions":[1,1,0],"transform":\#(Self.identity),"polygonCorners":[\#(corners)]}]}"#
         XCTAssertEqual(parser.decodeRoom(Array(floor.utf8)).failureValue()?.code, .roomTooLarge)
 
-        let doors = #"{"doors":["# + Array(repeating: #"{"dimensions":[1,2,0],"transform":\#(Self.identity)}"#,
-                                           count: RoomLimits.maxSurfacesPerKind + 1).joined(separator: ",") + "]}"
+        let doors =
+            #"{"doors":["#
+            + Array(
+                repeating: #"{"dimensions":[1,2,0],"transform":\#(Self.identity)}"#,
+                count: RoomLimits.maxSurfacesPerKind + 1
+            ).joined(separator: ",") + "]}"
         XCTAssertEqual(parser.decodeRoom(Array(doors.utf8)).failureValue()?.code, .roomTooLarge)
     }
 
     func testAtTheLimitsEveryKindDecodes() throws {
         let object = #"{"category":{"chair":{}},"dimensions":[1,1,1],"transform":\#(Self.identity)}"#
-        let objects = #"{"objects":["# + Array(repeating: object, count: RoomLimits.maxObjects).joined(separator: ",") + "]}"
-        XCTAssertEqual(RecordParser().decodeRoom(Array(objects.utf8)).successValue()?.objects.count, RoomLimits.maxObjects)
+        let objects =
+            #"{"objects":["# + Array(repeating: object, count: RoomLimits.maxObjects).joined(separator: ",") + "]}"
+        XCTAssertEqual(
+            RecordParser().decodeRoom(Array(objects.utf8)).successValue()?.objects.count, RoomLimits.maxObjects)
     }
 }

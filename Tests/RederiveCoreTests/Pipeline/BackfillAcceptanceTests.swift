@@ -75,7 +75,9 @@ final class BackfillAcceptanceTests: XCTestCase {
         XCTAssertEqual(after.stale.total, 0)
         let versions = try store.pool.read { try Int.fetchAll($0, sql: "SELECT DISTINCT summary_version FROM summary") }
         XCTAssertEqual(versions, [2])
-        let hulls = try store.pool.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM summary WHERE floor_area_method = 'wall_loop'") }
+        let hulls = try store.pool.read {
+            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM summary WHERE floor_area_method = 'wall_loop'")
+        }
         XCTAssertGreaterThan(hulls ?? 0, 0)
 
         // A second dry run finds nothing left to change.
@@ -92,7 +94,8 @@ final class BackfillAcceptanceTests: XCTestCase {
         let status = try store.status(deriver: changedButNotBumped)
         XCTAssertEqual(status.stale.fingerprint, 32)
         XCTAssertEqual(status.stale.version, 0)
-        let report = try DeriveJob.run(DeriveConfiguration(deriver: changedButNotBumped, showProgress: false), store: store)
+        let report = try DeriveJob.run(
+            DeriveConfiguration(deriver: changedButNotBumped, showProgress: false), store: store)
         XCTAssertEqual(report.statistics.recordsRead, 32)
         XCTAssertEqual(try store.status(deriver: changedButNotBumped).stale.total, 0)
     }

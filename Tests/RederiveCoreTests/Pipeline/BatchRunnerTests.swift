@@ -17,7 +17,8 @@ final class BatchRunnerTests: XCTestCase {
             XCTAssertEqual((error as? RederiveError)?.exitStatus, 2)
         }
         let run = try XCTUnwrap(StoreInspection.run(db))
-        XCTAssertEqual(run["status"] as String, RunStatus.failed.rawValue, "not left `running` for the next run to continue")
+        XCTAssertEqual(
+            run["status"] as String, RunStatus.failed.rawValue, "not left `running` for the next run to continue")
         XCTAssertEqual(run["exit_status"] as Int, 2)
         // The next run starts afresh instead of "continuing" it.
         let next = try ImportJob.run(ImportConfiguration(files: files, showProgress: false), store: store)

@@ -55,17 +55,21 @@ final class CrashRecoveryTests: XCTestCase {
         _ = try CorpusGenerator(roomsDirectory: rooms, options: a).write(to: fileA)
         _ = try CorpusGenerator(roomsDirectory: rooms, options: b).write(to: fileB)
         let reference = dir.file("reference.sqlite")
-        let status = try CommandLineTool.run(importArguments([fileA, fileB], db: reference), stderrPath: dir.file("reference.err"))
+        let status = try CommandLineTool.run(
+            importArguments([fileA, fileB], db: reference), stderrPath: dir.file("reference.err"))
         let records = try StoreInspection.int(reference, "SELECT COUNT(*) FROM record")
         XCTAssertGreaterThan(records, 1800)
         XCTAssertGreaterThan(try StoreInspection.int(reference, "SELECT COUNT(*) FROM failure"), 20)
         // The reference itself is sound: every raw room joins back to its hash.
         for (id, bytes) in try StoreInspection.rawRooms(reference) {
-            let hash = try XCTUnwrap(try StoreInspection.rows(reference, "SELECT raw_hash FROM record WHERE id = ?", [id]).first?["raw_hash"] as String?)
+            let hash = try XCTUnwrap(
+                try StoreInspection.rows(reference, "SELECT raw_hash FROM record WHERE id = ?", [id]).first?["raw_hash"]
+                    as String?)
             XCTAssertEqual(ContentHash.digest(bytes).hex, hash, id)
         }
-        return Corpus(dir: dir, files: [fileA, fileB], reference: reference, referenceDump: try StoreInspection.dump(reference),
-                      referenceExit: status, records: records)
+        return Corpus(
+            dir: dir, files: [fileA, fileB], reference: reference, referenceDump: try StoreInspection.dump(reference),
+            referenceExit: status, records: records)
     }
 
     private static func importArguments(_ files: [String], db: String) -> [String] {
@@ -80,23 +84,32 @@ final class CrashRecoveryTests: XCTestCase {
 
     /// Compares a store with the uninterrupted reference: same records, raw bytes, derived
     /// values and ledger; no duplicate, no lost record.
-    private func assertMatchesReference(_ db: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM record"), corpus.records, what, file: file, line: line)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(DISTINCT id) FROM record"), corpus.records, what, file: file, line: line)
+    private func assertMatchesReference(
+        _ db: String, _ what: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM record"), corpus.records, what, file: file, line: line)
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(DISTINCT id) FROM record"), corpus.records, what, file: file,
+            line: line)
         StoreInspection.assertEqual(try StoreInspection.dump(db), corpus.referenceDump, what, file: file, line: line)
         let raw = try StoreInspection.rawRooms(db)
         let reference = try StoreInspection.rawRooms(corpus.reference)
         XCTAssertEqual(raw.count, reference.count, what, file: file, line: line)
         XCTAssertTrue(raw == reference, "\(what): raw bytes differ", file: file, line: line)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM run WHERE status = 'running'"), 0, what, file: file, line: line)
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM run WHERE status = 'running'"), 0, what, file: file,
+            line: line)
     }
 
     // MARK: - kill -9
 
     /// Starts `arguments`, kills it with SIGKILL once its run has read `threshold` records
     /// (or after `delay` seconds when given), and returns the killed run's row if it had one.
-    private func killMidRun(_ arguments: [String], db: String, command: String, threshold: Int?, delay: Double? = nil,
-                            after runID: Int64 = 0) throws -> Row? {
+    private func killMidRun(
+        _ arguments: [String], db: String, command: String, threshold: Int?, delay: Double? = nil,
+        after runID: Int64 = 0
+    ) throws -> Row? {
         let child = try CommandLineTool.Child(arguments, stderrPath: dir.file("killed.err"))
         if let threshold {
             _ = CommandLineTool.waitForProgress(child, db: db, command: command, records: threshold, after: runID)
@@ -105,7 +118,9 @@ final class CrashRecoveryTests: XCTestCase {
         }
         child.signal(SIGKILL)
         let (status, signaled) = child.wait()
-        let run = CommandLineTool.latestRun(db).flatMap { ($0["id"] as Int64) > runID && ($0["command"] as String) == command ? $0 : nil }
+        let run = CommandLineTool.latestRun(db).flatMap {
+            ($0["id"] as Int64) > runID && ($0["command"] as String) == command ? $0 : nil
+        }
         if signaled {
             XCTAssertEqual(status, SIGKILL)
             if let run { XCTAssertEqual(run["status"] as String, "running", "a killed run cannot record its end") }
@@ -119,7 +134,8 @@ final class CrashRecoveryTests: XCTestCase {
         let trials: [(threshold: Int?, delay: Double?)] = [(nil, 0.05), (50, nil), (600, nil), (1400, nil)]
         for (index, trial) in trials.enumerated() {
             let db = dir.file("import-\(index).sqlite")
-            let killed = try killMidRun(importArguments(db), db: db, command: "import", threshold: trial.threshold, delay: trial.delay)
+            let killed = try killMidRun(
+                importArguments(db), db: db, command: "import", threshold: trial.threshold, delay: trial.delay)
             let status = try CommandLineTool.run(importArguments(db), stderrPath: dir.file("rerun.err"))
             XCTAssertEqual(status, corpus.referenceExit, "trial \(index)")
             let rerun = try XCTUnwrap(CommandLineTool.latestRun(db))
@@ -127,11 +143,17 @@ final class CrashRecoveryTests: XCTestCase {
             if let killed, (killed["status"] as String) == "running" {
                 midRunKills += 1
                 XCTAssertEqual(rerun["resumed_from"] as Int64?, killed["id"] as Int64, "trial \(index)")
-                XCTAssertEqual(try XCTUnwrap(CommandLineTool.latestRun(db).map { _ in
-                    try StoreInspection.rows(db, "SELECT status FROM run WHERE id = ?", [killed["id"] as Int64]).first?["status"] as String?
-                }), "crashed")
+                XCTAssertEqual(
+                    try XCTUnwrap(
+                        CommandLineTool.latestRun(db).map { _ in
+                            try StoreInspection.rows(db, "SELECT status FROM run WHERE id = ?", [killed["id"] as Int64])
+                                .first?["status"] as String?
+                        }), "crashed")
             }
-            try assertMatchesReference(db, "import trial \(index) (killed after \(trial.threshold.map { "\($0) records" } ?? "\(trial.delay ?? 0) s"))")
+            try assertMatchesReference(
+                db,
+                "import trial \(index) (killed after \(trial.threshold.map { "\($0) records" } ?? "\(trial.delay ?? 0) s"))"
+            )
         }
         XCTAssertGreaterThan(midRunKills, 0, "at least one kill landed mid-run")
     }
@@ -139,11 +161,13 @@ final class CrashRecoveryTests: XCTestCase {
     func testImportKilledTwiceThenRerunMatchesUninterrupted() throws {
         let db = dir.file("import.sqlite")
         let first = try killMidRun(importArguments(db), db: db, command: "import", threshold: 300)
-        let second = try killMidRun(importArguments(db), db: db, command: "import", threshold: 1000, after: first?["id"] ?? 0)
+        let second = try killMidRun(
+            importArguments(db), db: db, command: "import", threshold: 1000, after: first?["id"] ?? 0)
         if let first, let second {
             XCTAssertEqual(second["resumed_from"] as Int64?, first["id"] as Int64)
         }
-        XCTAssertEqual(try CommandLineTool.run(importArguments(db), stderrPath: dir.file("rerun.err")), corpus.referenceExit)
+        XCTAssertEqual(
+            try CommandLineTool.run(importArguments(db), stderrPath: dir.file("rerun.err")), corpus.referenceExit)
         try assertMatchesReference(db, "import killed twice")
     }
 
@@ -160,7 +184,8 @@ final class CrashRecoveryTests: XCTestCase {
         for (index, threshold) in thresholds.enumerated() {
             let db = try referenceCopy("derive-\(index).sqlite", sql)
             let before = try XCTUnwrap(CommandLineTool.latestRun(db)?["id"] as Int64?)
-            let killed = try killMidRun(deriveArguments(db, all: all), db: db, command: "derive", threshold: threshold, after: before)
+            let killed = try killMidRun(
+                deriveArguments(db, all: all), db: db, command: "derive", threshold: threshold, after: before)
             let status = try CommandLineTool.run(deriveArguments(db, all: all), stderrPath: dir.file("rerun.err"))
             XCTAssertEqual(status, 0, "trial \(index)")
             let rerun = try XCTUnwrap(CommandLineTool.latestRun(db))
@@ -168,13 +193,17 @@ final class CrashRecoveryTests: XCTestCase {
             if let killed, (killed["status"] as String) == "running" {
                 midRunKills += 1
                 let killedID: Int64 = killed["id"]
-                let checkpoint = try StoreInspection.rows(db, "SELECT checkpoint_seq FROM run WHERE id = ?", [killedID]).first?["checkpoint_seq"] as Int64? ?? 0
+                let checkpoint =
+                    try StoreInspection.rows(db, "SELECT checkpoint_seq FROM run WHERE id = ?", [killedID]).first?[
+                        "checkpoint_seq"] as Int64? ?? 0
                 XCTAssertEqual(rerun["resumed_from"] as Int64?, killedID, "the rerun continues the killed run")
                 XCTAssertEqual(rerun["upper_bound_seq"] as Int64?, killed["upper_bound_seq"] as Int64?)
                 if all {
                     // It went on from the checkpoint rather than starting over.
-                    XCTAssertEqual(rerun["records_read"] as Int,
-                                   try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE seq > ?", [checkpoint]), "trial \(index)")
+                    XCTAssertEqual(
+                        rerun["records_read"] as Int,
+                        try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE seq > ?", [checkpoint]),
+                        "trial \(index)")
                 }
             }
             try assertMatchesReference(db, "derive trial \(index) (all: \(all), killed after \(threshold) records)")
@@ -185,8 +214,9 @@ final class CrashRecoveryTests: XCTestCase {
 
     func testDeriveAllKilledThenRerunMatchesUninterrupted() throws {
         // Damaged derived values make --all rewrite every summary.
-        try deriveKilledThenRerun(all: true, prepare: "UPDATE summary SET summary_json = '{}', floor_area_sqm = -1, wall_count = 0",
-                                  thresholds: [1, 400, 1300])
+        try deriveKilledThenRerun(
+            all: true, prepare: "UPDATE summary SET summary_json = '{}', floor_area_sqm = -1, wall_count = 0",
+            thresholds: [1, 400, 1300])
     }
 
     func testStaleDeriveKilledThenRerunMatchesUninterrupted() throws {
@@ -212,9 +242,12 @@ final class CrashRecoveryTests: XCTestCase {
                 interrupted += 1
                 XCTAssertLessThan(run["records_read"] as Int, 2000)
             }
-            XCTAssertEqual(try CommandLineTool.run(importArguments(db), stderrPath: dir.file("rerun.err")), corpus.referenceExit)
+            XCTAssertEqual(
+                try CommandLineTool.run(importArguments(db), stderrPath: dir.file("rerun.err")), corpus.referenceExit)
             let rerun = try XCTUnwrap(CommandLineTool.latestRun(db))
-            if (run["status"] as String) == "interrupted" { XCTAssertEqual(rerun["resumed_from"] as Int64?, run["id"] as Int64) }
+            if (run["status"] as String) == "interrupted" {
+                XCTAssertEqual(rerun["resumed_from"] as Int64?, run["id"] as Int64)
+            }
             try assertMatchesReference(db, "import stopped by signal \(sig)")
         }
         XCTAssertGreaterThan(interrupted, 0, "at least one signal landed mid-run")
@@ -238,12 +271,21 @@ final class CrashRecoveryTests: XCTestCase {
                 interrupted += 1
                 // The batch in hand was committed with its checkpoint.
                 let checkpoint: Int64 = try XCTUnwrap(run["checkpoint_seq"])
-                XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 1 AND record_seq > ?", [checkpoint]), 0)
-                XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 0 AND record_seq <= ?", [checkpoint]), 0)
+                XCTAssertEqual(
+                    try StoreInspection.int(
+                        db, "SELECT COUNT(*) FROM summary WHERE summary_version = 1 AND record_seq > ?", [checkpoint]),
+                    0)
+                XCTAssertEqual(
+                    try StoreInspection.int(
+                        db, "SELECT COUNT(*) FROM summary WHERE summary_version = 0 AND record_seq <= ?", [checkpoint]),
+                    0)
             }
-            XCTAssertEqual(try CommandLineTool.run(deriveArguments(db, all: true), stderrPath: dir.file("rerun.err")), 0)
+            XCTAssertEqual(
+                try CommandLineTool.run(deriveArguments(db, all: true), stderrPath: dir.file("rerun.err")), 0)
             let rerun = try XCTUnwrap(CommandLineTool.latestRun(db))
-            if (run["status"] as String) == "interrupted" { XCTAssertEqual(rerun["resumed_from"] as Int64?, run["id"] as Int64) }
+            if (run["status"] as String) == "interrupted" {
+                XCTAssertEqual(rerun["resumed_from"] as Int64?, run["id"] as Int64)
+            }
             try assertMatchesReference(db, "derive stopped by signal \(sig)")
         }
         XCTAssertGreaterThan(interrupted, 0, "at least one signal landed mid-run")
@@ -264,19 +306,25 @@ final class CrashRecoveryTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         var runID: Int64?
         while child.isRunning {
-            guard let run = CommandLineTool.latestRun(db), (run["id"] as Int64) > before, (run["command"] as String) == "derive",
-                  run["upper_bound_seq"] as Int64? != nil else {
+            guard let run = CommandLineTool.latestRun(db), (run["id"] as Int64) > before,
+                (run["command"] as String) == "derive",
+                run["upper_bound_seq"] as Int64? != nil
+            else {
                 usleep(1_000)
                 continue
             }
             runID = run["id"]
             let renamedSeq = Int64.random(in: 1...maxSeq, using: &generator)
-            try other.write { try $0.execute(sql: "UPDATE record SET room_name = room_name || '-x' WHERE seq = ?", arguments: [renamedSeq]) }
+            try other.write {
+                try $0.execute(
+                    sql: "UPDATE record SET room_name = room_name || '-x' WHERE seq = ?", arguments: [renamedSeq])
+            }
             renamed[renamedSeq, default: 0] += 1
             // The cursor position is read inside the writing transaction: the run cannot commit
             // meanwhile, so "behind" and "ahead" are exact at the moment of the change.
             let (b, a): (Int64?, Int64?) = try other.write { db in
-                let checkpoint = try Int64.fetchOne(db, sql: "SELECT checkpoint_seq FROM run WHERE id = ?", arguments: [runID]) ?? 0
+                let checkpoint =
+                    try Int64.fetchOne(db, sql: "SELECT checkpoint_seq FROM run WHERE id = ?", arguments: [runID]) ?? 0
                 var b: Int64?, a: Int64?
                 if checkpoint > 0 {
                     // Already committed by the run: made stale again, it must not be visited again.
@@ -295,15 +343,21 @@ final class CrashRecoveryTests: XCTestCase {
             // A new record past the run's upper bound: left for the next run.
             let source = Int64.random(in: 1...maxSeq, using: &generator)
             let seq: Int64 = try other.write { db in
-                try db.execute(sql: """
-                    INSERT INTO record (id, room_name, captured_at, source_format_version, source_file, source_line, raw_hash,
-                                        raw_size, source_summary, source_summary_version, stored_at)
-                    SELECT ?, room_name, captured_at, source_format_version, source_file, source_line, raw_hash, raw_size,
-                           source_summary, source_summary_version, stored_at FROM record WHERE seq = ?
-                    """, arguments: [UUID().uuidString, source])
+                try db.execute(
+                    sql: """
+                        INSERT INTO record (id, room_name, captured_at, source_format_version, source_file, source_line, raw_hash,
+                                            raw_size, source_summary, source_summary_version, stored_at)
+                        SELECT ?, room_name, captured_at, source_format_version, source_file, source_line, raw_hash, raw_size,
+                               source_summary, source_summary_version, stored_at FROM record WHERE seq = ?
+                        """, arguments: [UUID().uuidString, source])
                 let seq = db.lastInsertedRowID
-                try db.execute(sql: "INSERT INTO raw_room SELECT ?, core_model_offset, skeleton FROM raw_room WHERE record_seq = ?", arguments: [seq, source])
-                try db.execute(sql: "INSERT INTO raw_core_model SELECT ?, bytes FROM raw_core_model WHERE record_seq = ?", arguments: [seq, source])
+                try db.execute(
+                    sql:
+                        "INSERT INTO raw_room SELECT ?, core_model_offset, skeleton FROM raw_room WHERE record_seq = ?",
+                    arguments: [seq, source])
+                try db.execute(
+                    sql: "INSERT INTO raw_core_model SELECT ?, bytes FROM raw_core_model WHERE record_seq = ?",
+                    arguments: [seq, source])
                 return seq
             }
             inserted.append(seq)
@@ -328,30 +382,47 @@ final class CrashRecoveryTests: XCTestCase {
         XCTAssertEqual(run["records_unchanged"] as Int, 0)
         XCTAssertEqual(run["records_skipped"] as Int, 0)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE run_id = ?", [id]), n)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM record LEFT JOIN summary ON record_seq = seq WHERE seq <= ? AND (run_id IS NOT ? OR summary.record_seq IS NULL)", [maxSeq, id]), 0,
-                       "no record up to the bound skipped")
+        XCTAssertEqual(
+            try StoreInspection.int(
+                db,
+                "SELECT COUNT(*) FROM record LEFT JOIN summary ON record_seq = seq WHERE seq <= ? AND (run_id IS NOT ? OR summary.record_seq IS NULL)",
+                [maxSeq, id]), 0,
+            "no record up to the bound skipped")
         // Nothing past the bound touched.
         XCTAssertTrue(inserted.allSatisfy { $0 > maxSeq })
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE record_seq > ?", [maxSeq]), 0)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE seq > ?", [maxSeq]), inserted.count)
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE seq > ?", [maxSeq]), inserted.count)
         // Made stale behind the cursor: not visited again. Ahead: visited (once) after the change.
         for seq in behind {
-            XCTAssertEqual(try StoreInspection.int(db, "SELECT summary_version FROM summary WHERE record_seq = ?", [seq]), 0, "seq \(seq) behind")
+            XCTAssertEqual(
+                try StoreInspection.int(db, "SELECT summary_version FROM summary WHERE record_seq = ?", [seq]), 0,
+                "seq \(seq) behind")
         }
         for seq in ahead.subtracting(behind) {
-            let row = try XCTUnwrap(try StoreInspection.rows(db, "SELECT summary_version, run_id FROM summary WHERE record_seq = ?", [seq]).first)
+            let row = try XCTUnwrap(
+                try StoreInspection.rows(db, "SELECT summary_version, run_id FROM summary WHERE record_seq = ?", [seq])
+                    .first)
             XCTAssertEqual(row["summary_version"] as Int, 1, "seq \(seq) ahead")
             XCTAssertEqual(row["run_id"] as Int64, id, "seq \(seq) ahead")
         }
         // The run wrote derived columns only: the concurrent renames all survived.
-        let names = Dictionary(uniqueKeysWithValues: try StoreInspection.rows(corpus.reference, "SELECT seq, room_name FROM record").map { ($0["seq"] as Int64, $0["room_name"] as String) })
+        let names = Dictionary(
+            uniqueKeysWithValues: try StoreInspection.rows(corpus.reference, "SELECT seq, room_name FROM record").map {
+                ($0["seq"] as Int64, $0["room_name"] as String)
+            })
         for (seq, times) in renamed {
-            let name = try StoreInspection.rows(db, "SELECT room_name FROM record WHERE seq = ?", [seq]).first?["room_name"] as String?
+            let name =
+                try StoreInspection.rows(db, "SELECT room_name FROM record WHERE seq = ?", [seq]).first?["room_name"]
+                as String?
             XCTAssertEqual(name, names[seq]! + String(repeating: "-x", count: times), "seq \(seq)")
         }
         // Derived values equal the reference's (they do not depend on the renamed column).
-        XCTAssertEqual(try StoreInspection.dump(db)["summary"]!.map { $0.replacingOccurrences(of: "summary_version=0", with: "summary_version=1") },
-                       corpus.referenceDump["summary"]!.map { $0 } + [])
+        XCTAssertEqual(
+            try StoreInspection.dump(db)["summary"]!.map {
+                $0.replacingOccurrences(of: "summary_version=0", with: "summary_version=1")
+            },
+            corpus.referenceDump["summary"]!.map { $0 } + [])
         // The next run picks up exactly what was left: the new records and the rows made stale behind.
         XCTAssertEqual(try CommandLineTool.run(deriveArguments(db, all: false), stderrPath: dir.file("next.err")), 0)
         let next = try XCTUnwrap(CommandLineTool.latestRun(db))

@@ -13,7 +13,8 @@ final class DeriveDryRunTests: XCTestCase {
         dir = try TemporaryDirectory()
         let fixtures = RoomFixtures.repoRoot.appendingPathComponent("Fixtures").path
         let store = try Store(path: db)
-        _ = try ImportJob.run(ImportConfiguration(files: try ExportFiles.resolve([fixtures]), showProgress: false), store: store)
+        _ = try ImportJob.run(
+            ImportConfiguration(files: try ExportFiles.resolve([fixtures]), showProgress: false), store: store)
         store.close()
     }
 
@@ -34,8 +35,10 @@ final class DeriveDryRunTests: XCTestCase {
 
     /// The old floor-area bug, on the records with an even key.
     private func corruptHalf() throws -> Set<String> {
-        let ids = try strings("SELECT record.id FROM record JOIN summary ON summary.record_seq = record.seq WHERE record.seq % 2 = 0")
-        try execute("""
+        let ids = try strings(
+            "SELECT record.id FROM record JOIN summary ON summary.record_seq = record.seq WHERE record.seq % 2 = 0")
+        try execute(
+            """
             UPDATE summary SET summary_version = 0, floor_area_sqm = 0,
               summary_json = json_set(summary_json, '$.estimated_floor_area_sqm', 0) WHERE record_seq % 2 = 0
             """)
@@ -51,8 +54,10 @@ final class DeriveDryRunTests: XCTestCase {
         return files
     }
 
-    private func preview(_ config: DeriveConfiguration = DeriveConfiguration(workers: 3, batchSize: 7, showProgress: false),
-                         topCount: Int = 1000) throws -> ChangeReport {
+    private func preview(
+        _ config: DeriveConfiguration = DeriveConfiguration(workers: 3, batchSize: 7, showProgress: false),
+        topCount: Int = 1000
+    ) throws -> ChangeReport {
         let store = try Store(path: db, readOnly: true)
         defer { store.close() }
         return try DeriveJob.preview(config, store: store, topCount: topCount)
@@ -118,7 +123,8 @@ final class DeriveDryRunTests: XCTestCase {
         XCTAssertEqual(report.selection, "stale")
 
         // --all sees every record; the others are up to date.
-        let all = try preview(DeriveConfiguration(selection: DeriveSelection(all: true), workers: 1, showProgress: false), topCount: 20)
+        let all = try preview(
+            DeriveConfiguration(selection: DeriveSelection(all: true), workers: 1, showProgress: false), topCount: 20)
         try assertUntouched(before)
         XCTAssertEqual(all.examined, total)
         XCTAssertEqual(all.wouldChange, corrupted.count)
@@ -162,10 +168,13 @@ final class DeriveDryRunTests: XCTestCase {
     func testRecordsThatWouldFailAreCountedAndReported() throws {
         let bad = #"{"walls":[{"dimensions":[-1,2,0],"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}]}"#
         let victim = try XCTUnwrap(try strings("SELECT id FROM record ORDER BY seq LIMIT 1").first)
-        try execute("UPDATE raw_room SET skeleton = CAST('\(bad)' AS BLOB) WHERE record_seq = (SELECT MIN(seq) FROM record)")
+        try execute(
+            "UPDATE raw_room SET skeleton = CAST('\(bad)' AS BLOB) WHERE record_seq = (SELECT MIN(seq) FROM record)")
         let before = try snapshot()
         let issues = dir.file("issues.jsonl")
-        let report = try preview(DeriveConfiguration(selection: DeriveSelection(all: true, ids: [victim]), reportPath: issues, showProgress: false))
+        let report = try preview(
+            DeriveConfiguration(
+                selection: DeriveSelection(all: true, ids: [victim]), reportPath: issues, showProgress: false))
         try assertUntouched(before)
         XCTAssertEqual(report.examined, 1)
         XCTAssertEqual(report.wouldFail, 1)

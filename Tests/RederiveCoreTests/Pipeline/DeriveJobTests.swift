@@ -36,12 +36,15 @@ final class DeriveJobTests: XCTestCase {
     }
 
     private func stale(_ deriver: SummaryDeriver = SummaryDeriver()) throws -> Int {
-        try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version <> ? OR fingerprint <> ?",
-                                [deriver.version, deriver.fingerprint])
+        try StoreInspection.int(
+            db, "SELECT COUNT(*) FROM summary WHERE summary_version <> ? OR fingerprint <> ?",
+            [deriver.version, deriver.fingerprint])
     }
 
     private func seqs(_ limit: Int = 1000) throws -> [(seq: Int64, id: String)] {
-        try StoreInspection.rows(db, "SELECT seq, id FROM record ORDER BY seq LIMIT ?", [limit]).map { ($0["seq"], $0["id"]) }
+        try StoreInspection.rows(db, "SELECT seq, id FROM record ORDER BY seq LIMIT ?", [limit]).map {
+            ($0["seq"], $0["id"])
+        }
     }
 
     func testNothingStaleDoesNothing() throws {
@@ -51,7 +54,8 @@ final class DeriveJobTests: XCTestCase {
         XCTAssertEqual(report.exitStatus, 0)
         XCTAssertEqual(report.statistics.recordsRead, 0)
         XCTAssertEqual(report.count("derived"), 0)
-        StoreInspection.assertEqual(before, try StoreInspection.dump(db, excluding: .strict), "derive with nothing stale")
+        StoreInspection.assertEqual(
+            before, try StoreInspection.dump(db, excluding: .strict), "derive with nothing stale")
     }
 
     func testDeriveAllLeavesValuesIdentical() throws {
@@ -62,7 +66,8 @@ final class DeriveJobTests: XCTestCase {
         XCTAssertEqual(report.statistics.recordsRead, n)
         XCTAssertEqual(report.statistics.recordsUnchanged, n)
         XCTAssertEqual(report.count("derived"), 0)
-        StoreInspection.assertEqual(before, try StoreInspection.dump(db, excluding: .strict), "derive --all on a fresh store")
+        StoreInspection.assertEqual(
+            before, try StoreInspection.dump(db, excluding: .strict), "derive --all on a fresh store")
         // Values recomputed from the skeleton equal those derived at import (from the whole room):
         // damage them and --all puts back exactly what import wrote.
         try StoreInspection.execute(db, "UPDATE summary SET floor_area_sqm = -1, wall_count = 99, summary_json = '{}'")
@@ -80,7 +85,9 @@ final class DeriveJobTests: XCTestCase {
         XCTAssertEqual(report.statistics.recordsRead, n)
         XCTAssertEqual(report.count("derived"), n)
         XCTAssertEqual(try stale(v2), 0)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 2 AND run_id = ?", [report.runID]), n)
+        XCTAssertEqual(
+            try StoreInspection.int(
+                db, "SELECT COUNT(*) FROM summary WHERE summary_version = 2 AND run_id = ?", [report.runID]), n)
         // Raw data untouched.
         let after = try StoreInspection.dump(db)
         XCTAssertEqual(before["record"], after["record"])
@@ -101,7 +108,8 @@ final class DeriveJobTests: XCTestCase {
         downgrade.settings.allowDowngrade = true
         let downgraded = try DeriveJob.run(downgrade, store: store)
         XCTAssertEqual(downgraded.count("derived"), n)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT allow_downgrade FROM run WHERE id = ?", [downgraded.runID]), 1)
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT allow_downgrade FROM run WHERE id = ?", [downgraded.runID]), 1)
         XCTAssertEqual(try stale(), 0)
     }
 
@@ -111,22 +119,27 @@ final class DeriveJobTests: XCTestCase {
         let picked = [all[3].id, all[17].id.lowercased(), "99999999-9999-4999-8999-999999999999"]
         let report = try StoreFixtures.derive(store, DeriveSelection(ids: picked), deriver: v2)
         XCTAssertEqual(report.statistics.recordsRead, 2)
-        let derived = try StoreInspection.rows(db, "SELECT record.id FROM summary JOIN record ON seq = record_seq WHERE summary_version = 2")
+        let derived = try StoreInspection.rows(
+            db, "SELECT record.id FROM summary JOIN record ON seq = record_seq WHERE summary_version = 2")
         XCTAssertEqual(Set(derived.map { $0["id"] as String }), [all[3].id, all[17].id])
         // --ids with --all visits them even when fresh.
-        XCTAssertEqual(try StoreFixtures.derive(store, DeriveSelection(all: true, ids: [all[5].id])).statistics.recordsRead, 1)
+        XCTAssertEqual(
+            try StoreFixtures.derive(store, DeriveSelection(all: true, ids: [all[5].id])).statistics.recordsRead, 1)
     }
 
     func testSinceNarrowing() throws {
         let v2 = SummaryDeriver(version: 2)
         let all = try seqs()
         try StoreInspection.execute(db, "UPDATE record SET stored_at = '2020-01-01T00:00:00.000Z'")
-        try StoreInspection.execute(db, "UPDATE record SET stored_at = '2026-11-01T00:00:00.000Z' WHERE seq IN (?, ?, ?)",
-                                    [all[0].seq, all[10].seq, all[20].seq])
+        try StoreInspection.execute(
+            db, "UPDATE record SET stored_at = '2026-11-01T00:00:00.000Z' WHERE seq IN (?, ?, ?)",
+            [all[0].seq, all[10].seq, all[20].seq])
         let report = try StoreFixtures.derive(store, DeriveSelection(since: "2026-11-01T00:00:00.000Z"), deriver: v2)
         XCTAssertEqual(report.statistics.recordsRead, 3)
         XCTAssertEqual(try stale(v2), n - 3)
-        XCTAssertEqual(try StoreFixtures.derive(store, DeriveSelection(since: "2026-11-02T00:00:00Z"), deriver: v2).statistics.recordsRead, 0)
+        XCTAssertEqual(
+            try StoreFixtures.derive(store, DeriveSelection(since: "2026-11-02T00:00:00Z"), deriver: v2).statistics
+                .recordsRead, 0)
     }
 
     func testSinceComparesTimesNotText() throws {
@@ -135,32 +148,45 @@ final class DeriveJobTests: XCTestCase {
         let v2 = SummaryDeriver(version: 2)
         let all = try seqs()
         try StoreInspection.execute(db, "UPDATE record SET stored_at = '2020-01-01T00:00:00Z'")
-        let times = ["2026-11-01T10:00:00.500Z", "2026-11-01T10:00:00Z", "2026-11-01T09:59:59.900Z", "2026-11-01T10:00:01Z"]
+        let times = [
+            "2026-11-01T10:00:00.500Z", "2026-11-01T10:00:00Z", "2026-11-01T09:59:59.900Z", "2026-11-01T10:00:01Z",
+        ]
         for (i, time) in times.enumerated() {
             try StoreInspection.execute(db, "UPDATE record SET stored_at = ? WHERE seq = ?", [time, all[i].seq])
         }
         for since in ["2026-11-01T10:00:00Z", "2026-11-01T10:00:00.000Z", "2026-11-01T12:00:00+02:00"] {
-            XCTAssertEqual(try store.countSelected(DeriveSelection(since: since), deriver: v2, after: 0, upTo: Int64.max), 3, since)
+            XCTAssertEqual(
+                try store.countSelected(DeriveSelection(since: since), deriver: v2, after: 0, upTo: Int64.max), 3, since
+            )
         }
-        XCTAssertEqual(try store.countSelected(DeriveSelection(since: "2026-11-01T10:00:00.600Z"), deriver: v2, after: 0, upTo: Int64.max), 1)
-        XCTAssertEqual(try store.countSelected(DeriveSelection(since: "2026-11-01"), deriver: v2, after: 0, upTo: Int64.max), 4)
+        XCTAssertEqual(
+            try store.countSelected(
+                DeriveSelection(since: "2026-11-01T10:00:00.600Z"), deriver: v2, after: 0, upTo: Int64.max), 1)
+        XCTAssertEqual(
+            try store.countSelected(DeriveSelection(since: "2026-11-01"), deriver: v2, after: 0, upTo: Int64.max), 4)
         let report = try StoreFixtures.derive(store, DeriveSelection(since: "2026-11-01T10:00:00Z"), deriver: v2)
         XCTAssertEqual(report.statistics.recordsRead, 3)
     }
 
     func testRetryFailedReDerivesOnlyLedgerFailures() throws {
         let target = try seqs()[7]
-        let original = try XCTUnwrap(try StoreInspection.rows(db, "SELECT skeleton FROM raw_room WHERE record_seq = ?", [target.seq]).first?["skeleton"] as Data?)
-        let importLedger = try StoreInspection.rows(db, "SELECT record_key FROM failure").map { $0["record_key"] as String }.sorted()
+        let original = try XCTUnwrap(
+            try StoreInspection.rows(db, "SELECT skeleton FROM raw_room WHERE record_seq = ?", [target.seq]).first?[
+                "skeleton"] as Data?)
+        let importLedger = try StoreInspection.rows(db, "SELECT record_key FROM failure").map {
+            $0["record_key"] as String
+        }.sorted()
         // A bad skeleton written straight into the store: a wall with a negative width.
         let bad = #"{"walls":[{"dimensions":[-1,2.4,0],"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}],"coreModel":""}"#
-        try StoreInspection.execute(db, "UPDATE raw_room SET skeleton = ? WHERE record_seq = ?", [Data(bad.utf8), target.seq])
+        try StoreInspection.execute(
+            db, "UPDATE raw_room SET skeleton = ? WHERE record_seq = ?", [Data(bad.utf8), target.seq])
         let broken = try StoreFixtures.derive(store, DeriveSelection(all: true))
         XCTAssertEqual(broken.status, .completed)
         XCTAssertEqual(broken.exitStatus, 3)
         XCTAssertEqual(broken.statistics.recordsSkipped, 1)
         XCTAssertEqual(broken.newFailures, 1)
-        let failure = try XCTUnwrap(try StoreInspection.rows(db, "SELECT * FROM failure WHERE record_key = ?", ["id:" + target.id]).first)
+        let failure = try XCTUnwrap(
+            try StoreInspection.rows(db, "SELECT * FROM failure WHERE record_key = ?", ["id:" + target.id]).first)
         XCTAssertEqual(failure["stage"] as String, "decode")
         XCTAssertEqual(failure["code"] as String, "negative_dimension")
         XCTAssertEqual(failure["record_id"] as String, target.id)
@@ -170,15 +196,19 @@ final class DeriveJobTests: XCTestCase {
         let again = try StoreFixtures.derive(store, DeriveSelection(retryFailed: true))
         XCTAssertEqual(again.statistics.recordsRead, 1)
         XCTAssertEqual(again.newFailures, 0)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM failure WHERE record_key = ?", ["id:" + target.id]), 1)
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM failure WHERE record_key = ?", ["id:" + target.id]), 1)
 
         // Fixed: --retry-failed visits exactly that record and clears its failure, nothing else.
-        try StoreInspection.execute(db, "UPDATE raw_room SET skeleton = ? WHERE record_seq = ?", [original, target.seq])
+        try StoreInspection.execute(
+            db, "UPDATE raw_room SET skeleton = ? WHERE record_seq = ?", [original, target.seq])
         let retried = try StoreFixtures.derive(store, DeriveSelection(retryFailed: true))
         XCTAssertEqual(retried.status, .completed)
         XCTAssertEqual(retried.exitStatus, 0)
         XCTAssertEqual(retried.statistics.recordsRead, 1)
-        XCTAssertEqual(try StoreInspection.rows(db, "SELECT record_key FROM failure").map { $0["record_key"] as String }.sorted(), importLedger)
+        XCTAssertEqual(
+            try StoreInspection.rows(db, "SELECT record_key FROM failure").map { $0["record_key"] as String }.sorted(),
+            importLedger)
         XCTAssertEqual(try StoreFixtures.derive(store, DeriveSelection(retryFailed: true)).statistics.recordsRead, 0)
     }
 
@@ -188,8 +218,9 @@ final class DeriveJobTests: XCTestCase {
         let reference = try copyStore("reference.sqlite")
         let bad = #"{"walls":[{"dimensions":[-1,2.4,0],"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}]}"#
         for path in [db!, reference] {
-            try StoreInspection.execute(path, "UPDATE raw_room SET skeleton = ? WHERE record_seq IN (?, ?)",
-                                        [Data(bad.utf8), all[12].seq, all[30].seq])
+            try StoreInspection.execute(
+                path, "UPDATE raw_room SET skeleton = ? WHERE record_seq IN (?, ?)",
+                [Data(bad.utf8), all[12].seq, all[30].seq])
         }
         let aborted = try StoreFixtures.derive(store, batchSize: 5, deriver: v2, control: RunControl(maxErrors: 0))
         XCTAssertEqual(aborted.status, .aborted)
@@ -200,7 +231,8 @@ final class DeriveJobTests: XCTestCase {
         // Batches of 5: the third batch (records 11-15) holds the bad one; all of it committed.
         XCTAssertEqual(run["checkpoint_seq"] as Int64, all[14].seq)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 2"), 14)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM failure WHERE record_key = ?", ["id:" + all[12].id]), 1)
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM failure WHERE record_key = ?", ["id:" + all[12].id]), 1)
         // The rerun without budget continues from the checkpoint and ends like an uninterrupted run.
         let rerun = try StoreFixtures.derive(store, batchSize: 5, deriver: v2)
         XCTAssertEqual(rerun.resumedFrom, aborted.runID)
@@ -210,7 +242,8 @@ final class DeriveJobTests: XCTestCase {
         let referenceStore = try Store(path: reference)
         try StoreFixtures.derive(referenceStore, batchSize: 5, deriver: v2)
         referenceStore.close()
-        StoreInspection.assertEqual(try StoreInspection.dump(db), try StoreInspection.dump(reference), "aborted + rerun vs uninterrupted")
+        StoreInspection.assertEqual(
+            try StoreInspection.dump(db), try StoreInspection.dump(reference), "aborted + rerun vs uninterrupted")
     }
 
     func testStopRequestInterruptsAndRerunCompletes() throws {
@@ -242,7 +275,8 @@ final class DeriveJobTests: XCTestCase {
         let referenceStore = try Store(path: reference)
         try StoreFixtures.derive(referenceStore, batchSize: 4, deriver: v2)
         referenceStore.close()
-        StoreInspection.assertEqual(try StoreInspection.dump(db), try StoreInspection.dump(reference), "interrupted + rerun vs uninterrupted")
+        StoreInspection.assertEqual(
+            try StoreInspection.dump(db), try StoreInspection.dump(reference), "interrupted + rerun vs uninterrupted")
         // A completed run is not resumed: the next one starts afresh (and finds nothing stale).
         let next = try StoreFixtures.derive(store, batchSize: 4, deriver: v2)
         XCTAssertNil(next.resumedFrom)

@@ -5,7 +5,9 @@ import XCTest
 /// `ExportJob`: which records are written, the line format, zstd, keyset paging, `--since`,
 /// atomic output and the run history.
 final class ExportJobTests: XCTestCase {
-    static let lineKeys: Set<String> = ["id", "roomName", "capturedAt", "summaryVersion", "fingerprint", "derivedAt", "summary"]
+    static let lineKeys: Set<String> = [
+        "id", "roomName", "capturedAt", "summaryVersion", "fingerprint", "derivedAt", "summary",
+    ]
 
     /// The output's lines, decompressed by the `zstd` tool when installed (an independent
     /// decoder), else by `ExportReader`.
@@ -59,9 +61,11 @@ final class ExportJobTests: XCTestCase {
         XCTAssertEqual(objects.count, 45)
         let storedIDs = try StoreFixtures.strings(store, "SELECT id FROM record ORDER BY seq")
         XCTAssertEqual(objects.map { $0["id"] as? String }, storedIDs, "ordered by seq")
-        let storedJSON = try StoreFixtures.strings(store, "SELECT summary_json FROM summary JOIN record ON seq = record_seq ORDER BY seq")
+        let storedJSON = try StoreFixtures.strings(
+            store, "SELECT summary_json FROM summary JOIN record ON seq = record_seq ORDER BY seq")
         let names = try StoreFixtures.strings(store, "SELECT room_name FROM record ORDER BY seq")
-        let derivedAt = try StoreFixtures.strings(store, "SELECT derived_at FROM summary JOIN record ON seq = record_seq ORDER BY seq")
+        let derivedAt = try StoreFixtures.strings(
+            store, "SELECT derived_at FROM summary JOIN record ON seq = record_seq ORDER BY seq")
         for (i, object) in objects.enumerated() {
             XCTAssertEqual(Set(object.keys), Self.lineKeys)
             XCTAssertEqual(object["summaryVersion"] as? Int, 1)
@@ -83,23 +87,34 @@ final class ExportJobTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let store = try StoreFixtures.importedStore(in: dir)
         defer { store.close() }
-        try StoreFixtures.execute(store, """
+        try StoreFixtures.execute(
+            store,
+            """
             UPDATE summary SET summary_version = 0 WHERE record_seq IN (SELECT seq FROM record ORDER BY seq LIMIT 5)
             """)
-        try StoreFixtures.execute(store, """
+        try StoreFixtures.execute(
+            store,
+            """
             UPDATE summary SET fingerprint = 'v1-0000000000000000' WHERE record_seq IN (SELECT seq FROM record ORDER BY seq DESC LIMIT 2)
             """)
-        try StoreFixtures.execute(store, "DELETE FROM summary WHERE record_seq = (SELECT seq FROM record ORDER BY seq LIMIT 1 OFFSET 20)")
-        let staleIDs = Set(try StoreFixtures.strings(store, """
-            SELECT id FROM record JOIN summary ON seq = record_seq WHERE summary_version <> 1 OR fingerprint <> '\(SummaryDeriver().fingerprint)'
-            """))
+        try StoreFixtures.execute(
+            store, "DELETE FROM summary WHERE record_seq = (SELECT seq FROM record ORDER BY seq LIMIT 1 OFFSET 20)")
+        let staleIDs = Set(
+            try StoreFixtures.strings(
+                store,
+                """
+                SELECT id FROM record JOIN summary ON seq = record_seq WHERE summary_version <> 1 OR fingerprint <> '\(SummaryDeriver().fingerprint)'
+                """))
         XCTAssertEqual(staleIDs.count, 7)
 
         let fresh = dir.file("fresh.jsonl")
         let report = try ExportJob.run(ExportConfiguration(outPath: fresh), store: store)
         let freshObjects = try objects(fresh)
         XCTAssertEqual(freshObjects.count, 45 - 7 - 1)
-        XCTAssertTrue(freshObjects.allSatisfy { $0["summaryVersion"] as? Int == 1 && $0["fingerprint"] as? String == SummaryDeriver().fingerprint })
+        XCTAssertTrue(
+            freshObjects.allSatisfy {
+                $0["summaryVersion"] as? Int == 1 && $0["fingerprint"] as? String == SummaryDeriver().fingerprint
+            })
         XCTAssertTrue(Set(freshObjects.compactMap { $0["id"] as? String }).isDisjoint(with: staleIDs))
         XCTAssertEqual(report.counts.first { $0.0 == "excluded" }?.1, 8)
 
@@ -116,8 +131,9 @@ final class ExportJobTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let store = try StoreFixtures.importedStore(in: dir)
         defer { store.close() }
-        let report = try ExportJob.run(ExportConfiguration(outPath: dir.file("out.jsonl"), arguments: "export --db x --out out.jsonl"),
-                                       store: store)
+        let report = try ExportJob.run(
+            ExportConfiguration(outPath: dir.file("out.jsonl"), arguments: "export --db x --out out.jsonl"),
+            store: store)
         let run = try XCTUnwrap(try store.status().recentRuns.first)
         XCTAssertEqual(run.id, report.runID)
         XCTAssertEqual(run.command, "export")
@@ -126,10 +142,12 @@ final class ExportJobTests: XCTestCase {
         XCTAssertEqual(run.read, 45)
         XCTAssertEqual(run.done, 45)
         XCTAssertNotNil(run.durationSeconds)
-        XCTAssertEqual(try StoreFixtures.strings(store, "SELECT arguments FROM run WHERE id = \(report.runID)"),
-                       ["export --db x --out out.jsonl"])
-        XCTAssertTrue(report.tallyLine().hasPrefix("export (run \(report.runID)): 45 read, 45 exported, 0 excluded"),
-                      report.tallyLine())
+        XCTAssertEqual(
+            try StoreFixtures.strings(store, "SELECT arguments FROM run WHERE id = \(report.runID)"),
+            ["export --db x --out out.jsonl"])
+        XCTAssertTrue(
+            report.tallyLine().hasPrefix("export (run \(report.runID)): 45 read, 45 exported, 0 excluded"),
+            report.tallyLine())
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
         XCTAssertEqual(json["command"] as? String, "export")
         XCTAssertEqual((json["counts"] as? [String: Int])?["exported"], 45)
@@ -183,7 +201,8 @@ final class ExportJobTests: XCTestCase {
         XCTAssertEqual(ids.count, 45)
         XCTAssertEqual(Set(ids).count, 45)
         XCTAssertEqual(ids, try StoreFixtures.strings(store, "SELECT id FROM record ORDER BY seq"))
-        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: paged)), try Data(contentsOf: URL(fileURLWithPath: whole)))
+        XCTAssertEqual(
+            try Data(contentsOf: URL(fileURLWithPath: paged)), try Data(contentsOf: URL(fileURLWithPath: whole)))
 
         // A page size dividing the count exactly still ends cleanly.
         let exact = dir.file("exact.jsonl")
@@ -196,7 +215,9 @@ final class ExportJobTests: XCTestCase {
         let store = try StoreFixtures.importedStore(in: dir)
         defer { store.close() }
         // Ten summaries derived on a whole second (stored without ".000"), the rest now.
-        try StoreFixtures.execute(store, """
+        try StoreFixtures.execute(
+            store,
+            """
             UPDATE summary SET derived_at = '2020-01-01T00:00:05Z' WHERE record_seq IN (SELECT seq FROM record ORDER BY seq LIMIT 10)
             """)
         func count(since: String) throws -> Int {
@@ -217,7 +238,8 @@ final class ExportJobTests: XCTestCase {
         let store = try StoreFixtures.importedStore(in: dir)
         defer { store.close() }
         let out = dir.file("out.jsonl")
-        XCTAssertThrowsError(try ExportJob.run(ExportConfiguration(outPath: out, since: "last tuesday"), store: store)) { error in
+        XCTAssertThrowsError(try ExportJob.run(ExportConfiguration(outPath: out, since: "last tuesday"), store: store))
+        { error in
             XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))

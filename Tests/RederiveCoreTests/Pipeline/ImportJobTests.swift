@@ -12,8 +12,12 @@ final class ImportJobTests: XCTestCase {
         dir = nil
     }
 
-    private var corruptFile: String { RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt/corrupt-records.jsonl").path }
-    private var truncatedFile: String { RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt/truncated.jsonl.zst").path }
+    private var corruptFile: String {
+        RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt/corrupt-records.jsonl").path
+    }
+    private var truncatedFile: String {
+        RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt/truncated.jsonl.zst").path
+    }
 
     /// The ledger the committed fixtures must leave: key → (stage, code).
     private var expectedLedger: [String: String] {
@@ -47,7 +51,8 @@ final class ImportJobTests: XCTestCase {
     func testImportCommittedFixturesCountsLedgerAndSortedReport() throws {
         let db = dir.file("store.sqlite"), reportPath = dir.file("issues.jsonl")
         let store = try Store(path: db)
-        let report = try StoreFixtures.importFiles(try StoreFixtures.committedExportFiles, into: store, reportPath: reportPath)
+        let report = try StoreFixtures.importFiles(
+            try StoreFixtures.committedExportFiles, into: store, reportPath: reportPath)
         store.close()
         XCTAssertEqual(report.status, .completed)
         XCTAssertEqual(report.exitStatus, 3)
@@ -58,10 +63,12 @@ final class ImportJobTests: XCTestCase {
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM record"), StoreFixtures.committedGoodRecords)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary"), StoreFixtures.committedGoodRecords)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM raw_room"), StoreFixtures.committedGoodRecords)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(DISTINCT id) FROM record"), StoreFixtures.committedGoodRecords)
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(DISTINCT id) FROM record"), StoreFixtures.committedGoodRecords)
         XCTAssertEqual(try ledger(db), expectedLedger)
         // The duplicate kept line 13's record: that id is stored, from line 13.
-        let kept = try StoreInspection.rows(db, "SELECT source_line FROM record WHERE id = '074125BB-8C2A-4749-9543-8902F78EF811'")
+        let kept = try StoreInspection.rows(
+            db, "SELECT source_line FROM record WHERE id = '074125BB-8C2A-4749-9543-8902F78EF811'")
         XCTAssertEqual(kept.map { $0["source_line"] as Int }, [13])
         // The run row.
         let run = try XCTUnwrap(try StoreInspection.run(db))
@@ -74,7 +81,8 @@ final class ImportJobTests: XCTestCase {
         let issues = try lines.map { try XCTUnwrap(try JSONSerialization.jsonObject(with: Data($0)) as? [String: Any]) }
         XCTAssertEqual(issues.count, 14)
         let keys = issues.map { ($0["file"] as? String ?? "", ($0["line"] as? Int) ?? Int.max) }
-        XCTAssertTrue(zip(keys, keys.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }, "\(keys)")
+        XCTAssertTrue(
+            zip(keys, keys.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }, "\(keys)")
     }
 
     func testRawRoomsAreStoredByteExact() throws {
@@ -85,7 +93,9 @@ final class ImportJobTests: XCTestCase {
         var checked = 0
         for file in files {
             let lines = try StoreFixtures.lines(of: file)
-            for row in try StoreInspection.rows(db, "SELECT id, source_line, raw_hash, raw_size FROM record WHERE source_file = ?", [file]) {
+            for row in try StoreInspection.rows(
+                db, "SELECT id, source_line, raw_hash, raw_size FROM record WHERE source_file = ?", [file])
+            {
                 let number: Int = row["source_line"]
                 let expected = try StoreFixtures.expectedRawRoom(line: lines[number - 1])
                 let id: String = row["id"]
@@ -101,7 +111,8 @@ final class ImportJobTests: XCTestCase {
         }
         XCTAssertEqual(checked, StoreFixtures.committedGoodRecords)
         // The committed v3 rooms carry a coreModel: the split really happened.
-        XCTAssertGreaterThan(try StoreInspection.int(db, "SELECT COUNT(*) FROM raw_room WHERE core_model_offset >= 0"), 0)
+        XCTAssertGreaterThan(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM raw_room WHERE core_model_offset >= 0"), 0)
         XCTAssertNil(try store.rawRoom(id: "00000000-0000-4000-8000-000000000000"))
         store.close()
     }
@@ -116,8 +127,12 @@ final class ImportJobTests: XCTestCase {
         let after = try StoreInspection.dump(db, excluding: .strict)
         // The ledger's last_seen_at is refreshed by design; everything else stays, seq and times included.
         var b = before, a = after
-        b["failure"] = b["failure"]?.map { $0.replacingOccurrences(of: #"last_seen_at=\S+"#, with: "", options: .regularExpression) }
-        a["failure"] = a["failure"]?.map { $0.replacingOccurrences(of: #"last_seen_at=\S+"#, with: "", options: .regularExpression) }
+        b["failure"] = b["failure"]?.map {
+            $0.replacingOccurrences(of: #"last_seen_at=\S+"#, with: "", options: .regularExpression)
+        }
+        a["failure"] = a["failure"]?.map {
+            $0.replacingOccurrences(of: #"last_seen_at=\S+"#, with: "", options: .regularExpression)
+        }
         StoreInspection.assertEqual(b, a, "second import")
         XCTAssertEqual(again.count("imported"), 0)
         XCTAssertEqual(again.count("updated"), 0)
@@ -133,17 +148,33 @@ final class ImportJobTests: XCTestCase {
     func testChangedRawDataIsUpdatedAndRederived() throws {
         let id = "11111111-1111-4111-8111-111111111111"
         let first = dir.file("a.jsonl"), second = dir.file("b.jsonl")
-        try ExportFixtures.write(lines: [String(decoding: ExportFixtures.v3Line(id: id, name: "Room", roomText: try ExportFixtures.compactRoom("Kitchen")), as: UTF8.self)], to: first)
-        try ExportFixtures.write(lines: [String(decoding: ExportFixtures.v3Line(id: id, name: "Room", roomText: try ExportFixtures.compactRoom("Bedroom3")), as: UTF8.self)], to: second)
+        try ExportFixtures.write(
+            lines: [
+                String(
+                    decoding: ExportFixtures.v3Line(
+                        id: id, name: "Room", roomText: try ExportFixtures.compactRoom("Kitchen")), as: UTF8.self)
+            ], to: first)
+        try ExportFixtures.write(
+            lines: [
+                String(
+                    decoding: ExportFixtures.v3Line(
+                        id: id, name: "Room", roomText: try ExportFixtures.compactRoom("Bedroom3")), as: UTF8.self)
+            ], to: second)
         let db = dir.file("store.sqlite")
         let store = try Store(path: db)
         let r1 = try StoreFixtures.importFiles([first], into: store)
         XCTAssertEqual(r1.count("imported"), 1)
-        let before = try XCTUnwrap(try StoreInspection.rows(db, "SELECT record.seq, raw_hash, summary_json, wall_count FROM record JOIN summary ON record_seq = seq").first)
+        let before = try XCTUnwrap(
+            try StoreInspection.rows(
+                db, "SELECT record.seq, raw_hash, summary_json, wall_count FROM record JOIN summary ON record_seq = seq"
+            ).first)
         let r2 = try StoreFixtures.importFiles([second], into: store)
         XCTAssertEqual(r2.count("updated"), 1)
         XCTAssertEqual(r2.count("imported"), 0)
-        let rows = try StoreInspection.rows(db, "SELECT record.seq, raw_hash, summary_json, wall_count, summary.run_id, source_file FROM record JOIN summary ON record_seq = seq")
+        let rows = try StoreInspection.rows(
+            db,
+            "SELECT record.seq, raw_hash, summary_json, wall_count, summary.run_id, source_file FROM record JOIN summary ON record_seq = seq"
+        )
         XCTAssertEqual(rows.count, 1)
         let after = try XCTUnwrap(rows.first)
         XCTAssertEqual(after["seq"] as Int64, before["seq"] as Int64, "updated in place")
@@ -166,13 +197,16 @@ final class ImportJobTests: XCTestCase {
         // holds one good record and one error, which is over a budget of 0.
         let db = dir.file("store.sqlite")
         let store = try Store(path: db)
-        let report = try StoreFixtures.importFiles([corruptFile], into: store, batchSize: 2,
-                                                   control: RunControl(maxErrors: 0))
+        let report = try StoreFixtures.importFiles(
+            [corruptFile], into: store, batchSize: 2,
+            control: RunControl(maxErrors: 0))
         XCTAssertEqual(report.status, .aborted)
         XCTAssertEqual(report.exitStatus, 4)
         XCTAssertNotNil(report.stopReason)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM record"), 1, "the batch in hand was committed")
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE id = 'B14FD529-E9C0-454B-997B-8F4C2BC9492D'"), 1)
+        XCTAssertEqual(
+            try StoreInspection.int(
+                db, "SELECT COUNT(*) FROM record WHERE id = 'B14FD529-E9C0-454B-997B-8F4C2BC9492D'"), 1)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM failure"), 1)
         let run = try XCTUnwrap(try StoreInspection.run(db))
         XCTAssertEqual(run["status"] as String, "aborted")
@@ -186,7 +220,8 @@ final class ImportJobTests: XCTestCase {
         let referenceStore = try Store(path: reference)
         try StoreFixtures.importFiles([corruptFile], into: referenceStore)
         referenceStore.close()
-        StoreInspection.assertEqual(try StoreInspection.dump(db), try StoreInspection.dump(reference), "aborted + rerun vs uninterrupted")
+        StoreInspection.assertEqual(
+            try StoreInspection.dump(db), try StoreInspection.dump(reference), "aborted + rerun vs uninterrupted")
     }
 
     func testStopRequestInterruptsAndRerunCompletes() throws {
@@ -219,27 +254,35 @@ final class ImportJobTests: XCTestCase {
         let referenceStore = try Store(path: reference)
         try StoreFixtures.importFiles(files, into: referenceStore)
         referenceStore.close()
-        StoreInspection.assertEqual(try StoreInspection.dump(db), try StoreInspection.dump(reference), "interrupted + rerun vs uninterrupted")
+        StoreInspection.assertEqual(
+            try StoreInspection.dump(db), try StoreInspection.dump(reference), "interrupted + rerun vs uninterrupted")
     }
 
     func testSkipImportedFilesRegistersEachCompleteFile() throws {
         let files = try StoreFixtures.committedExportFiles
         let db = dir.file("store.sqlite")
         let store = try Store(path: db)
-        _ = try ImportJob.run(ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false), store: store)
+        _ = try ImportJob.run(
+            ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false),
+            store: store)
         // Every file read to its end without fault is registered with its own size and record count;
         // the truncated one is not.
-        let rows = try StoreInspection.rows(db, "SELECT path, bytes, records, content_hash FROM imported_file ORDER BY path")
+        let rows = try StoreInspection.rows(
+            db, "SELECT path, bytes, records, content_hash FROM imported_file ORDER BY path")
         XCTAssertEqual(rows.map { $0["path"] as String }, files.filter { !$0.hasSuffix("truncated.jsonl.zst") })
         for row in rows {
             let path: String = row["path"]
             let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
             XCTAssertEqual(row["bytes"] as Int, size, path)
-            XCTAssertEqual(row["records"] as Int, try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE source_file = ?", [path]), path)
+            XCTAssertEqual(
+                row["records"] as Int,
+                try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE source_file = ?", [path]), path)
             XCTAssertEqual(row["content_hash"] as String?, FileHasher.hash(path: path))
         }
         // The next run skips them and reads only the truncated file again.
-        let again = try ImportJob.run(ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false), store: store)
+        let again = try ImportJob.run(
+            ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false),
+            store: store)
         XCTAssertEqual(again.count("filesSkipped"), files.count - 1)
         XCTAssertEqual(again.statistics.recordsRead, 6)
         XCTAssertEqual(again.statistics.recordsUnchanged, 6)

@@ -6,18 +6,25 @@ final class PipelineDefinitionTests: XCTestCase {
         do { return try PipelineDefinition.parse(text, path: "p.yml") } catch { throw error }
     }
 
-    private func expectUsageError(_ text: String, contains parts: [String], file: StaticString = #filePath, line: UInt = #line) {
+    private func expectUsageError(
+        _ text: String, contains parts: [String], file: StaticString = #filePath, line: UInt = #line
+    ) {
         do {
             _ = try PipelineDefinition.parse(text, path: "p.yml")
             XCTFail("expected an error", file: file, line: line)
         } catch {
-            guard case .usage(let message) = error else { return XCTFail("not a usage error: \(error)", file: file, line: line) }
-            for part in parts { XCTAssertTrue(message.contains(part), "\(message) lacks \(part)", file: file, line: line) }
+            guard case .usage(let message) = error else {
+                return XCTFail("not a usage error: \(error)", file: file, line: line)
+            }
+            for part in parts {
+                XCTAssertTrue(message.contains(part), "\(message) lacks \(part)", file: file, line: line)
+            }
         }
     }
 
     func testParsesEveryStageAndOption() throws {
-        let p = try parse("""
+        let p = try parse(
+            """
             version: 1
             name: nightly
             store: out/n.sqlite
@@ -47,7 +54,8 @@ final class PipelineDefinitionTests: XCTestCase {
         XCTAssertEqual(p.metricsFile, "out/n.prom")
         XCTAssertEqual(p.stages.map(\.name), ["import", "derive", "derive", "export"])
         guard case .importExports(let i) = p.stages[0], case .derive(let d) = p.stages[1],
-              case .derive(let plain) = p.stages[2], case .export(let e) = p.stages[3] else { return XCTFail("stage kinds") }
+            case .derive(let plain) = p.stages[2], case .export(let e) = p.stages[3]
+        else { return XCTFail("stage kinds") }
         XCTAssertEqual(i.paths, ["incoming", "more"])
         XCTAssertTrue(i.skipImportedFiles)
         XCTAssertEqual(i.maxErrorRate, 0.1)
@@ -70,7 +78,8 @@ final class PipelineDefinitionTests: XCTestCase {
     }
 
     func testUnknownStageOptionNamesFileAndLine() {
-        expectUsageError("""
+        expectUsageError(
+            """
             version: 1
             stages:
               - import:
@@ -80,7 +89,8 @@ final class PipelineDefinitionTests: XCTestCase {
     }
 
     func testUnknownStageNamesFileAndLine() {
-        expectUsageError("version: 1\nstages:\n  - derive\n  - vacuum\n", contains: ["p.yml:4", "unknown stage \"vacuum\""])
+        expectUsageError(
+            "version: 1\nstages:\n  - derive\n  - vacuum\n", contains: ["p.yml:4", "unknown stage \"vacuum\""])
     }
 
     func testVersionIsRequiredAndBounded() {
@@ -89,9 +99,11 @@ final class PipelineDefinitionTests: XCTestCase {
     }
 
     func testWrongTypesAreErrors() {
-        expectUsageError("version: 1\nworkers: two\nstages: [derive]\n", contains: ["p.yml:2", "\"workers\"", "whole number"])
+        expectUsageError(
+            "version: 1\nworkers: two\nstages: [derive]\n", contains: ["p.yml:2", "\"workers\"", "whole number"])
         expectUsageError("version: 1\nworkers: 0\nstages: [derive]\n", contains: ["at least 1"])
-        expectUsageError("version: 1\nstages:\n  - derive:\n      all: maybe\n", contains: ["p.yml:4", "true or false"])
+        expectUsageError(
+            "version: 1\nstages:\n  - derive:\n      all: maybe\n", contains: ["p.yml:4", "true or false"])
         expectUsageError("version: 1\nstages: derive\n", contains: ["must be a list"])
         expectUsageError("version: 1\nstages: []\n", contains: ["no stages"])
         expectUsageError("version: 1\nstages:\n  - export: {}\n", contains: ["needs \"out\""])
@@ -115,14 +127,16 @@ final class PipelineDefinitionTests: XCTestCase {
     // Every value is checked when the file is read, before any stage runs: a bad value in
     // a later stage must not let an earlier stage commit first.
     func testLaterStageValuesAreCheckedBeforeAnyStageRuns() {
-        expectUsageError("""
+        expectUsageError(
+            """
             version: 1
             store: s.sqlite
             stages:
               - import: { paths: [Fixtures/exports] }
               - derive: { since: "last tuesday" }
             """, contains: ["p.yml:5:", "\"since\"", "ISO 8601", "last tuesday"])
-        expectUsageError("""
+        expectUsageError(
+            """
             version: 1
             store: s.sqlite
             stages:
@@ -131,14 +145,16 @@ final class PipelineDefinitionTests: XCTestCase {
                   out: o.jsonl
                   since: nope
             """, contains: ["p.yml:7:", "\"since\""])
-        expectUsageError("""
+        expectUsageError(
+            """
             version: 1
             stages:
               - derive:
                   all: true
                   retry-failed: true
             """, contains: ["p.yml:5:", "cannot be combined"])
-        expectUsageError("""
+        expectUsageError(
+            """
             version: 1
             stages:
               - export: { out: o.csv }
@@ -146,12 +162,14 @@ final class PipelineDefinitionTests: XCTestCase {
     }
 
     func testErrorBudgetValuesFollowTheCommandLineRules() {
-        expectUsageError("""
+        expectUsageError(
+            """
             version: 1
             stages:
               - import: { paths: [x], max-errors: -3 }
             """, contains: ["p.yml:3:", "\"max-errors\"", "0 or more"])
-        expectUsageError("""
+        expectUsageError(
+            """
             version: 1
             stages:
               - derive:
@@ -165,7 +183,8 @@ final class PipelineDefinitionTests: XCTestCase {
     }
 
     func testKnownKeysAreTheKeysAStageReads() {
-        expectUsageError("""
+        expectUsageError(
+            """
             version: 1
             stages:
               - derive: { al: true }

@@ -28,7 +28,9 @@ final class PipelineLoadTests: XCTestCase {
 
     func testDeepFlowNestingIsAUsageErrorWithItsLine() throws {
         // The crash: ~10 KB, nested 5,000 levels (stack overflow in the YAML parser).
-        let text = "version: 1\nstages:\n  - derive: " + String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000) + "\n"
+        let text =
+            "version: 1\nstages:\n  - derive: " + String(repeating: "[", count: 5_000)
+            + String(repeating: "]", count: 5_000) + "\n"
         let message = try XCTUnwrap(loadError(text))
         XCTAssertTrue(message.hasPrefix("p.yml:3: nested deeper than 64 levels"), message)
     }
@@ -39,7 +41,8 @@ final class PipelineLoadTests: XCTestCase {
         XCTAssertTrue(try XCTUnwrap(loadError(text)).hasPrefix("p.yml:"))
         let dashes = "version: 1\nstages:\n" + String(repeating: "- ", count: 5_000) + "x\n"
         XCTAssertTrue(try XCTUnwrap(loadError(dashes)).hasPrefix("p.yml:3: nested deeper"))
-        let multiline = "version: 1\nstages:\n" + String(repeating: "[\n", count: 100) + String(repeating: "]\n", count: 100)
+        let multiline =
+            "version: 1\nstages:\n" + String(repeating: "[\n", count: 100) + String(repeating: "]\n", count: 100)
         XCTAssertTrue(try XCTUnwrap(loadError(multiline)).hasPrefix("p.yml:"))
     }
 
@@ -48,9 +51,12 @@ final class PipelineLoadTests: XCTestCase {
             let path = RoomFixtures.repoRoot.appendingPathComponent("Pipelines/\(name).yml").path
             XCTAssertNoThrow(try PipelineDefinition.load(path: path), name)
         }
-        XCTAssertNil(YAMLNestingCheck.firstTooDeepLine(String(repeating: "[", count: 63) + String(repeating: "]", count: 63)))
+        XCTAssertNil(
+            YAMLNestingCheck.firstTooDeepLine(String(repeating: "[", count: 63) + String(repeating: "]", count: 63)))
         // Brackets in quotes and comments open nothing.
-        XCTAssertNil(YAMLNestingCheck.firstTooDeepLine("name: \"" + String(repeating: "[", count: 100) + "\" # " + String(repeating: "{", count: 100)))
+        XCTAssertNil(
+            YAMLNestingCheck.firstTooDeepLine(
+                "name: \"" + String(repeating: "[", count: 100) + "\" # " + String(repeating: "{", count: 100)))
     }
 
     func testDirectoryIsNamedAsOne() throws {

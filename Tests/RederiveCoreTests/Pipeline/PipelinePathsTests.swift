@@ -18,7 +18,8 @@ final class PipelinePathsTests: XCTestCase {
         XCTAssertEqual(d.store, "out/s.sqlite")
         XCTAssertEqual(d.metricsFile, "Pipelines/m.prom")
         guard case .importExports(let i) = d.stages[0], case .derive(let v) = d.stages[1],
-              case .export(let e) = d.stages[2] else { return XCTFail("stages") }
+            case .export(let e) = d.stages[2]
+        else { return XCTFail("stages") }
         XCTAssertEqual(i.paths, ["Fixtures", "/abs/x.jsonl"])
         XCTAssertEqual(i.report, "out/i.jsonl")
         XCTAssertEqual(v.previewOut, "Pipelines/p")
@@ -41,10 +42,12 @@ final class PipelinePathsTests: XCTestCase {
         XCTAssertEqual(RunSettings.perRunReportPath("out/a.jsonl", runID: 7), "out/a-run7.jsonl")
         XCTAssertEqual(RunSettings.perRunReportPath("out/a.jsonl.zst", runID: 7), "out/a-run7.jsonl.zst")
         XCTAssertEqual(RunSettings.perRunReportPath("out/a", runID: 7), "out/a-run7")
-        XCTAssertEqual(ResolvedPipeline.labels(for: ["import", "derive", "derive", "export"]),
-                       ["import", "derive-1", "derive-2", "export"])
+        XCTAssertEqual(
+            ResolvedPipeline.labels(for: ["import", "derive", "derive", "export"]),
+            ["import", "derive-1", "derive-2", "export"])
         XCTAssertEqual(ResolvedPipeline.stageReport("r/", pipeline: "n", label: "import"), "r/n-import-issues.jsonl")
-        XCTAssertEqual(ResolvedPipeline.stageReport("r/x.jsonl", pipeline: "n", label: "derive-2"),
-                       "r/x-derive-2.jsonl")
+        XCTAssertEqual(
+            ResolvedPipeline.stageReport("r/x.jsonl", pipeline: "n", label: "derive-2"),
+            "r/x-derive-2.jsonl")
     }
 }

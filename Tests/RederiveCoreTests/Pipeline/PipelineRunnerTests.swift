@@ -12,7 +12,8 @@ final class PipelineRunnerTests: XCTestCase {
     /// A shipped pipeline with its report and preview paths moved into the test's directory
     /// (tests never write into the repository).
     private func pipeline(_ name: String) throws -> PipelineDefinition {
-        var definition = try PipelineDefinition.load(path: RoomFixtures.repoRoot.appendingPathComponent("Pipelines/\(name).yml").path)
+        var definition = try PipelineDefinition.load(
+            path: RoomFixtures.repoRoot.appendingPathComponent("Pipelines/\(name).yml").path)
         definition.stages = definition.stages.enumerated().map { index, stage in
             switch stage {
             case .importExports(var s):
@@ -61,7 +62,8 @@ final class PipelineRunnerTests: XCTestCase {
         let again = try ResolvedPipeline.resolve(try pipeline("nightly"), overrides: overrides, arguments: "test")
         let (second, _) = try run(again)
         XCTAssertEqual(second.exitStatus, 0)
-        XCTAssertEqual(second.reports[0].statistics.recordsRead, 0, "files already imported are skipped by content hash")
+        XCTAssertEqual(
+            second.reports[0].statistics.recordsRead, 0, "files already imported are skipped by content hash")
         XCTAssertEqual(second.reports[0].counts.first { $0.0 == "filesSkipped" }?.1, 4)
         XCTAssertEqual(second.reports[1].statistics.recordsDone, 0, "nothing stale")
     }
@@ -77,12 +79,15 @@ final class PipelineRunnerTests: XCTestCase {
         overrides.out = dir.file("s.jsonl")
         _ = try run(try ResolvedPipeline.resolve(try pipeline("nightly"), overrides: overrides, arguments: "test"))
         try FileManager.default.moveItem(atPath: incoming + "/a.jsonl", toPath: incoming + "/renamed.jsonl")
-        let (outcome, _) = try run(try ResolvedPipeline.resolve(try pipeline("nightly"), overrides: overrides, arguments: "test"))
-        XCTAssertEqual(outcome.reports[0].statistics.recordsRead, 0, "same content under a new name is not imported again")
+        let (outcome, _) = try run(
+            try ResolvedPipeline.resolve(try pipeline("nightly"), overrides: overrides, arguments: "test"))
+        XCTAssertEqual(
+            outcome.reports[0].statistics.recordsRead, 0, "same content under a new name is not imported again")
     }
 
     func testFlagsOverrideTheFileWhichOverridesDefaults() throws {
-        let definition = try PipelineDefinition.parse("""
+        let definition = try PipelineDefinition.parse(
+            """
             version: 1
             store: from-file.sqlite
             workers: 3
@@ -92,7 +97,9 @@ final class PipelineRunnerTests: XCTestCase {
             """, path: "p.yml")
         let fromFile = try ResolvedPipeline.resolve(definition, overrides: PipelineOverrides(), arguments: "t")
         XCTAssertEqual(fromFile.store, "from-file.sqlite")
-        guard case .derive(let a) = fromFile.stages[0], case .derive(let b) = fromFile.stages[1] else { return XCTFail("stages") }
+        guard case .derive(let a) = fromFile.stages[0], case .derive(let b) = fromFile.stages[1] else {
+            return XCTFail("stages")
+        }
         XCTAssertEqual(a.settings.workers, 3)
         XCTAssertEqual(a.settings.batchSize, 40)
         XCTAssertEqual(b.settings.batchSize, 500, "built-in default")
@@ -109,7 +116,8 @@ final class PipelineRunnerTests: XCTestCase {
 
     func testMissingStoreIsAUsageError() throws {
         let definition = try PipelineDefinition.parse("version: 1\nstages: [derive]\n", path: "p.yml")
-        XCTAssertThrowsError(try ResolvedPipeline.resolve(definition, overrides: PipelineOverrides(), arguments: "t")) { error in
+        XCTAssertThrowsError(try ResolvedPipeline.resolve(definition, overrides: PipelineOverrides(), arguments: "t")) {
+            error in
             XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
         }
     }
@@ -118,7 +126,11 @@ final class PipelineRunnerTests: XCTestCase {
         let db = dir.file("demo.sqlite")
         do {
             let store = try Store(path: db)
-            _ = try ImportJob.run(ImportConfiguration(files: try ExportFiles.resolve([RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path]), showProgress: false), store: store)
+            _ = try ImportJob.run(
+                ImportConfiguration(
+                    files: try ExportFiles.resolve([
+                        RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path
+                    ]), showProgress: false), store: store)
             store.close()
         }
         let before = fileBytes(db)
@@ -138,7 +150,8 @@ final class PipelineRunnerTests: XCTestCase {
     }
 
     func testErrorBudgetStopsThePipeline() throws {
-        let definition = try PipelineDefinition.parse("""
+        let definition = try PipelineDefinition.parse(
+            """
             version: 1
             stages:
               - import: { paths: [\(RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt").path)], max-errors: 0, batch-size: 1 }

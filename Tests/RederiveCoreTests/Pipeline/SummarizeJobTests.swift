@@ -31,33 +31,43 @@ final class SummarizeJobTests: XCTestCase {
         let c = export.appendingPathComponent("c.jsonl.zst").path
         let negative = #"{"walls":[{"dimensions":[-1,2,0],"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}]}"#
         var aLines = [
-            try ExportFixtures.v1Line(name: "Bedroom3", timestamp: 792576000.25, room: try ExportFixtures.roomFileBytes("Bedroom3")),
-            try ExportFixtures.v2Line(id: u1.lowercased(), name: "Kitchen", room: try ExportFixtures.compactRoom("Kitchen"), summary: ["wall_count": 1]),
+            try ExportFixtures.v1Line(
+                name: "Bedroom3", timestamp: 792576000.25, room: try ExportFixtures.roomFileBytes("Bedroom3")),
+            try ExportFixtures.v2Line(
+                id: u1.lowercased(), name: "Kitchen", room: try ExportFixtures.compactRoom("Kitchen"),
+                summary: ["wall_count": 1]),
             "",
             text(ExportFixtures.v3Line(id: u2, name: "Hallway2", roomText: try ExportFixtures.compactRoom("Hallway2"))),
         ]
         if corrupt {
             aLines += [
-                "{\"roomName\": \"broken\"",                                                     // 5 invalid_json
-                try ExportFixtures.v2Line(id: "nope", name: "x", room: Array("{}".utf8)),        // 6 invalid_id
+                "{\"roomName\": \"broken\"",  // 5 invalid_json
+                try ExportFixtures.v2Line(id: "nope", name: "x", room: Array("{}".utf8)),  // 6 invalid_id
                 text(ExportFixtures.v3Line(id: u2, name: "Again", roomText: Array("{}".utf8))),  // 7 duplicate_id
-                "{\"formatVersion\":9,\"id\":\"\(u3)\"}",                                        // 8 unsupported_format_version
-                try ExportFixtures.v2Line(id: u4, name: "x", room: Array("not json".utf8)),      // 9 invalid_room_json
+                "{\"formatVersion\":9,\"id\":\"\(u3)\"}",  // 8 unsupported_format_version
+                try ExportFixtures.v2Line(id: u4, name: "x", room: Array("not json".utf8)),  // 9 invalid_room_json
             ]
         }
         try ExportFixtures.write(lines: aLines, to: a)
         var bLines = [
-            text(ExportFixtures.v3Line(id: u2, name: "Bathroom2", roomText: try ExportFixtures.compactRoom("Bathroom2"))),
-            try ExportFixtures.v1Line(name: "Bedroom3", timestamp: 792576000.25, room: try ExportFixtures.roomFileBytes("Bedroom3")),
+            text(
+                ExportFixtures.v3Line(id: u2, name: "Bathroom2", roomText: try ExportFixtures.compactRoom("Bathroom2"))),
+            try ExportFixtures.v1Line(
+                name: "Bedroom3", timestamp: 792576000.25, room: try ExportFixtures.roomFileBytes("Bedroom3")),
         ]
-        if corrupt { bLines.append(text(ExportFixtures.v3Line(id: u3, name: "neg", roomText: Array(negative.utf8)))) } // 3 negative_dimension
+        // 3: negative_dimension
+        if corrupt { bLines.append(text(ExportFixtures.v3Line(id: u3, name: "neg", roomText: Array(negative.utf8)))) }
         try ExportFixtures.write(lines: bLines, to: b)
         var files = [a, b]
         if corrupt {
             let first = dir.file("c1.jsonl.zst"), second = dir.file("c2.jsonl.zst")
-            try ExportFixtures.write(lines: [text(ExportFixtures.v3Line(id: u3, name: "c1", roomText: Array("{}".utf8))),
-                                             text(ExportFixtures.v3Line(id: u4, name: "c2", roomText: Array("{}".utf8)))], to: first)
-            try ExportFixtures.write(lines: [text(ExportFixtures.v3Line(id: u1, name: "c3", roomText: Array("{}".utf8)))], to: second)
+            try ExportFixtures.write(
+                lines: [
+                    text(ExportFixtures.v3Line(id: u3, name: "c1", roomText: Array("{}".utf8))),
+                    text(ExportFixtures.v3Line(id: u4, name: "c2", roomText: Array("{}".utf8))),
+                ], to: first)
+            try ExportFixtures.write(
+                lines: [text(ExportFixtures.v3Line(id: u1, name: "c3", roomText: Array("{}".utf8)))], to: second)
             var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: first)))
             bytes += [UInt8](try Data(contentsOf: URL(fileURLWithPath: second))).dropLast(4)
             try Data(bytes).write(to: URL(fileURLWithPath: c))
@@ -83,12 +93,14 @@ final class SummarizeJobTests: XCTestCase {
     private func run(exportDir: String, workers: Int, tag: String, batchLines: Int = 2) throws -> Run {
         let files = try ExportFiles.resolve([exportDir])
         let out = dir.file("out-\(tag).jsonl"), report = dir.file("report-\(tag).jsonl")
-        let config = SummarizeConfiguration(files: files, workers: workers, outPath: out, reportPath: report, batchLines: batchLines)
+        let config = SummarizeConfiguration(
+            files: files, workers: workers, outPath: out, reportPath: report, batchLines: batchLines)
         let outcome = try SummarizeJob.run(config)
         let output = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
         let reportBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: report)))
-        return Run(outcome: outcome, output: output, report: reportBytes,
-                   rows: try jsonLines(output), issues: try jsonLines(reportBytes))
+        return Run(
+            outcome: outcome, output: output, report: reportBytes,
+            rows: try jsonLines(output), issues: try jsonLines(reportBytes))
     }
 
     func testEndToEndWithCorruptRecords() throws {
@@ -100,8 +112,11 @@ final class SummarizeJobTests: XCTestCase {
         XCTAssertEqual(r.rows.count, 7)
         XCTAssertEqual(r.rows.map { $0["file"] as? String }, [a, a, a, b, b, c, c])
         XCTAssertEqual(r.rows.map { $0["line"] as? Int }, [1, 2, 4, 1, 2, 1, 2])
-        XCTAssertEqual(r.rows.map { $0["roomName"] as? String }, ["Bedroom3", "Kitchen", "Hallway2", "Bathroom2", "Bedroom3", "c1", "c2"])
-        let v1ID = RecordIdentity.contentID(roomName: "Bedroom3", timestamp: 792576000.25, roomData: try ExportFixtures.roomFileBytes("Bedroom3"))
+        XCTAssertEqual(
+            r.rows.map { $0["roomName"] as? String },
+            ["Bedroom3", "Kitchen", "Hallway2", "Bathroom2", "Bedroom3", "c1", "c2"])
+        let v1ID = RecordIdentity.contentID(
+            roomName: "Bedroom3", timestamp: 792576000.25, roomData: try ExportFixtures.roomFileBytes("Bedroom3"))
         XCTAssertEqual(r.rows.map { $0["id"] as? String }, [v1ID, u1, u2, u2, v1ID, u3, u4])
         for row in r.rows {
             XCTAssertEqual(Set(row.keys), ["id", "roomName", "file", "line", "summaryVersion", "summary"])
@@ -140,9 +155,13 @@ final class SummarizeJobTests: XCTestCase {
         XCTAssertEqual(stats.recordsDone, 7)
         XCTAssertEqual(stats.recordsSkipped, 6)
         XCTAssertEqual(stats.fileFaults, 1)
-        XCTAssertEqual(r.outcome.issuesByCode, ["invalid_json": 1, "invalid_id": 1, "duplicate_id": 1,
-                                                "unsupported_format_version": 1, "invalid_room_json": 1,
-                                                "negative_dimension": 1, "truncated_frame": 1])
+        XCTAssertEqual(
+            r.outcome.issuesByCode,
+            [
+                "invalid_json": 1, "invalid_id": 1, "duplicate_id": 1,
+                "unsupported_format_version": 1, "invalid_room_json": 1,
+                "negative_dimension": 1, "truncated_frame": 1,
+            ])
         XCTAssertEqual(r.outcome.exitStatus, 3)
     }
 
@@ -172,7 +191,8 @@ final class SummarizeJobTests: XCTestCase {
         let export = try writeExport(corrupt: false)
         let missing = dir.file("gone.jsonl")
         let files = try ExportFiles.resolve([export.dir]) + [missing]
-        let config = SummarizeConfiguration(files: files, workers: 2, outPath: dir.file("o.jsonl"), reportPath: dir.file("r.jsonl"))
+        let config = SummarizeConfiguration(
+            files: files, workers: 2, outPath: dir.file("o.jsonl"), reportPath: dir.file("r.jsonl"))
         let outcome = try SummarizeJob.run(config)
         XCTAssertEqual(outcome.statistics.recordsDone, 5)
         XCTAssertEqual(outcome.statistics.fileFaults, 1)

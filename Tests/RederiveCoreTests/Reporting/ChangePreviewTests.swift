@@ -8,13 +8,16 @@ import XCTest
 /// A preview over known changes of each field kind (float, count, string, structured): every
 /// number checked exactly, the change list, breakdowns, version notes, and the HTML.
 final class ChangePreviewTests: XCTestCase {
-    private func summary(ceiling: Double = 2.4, doors: Int = 1, method: FloorAreaMethod = .floorPolygon,
-                         labels: [String] = ["bedroom"]) -> RoomSummary {
-        RoomSummary(wallCount: 4, doorCount: doors, windowCount: 1, openingCount: 0, objectCount: 2,
-                    ceilingHeightM: ceiling, estimatedFloorAreaSqm: 10, floorAreaMethod: method, volumeM3: 24,
-                    totalWallAreaSqm: 30.72, perimeterM: 12.8, longestWallM: 4, shortestWallM: 2.4, roomShape: "rectangular",
-                    objectCategories: ["chair": 2], sectionLabels: labels,
-                    floorPolygon2D: [SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 2.5)])
+    private func summary(
+        ceiling: Double = 2.4, doors: Int = 1, method: FloorAreaMethod = .floorPolygon,
+        labels: [String] = ["bedroom"]
+    ) -> RoomSummary {
+        RoomSummary(
+            wallCount: 4, doorCount: doors, windowCount: 1, openingCount: 0, objectCount: 2,
+            ceilingHeightM: ceiling, estimatedFloorAreaSqm: 10, floorAreaMethod: method, volumeM3: 24,
+            totalWallAreaSqm: 30.72, perimeterM: 12.8, longestWallM: 4, shortestWallM: 2.4, roomShape: "rectangular",
+            objectCategories: ["chair": 2], sectionLabels: labels,
+            floorPolygon2D: [SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 2.5)])
     }
 
     /// Ceiling 2 cm lower on r1-r4 (float), doors 1 → 2 on r1, r2 and 0 → 1 on r3 (count),
@@ -23,19 +26,28 @@ final class ChangePreviewTests: XCTestCase {
     private func knownChanges(topCount: Int = 20) -> ChangeReport {
         let c = ChangeCollector(summaryVersion: 1, fingerprint: "f", topCount: topCount)
         func add(_ id: String, _ old: RoomSummary?, _ new: RoomSummary, file: String, format: Int) {
-            c.add(id: id, roomName: "Room \(id)", storedJSON: old?.jsonString(), storedVersion: old == nil ? nil : 0,
-                  storedFingerprint: "old", newSummary: new, newJSON: new.jsonBytes(), sourceFile: file, formatVersion: format)
+            c.add(
+                id: id, roomName: "Room \(id)", storedJSON: old?.jsonString(), storedVersion: old == nil ? nil : 0,
+                storedFingerprint: "old", newSummary: new, newJSON: new.jsonBytes(), sourceFile: file,
+                formatVersion: format)
         }
-        add("r1", summary(ceiling: 2.40, doors: 1, method: .wallHull), summary(ceiling: 2.38, doors: 2, method: .wallLoop),
+        add(
+            "r1", summary(ceiling: 2.40, doors: 1, method: .wallHull),
+            summary(ceiling: 2.38, doors: 2, method: .wallLoop),
             file: "a.jsonl.zst", format: 1)
-        add("r2", summary(ceiling: 2.50, doors: 1, method: .wallHull), summary(ceiling: 2.48, doors: 2, method: .wallLoop),
+        add(
+            "r2", summary(ceiling: 2.50, doors: 1, method: .wallHull),
+            summary(ceiling: 2.48, doors: 2, method: .wallLoop),
             file: "a.jsonl.zst", format: 3)
         add("r3", summary(ceiling: 2.60, doors: 0), summary(ceiling: 2.58, doors: 1), file: "b.jsonl.zst", format: 3)
-        add("r4", summary(ceiling: 3.00), summary(ceiling: 2.98, labels: ["bedroom", "closet"]), file: "b.jsonl.zst", format: 3)
+        add(
+            "r4", summary(ceiling: 3.00), summary(ceiling: 2.98, labels: ["bedroom", "closet"]), file: "b.jsonl.zst",
+            format: 3)
         add("r5", summary(), summary(), file: "b.jsonl.zst", format: 3)
         add("r6", nil, summary(method: .wallHull), file: "b.jsonl.zst", format: 3)
-        c.addFailure(id: "r7", roomName: nil, stage: "derive", code: "non_finite_value", message: "volume_m3 is not finite",
-                     sourceFile: "b.jsonl.zst", formatVersion: 3, storedVersion: 0, storedMethod: "wall_hull")
+        c.addFailure(
+            id: "r7", roomName: nil, stage: "derive", code: "non_finite_value", message: "volume_m3 is not finite",
+            sourceFile: "b.jsonl.zst", formatVersion: 3, storedVersion: 0, storedMethod: "wall_hull")
         return c.report()
     }
 
@@ -48,7 +60,8 @@ final class ChangePreviewTests: XCTestCase {
         XCTAssertEqual(f.changed, 4)
         XCTAssertEqual(f.delta, .init(count: 4, min: -0.02, q1: -0.02, median: -0.02, q3: -0.02, max: -0.02))
         // -2/240, -2/250, -2/260, -2/300 to 0.01 %; type 7 quartiles, rounded half away from zero.
-        XCTAssertEqual(f.relative, .init(count: 4, min: -0.0083, q1: -0.0081, median: -0.0079, q3: -0.0075, max: -0.0067))
+        XCTAssertEqual(
+            f.relative, .init(count: 4, min: -0.0083, q1: -0.0081, median: -0.0079, q3: -0.0075, max: -0.0067))
         XCTAssertEqual(f.before, .init(count: 4, min: 2.4, q1: 2.48, median: 2.55, q3: 2.7, max: 3))
         XCTAssertEqual(f.after, .init(count: 4, min: 2.38, q1: 2.46, median: 2.53, q3: 2.68, max: 2.98))
         XCTAssertEqual(f.fromZero, 0)
@@ -68,7 +81,8 @@ final class ChangePreviewTests: XCTestCase {
         let f = try XCTUnwrap(knownChanges().field(.doorCount))
         XCTAssertEqual(f.kind, .count)
         XCTAssertEqual(f.changed, 3)
-        XCTAssertEqual(f.transitions, [.init(before: "1", after: "2", count: 2), .init(before: "0", after: "1", count: 1)])
+        XCTAssertEqual(
+            f.transitions, [.init(before: "1", after: "2", count: 2), .init(before: "0", after: "1", count: 1)])
         XCTAssertEqual(f.delta, .init(count: 3, min: 1, q1: 1, median: 1, q3: 1, max: 1))
         XCTAssertEqual(f.relative, .init(count: 2, min: 1, q1: 1, median: 1, q3: 1, max: 1))
         XCTAssertEqual(f.fromZero, 1)
@@ -85,11 +99,14 @@ final class ChangePreviewTests: XCTestCase {
         XCTAssertNil(method.delta)
         XCTAssertNil(method.deltaHistogram)
         XCTAssertEqual(r.field(.sectionLabels)?.changed, 1)
-        XCTAssertEqual(r.changedFields.map(\.key), ["door_count", "ceiling_height_m", "floor_area_method", "section_labels"])
+        XCTAssertEqual(
+            r.changedFields.map(\.key), ["door_count", "ceiling_height_m", "floor_area_method", "section_labels"])
         let md = r.markdown()
         XCTAssertTrue(md.contains("Changed in 1 records (structured value"), md)
-        XCTAssertTrue(md.contains("Unchanged: `wall_count`, `window_count`, `opening_count`, `object_count`, "
-                                  + "`estimated_floor_area_sqm`, `volume_m3`"), md)
+        XCTAssertTrue(
+            md.contains(
+                "Unchanged: `wall_count`, `window_count`, `opening_count`, `object_count`, "
+                    + "`estimated_floor_area_sqm`, `volume_m3`"), md)
     }
 
     func testNewRecordsFailuresBreakdownsAndVersionNotes() throws {
@@ -176,8 +193,10 @@ enum XHTML {
 
     private final class IDs: NSObject, XMLParserDelegate {
         var ids = Set<String>()
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                    qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
+        ) {
             if let id = attributeDict["id"] { ids.insert(id) }
         }
     }

@@ -7,18 +7,23 @@ final class ChangeReportTests: XCTestCase {
     private let fingerprint = SummaryDeriver().fingerprint
 
     /// A rectangular room; tests change only what they look at.
-    private func summary(area: Double = 10, method: FloorAreaMethod = .floorPolygon, walls: Int = 4,
-                         shape: String = "rectangular", chairs: Int = 2) -> RoomSummary {
-        RoomSummary(wallCount: walls, doorCount: 1, windowCount: 1, openingCount: 0, objectCount: chairs,
-                    ceilingHeightM: 2.4, estimatedFloorAreaSqm: area, floorAreaMethod: method, volumeM3: 24,
-                    totalWallAreaSqm: 30.72, perimeterM: 12.8, longestWallM: 4, shortestWallM: 2.4, roomShape: shape,
-                    objectCategories: ["chair": chairs], sectionLabels: ["bedroom"],
-                    floorPolygon2D: [SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 2.5), SIMD2(0, 2.5)])
+    private func summary(
+        area: Double = 10, method: FloorAreaMethod = .floorPolygon, walls: Int = 4,
+        shape: String = "rectangular", chairs: Int = 2
+    ) -> RoomSummary {
+        RoomSummary(
+            wallCount: walls, doorCount: 1, windowCount: 1, openingCount: 0, objectCount: chairs,
+            ceilingHeightM: 2.4, estimatedFloorAreaSqm: area, floorAreaMethod: method, volumeM3: 24,
+            totalWallAreaSqm: 30.72, perimeterM: 12.8, longestWallM: 4, shortestWallM: 2.4, roomShape: shape,
+            objectCategories: ["chair": chairs], sectionLabels: ["bedroom"],
+            floorPolygon2D: [SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 2.5), SIMD2(0, 2.5)])
     }
 
     private func add(_ c: ChangeCollector, _ id: String, stored: RoomSummary?, new: RoomSummary, version: Int = 1) {
-        c.add(id: id, roomName: "Room \(id)", storedJSON: stored?.jsonString(), storedVersion: stored == nil ? nil : version,
-              storedFingerprint: stored == nil ? nil : fingerprint, newSummary: new, newJSON: new.jsonBytes())
+        c.add(
+            id: id, roomName: "Room \(id)", storedJSON: stored?.jsonString(),
+            storedVersion: stored == nil ? nil : version,
+            storedFingerprint: stored == nil ? nil : fingerprint, newSummary: new, newJSON: new.jsonBytes())
     }
 
     /// One record of each kind, three value changes with known deltas, two failures.
@@ -30,8 +35,10 @@ final class ChangeReportTests: XCTestCase {
         add(c, "d-zero", stored: summary(area: 0, method: .none), new: summary(area: 12.5))
         add(c, "e-shrink", stored: summary(area: 10, walls: 2, shape: "partial"), new: summary(area: 7.25))
         add(c, "f-zero", stored: summary(area: 0, method: .none), new: summary(area: 30))
-        c.addFailure(id: "g-fail", roomName: nil, stage: "derive", code: "non_finite_value", message: "volume_m3 is not finite")
-        c.addFailure(id: "h-fail", roomName: nil, stage: "decode", code: "negative_dimension", message: "wall 0 | width < 0")
+        c.addFailure(
+            id: "g-fail", roomName: nil, stage: "derive", code: "non_finite_value", message: "volume_m3 is not finite")
+        c.addFailure(
+            id: "h-fail", roomName: nil, stage: "decode", code: "negative_dimension", message: "wall 0 | width < 0")
         return c.report()
     }
 
@@ -49,8 +56,11 @@ final class ChangeReportTests: XCTestCase {
         XCTAssertEqual(r.failuresByCode, ["non_finite_value": 1, "negative_dimension": 1])
         XCTAssertEqual(r.failures.map(\.id), ["g-fail", "h-fail"])
         XCTAssertEqual(r.exitStatus, 3)
-        XCTAssertTrue(r.tallyLine().hasPrefix("derive --dry-run: 8 examined, 3 would change, 2 unchanged (1 version/fingerprint only), 1 never derived, 2 would fail (1 negative_dimension, 1 non_finite_value)"),
-                      r.tallyLine())
+        XCTAssertTrue(
+            r.tallyLine().hasPrefix(
+                "derive --dry-run: 8 examined, 3 would change, 2 unchanged (1 version/fingerprint only), 1 never derived, 2 would fail (1 negative_dimension, 1 non_finite_value)"
+            ),
+            r.tallyLine())
     }
 
     func testNumericDeltasMedianAndHistogram() throws {
@@ -103,8 +113,9 @@ final class ChangeReportTests: XCTestCase {
         add(c, "3", stored: summary(method: .none), new: summary(method: .wallLoop))
         add(c, "4", stored: summary(method: .none), new: summary(method: .floorPolygon))
         let method = try XCTUnwrap(c.report().field("floor_area_method"))
-        XCTAssertEqual(method.transitions.map { "\($0.before)>\($0.after):\($0.count)" },
-                       ["none>wall_loop:2", "none>floor_polygon:1", "wall_hull>floor_polygon:1"])
+        XCTAssertEqual(
+            method.transitions.map { "\($0.before)>\($0.after):\($0.count)" },
+            ["none>wall_loop:2", "none>floor_polygon:1", "wall_hull>floor_polygon:1"])
     }
 
     func testLargestChangesByAbsoluteFloorAreaDeltaThenId() {
@@ -134,14 +145,18 @@ final class ChangeReportTests: XCTestCase {
         XCTAssertEqual(top.wouldChange, 6)
 
         let many = ChangeCollector()
-        for i in 0..<100 { add(many, String(format: "id%03d", i), stored: summary(area: 0), new: summary(area: Double(i % 7) + 1)) }
+        for i in 0..<100 {
+            add(many, String(format: "id%03d", i), stored: summary(area: 0), new: summary(area: Double(i % 7) + 1))
+        }
         // 14 records gain 7 m², 14 gain 6 m²: the top 20 are the 14, then 6 of the others, each group by id
         // (trimming happens along the way, so this also checks nothing is lost by it).
         let deltas = many.report().largestChanges
         XCTAssertEqual(deltas.count, 20)
         XCTAssertEqual(deltas.map(\.floorAreaDelta), Array(repeating: 7, count: 14) + Array(repeating: 6, count: 6))
-        XCTAssertEqual(deltas.prefix(14).map(\.id), (0..<100).filter { $0 % 7 == 6 }.map { String(format: "id%03d", $0) })
-        XCTAssertEqual(deltas.suffix(6).map(\.id), (0..<100).filter { $0 % 7 == 5 }.prefix(6).map { String(format: "id%03d", $0) })
+        XCTAssertEqual(
+            deltas.prefix(14).map(\.id), (0..<100).filter { $0 % 7 == 6 }.map { String(format: "id%03d", $0) })
+        XCTAssertEqual(
+            deltas.suffix(6).map(\.id), (0..<100).filter { $0 % 7 == 5 }.prefix(6).map { String(format: "id%03d", $0) })
     }
 
     func testComparesAtTheRoundedJSONLevel() {
@@ -152,12 +167,16 @@ final class ChangeReportTests: XCTestCase {
         var object = try! JSONSerialization.jsonObject(with: Data(new.jsonBytes())) as! [String: Any]
         object["estimated_floor_area_sqm"] = 11.8100000004
         object["ceiling_height_m"] = 2.40
-        let text = String(decoding: try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]), as: UTF8.self)
-        c.add(id: "x", roomName: nil, storedJSON: text, storedVersion: 1, storedFingerprint: fingerprint, newSummary: new,
-              newJSON: new.jsonBytes())
+        let text = String(
+            decoding: try! JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]), as: UTF8.self)
+        c.add(
+            id: "x", roomName: nil, storedJSON: text, storedVersion: 1, storedFingerprint: fingerprint, newSummary: new,
+            newJSON: new.jsonBytes())
         // A real 1 cm change shows.
-        c.add(id: "y", roomName: nil, storedJSON: summary(area: 11.8).jsonString(), storedVersion: 1, storedFingerprint: fingerprint,
-              newSummary: new, newJSON: new.jsonBytes())
+        c.add(
+            id: "y", roomName: nil, storedJSON: summary(area: 11.8).jsonString(), storedVersion: 1,
+            storedFingerprint: fingerprint,
+            newSummary: new, newJSON: new.jsonBytes())
         let r = c.report()
         XCTAssertEqual(r.unchanged, 1)
         XCTAssertEqual(r.versionOnly, 1)
@@ -169,17 +188,21 @@ final class ChangeReportTests: XCTestCase {
     func testUnreadableOrIncompleteStoredSummaries() throws {
         let c = ChangeCollector()
         let new = summary()
-        c.add(id: "broken", roomName: nil, storedJSON: "not json", storedVersion: 1, newSummary: new, newJSON: new.jsonBytes())
+        c.add(
+            id: "broken", roomName: nil, storedJSON: "not json", storedVersion: 1, newSummary: new,
+            newJSON: new.jsonBytes())
         // An older app's summary with only some keys and one the current version dropped.
-        c.add(id: "old", roomName: nil, storedJSON: #"{"wall_count":4,"estimated_floor_area_sqm":0,"legacy":true}"#,
-              storedVersion: 0, newSummary: new, newJSON: new.jsonBytes())
+        c.add(
+            id: "old", roomName: nil, storedJSON: #"{"wall_count":4,"estimated_floor_area_sqm":0,"legacy":true}"#,
+            storedVersion: 0, newSummary: new, newJSON: new.jsonBytes())
         let r = c.report()
         XCTAssertEqual(r.wouldChange, 2)
         XCTAssertEqual(r.storedUnreadable, 1)
         XCTAssertEqual(r.field("wall_count")?.changed, 1, "only the unreadable one")
         XCTAssertEqual(r.field("estimated_floor_area_sqm")?.changed, 2)
         XCTAssertEqual(r.field("estimated_floor_area_sqm")?.fromZero, 1)
-        XCTAssertEqual(r.field("floor_area_method")?.transitions, [.init(before: "(missing)", after: "floor_polygon", count: 2)])
+        XCTAssertEqual(
+            r.field("floor_area_method")?.transitions, [.init(before: "(missing)", after: "floor_polygon", count: 2)])
         XCTAssertEqual(r.field("legacy")?.changed, 1)
         XCTAssertEqual(r.fields.last?.key, "legacy")
         let old = try XCTUnwrap(r.largestChanges.first { $0.id == "old" })
@@ -194,8 +217,9 @@ final class ChangeReportTests: XCTestCase {
         let h = ChangeReport.Histogram.bins(sorted: units, series: [units], scale: 100, minWidth: 1)
         XCTAssertEqual(h, ChangeReport.Histogram(start: 0, width: 0.5, series: [[49, 50, 1]]))
         // All equal: one bin of the resolution.
-        XCTAssertEqual(ChangeReport.Histogram.bins(sorted: [-2, -2], series: [[-2, -2]], scale: 100, minWidth: 1),
-                       ChangeReport.Histogram(start: -0.02, width: 0.01, series: [[2]]))
+        XCTAssertEqual(
+            ChangeReport.Histogram.bins(sorted: [-2, -2], series: [[-2, -2]], scale: 100, minWidth: 1),
+            ChangeReport.Histogram(start: -0.02, width: 0.01, series: [[2]]))
         // Never more than maxBins: one far outlier widens the bins.
         let wide = Array(repeating: 0, count: 50) + [1_000_000]
         let w = ChangeReport.Histogram.bins(sorted: wide, series: [wide], scale: 100, minWidth: 1)!
@@ -211,7 +235,8 @@ final class ChangeReportTests: XCTestCase {
         let md = r.markdown()
         for needle in [
             "# Derive dry run", "`/data/rooms.sqlite`",
-            "| examined | 8 |", "| would change (some value differs) | 3 |", "| never derived before | 1 |", "| would fail | 2 |",
+            "| examined | 8 |", "| would change (some value differs) | 3 |", "| never derived before | 1 |",
+            "| would fail | 2 |",
             "| field | kind | changed | min Δ | median Δ | max Δ | median Δ % | from 0 |",
             "| `estimated_floor_area_sqm` | float | 3 | -2.75 | +12.50 | +30.00 | -27.50 % | 2 |",
             "| `room_shape` | string | 1 |", "| `ceiling_height_m` | float | unchanged |",
@@ -222,7 +247,8 @@ final class ChangeReportTests: XCTestCase {
             "| 1 | `f-zero` | Room f-zero | 0.00 | 30.00 | +30.00 |  |",
             "| 1 | `e-shrink` | Room e-shrink | 10.00 | 7.25 | -2.75 | -27.50 % |",
             "| 2 → 4 | 1 |",
-            "### By stored floor-area method", "| none | 2 | 2 | 0 | 0 | 0 | estimated_floor_area_sqm 2, floor_area_method 2 |",
+            "### By stored floor-area method",
+            "| none | 2 | 2 | 0 | 0 | 0 | estimated_floor_area_sqm 2, floor_area_method 2 |",
             "## New records (never derived)", "| `c-never` | Room c-never | floor_polygon |",
             "| `negative_dimension` | 1 |",
             "wall 0 \\| width < 0",
@@ -231,8 +257,10 @@ final class ChangeReportTests: XCTestCase {
         }
         // The Δ histogram of the area: bins of 50 from -50; the bar for 2 records is twice the bar for 1.
         let bars = md.split(separator: "\n").filter { $0.contains(" | #") && $0.contains("to") }
-        XCTAssertTrue(bars.contains { $0.hasSuffix("-50 to 0 | " + String(repeating: "#", count: 20) + " 1") }, "\(bars)")
-        XCTAssertTrue(bars.contains { $0.hasSuffix("0 to 50 | " + String(repeating: "#", count: 40) + " 2") }, "\(bars)")
+        XCTAssertTrue(
+            bars.contains { $0.hasSuffix("-50 to 0 | " + String(repeating: "#", count: 20) + " 1") }, "\(bars)")
+        XCTAssertTrue(
+            bars.contains { $0.hasSuffix("0 to 50 | " + String(repeating: "#", count: 40) + " 2") }, "\(bars)")
     }
 
     func testJSONParsesWithStableKeys() throws {
@@ -240,22 +268,34 @@ final class ChangeReportTests: XCTestCase {
         r.store = "/data/rooms.sqlite"
         for text in [r.json(), r.json(pretty: false)] {
             let top = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
-            XCTAssertEqual(Set(top.keys), ["dryRun", "store", "selection", "summaryVersion", "fingerprint", "exitStatus",
-                                          "durationSeconds", "totals", "failuresByCode", "versionNotes", "fields",
-                                          "unchangedFields", "breakdowns", "largestChanges", "newRecords", "failures"])
+            XCTAssertEqual(
+                Set(top.keys),
+                [
+                    "dryRun", "store", "selection", "summaryVersion", "fingerprint", "exitStatus",
+                    "durationSeconds", "totals", "failuresByCode", "versionNotes", "fields",
+                    "unchangedFields", "breakdowns", "largestChanges", "newRecords", "failures",
+                ])
             XCTAssertEqual(top["store"] as? String, "/data/rooms.sqlite")
             XCTAssertTrue(top["selection"] is NSNull)
             XCTAssertEqual(top["exitStatus"] as? Int, 3)
             let totals = try XCTUnwrap(top["totals"] as? [String: Int])
-            XCTAssertEqual(totals, ["examined": 8, "wouldChange": 3, "unchanged": 2, "versionOnly": 1, "upToDate": 1,
-                                    "neverDerived": 1, "wouldFail": 2, "wouldWrite": 5, "storedUnreadable": 0])
+            XCTAssertEqual(
+                totals,
+                [
+                    "examined": 8, "wouldChange": 3, "unchanged": 2, "versionOnly": 1, "upToDate": 1,
+                    "neverDerived": 1, "wouldFail": 2, "wouldWrite": 5, "storedUnreadable": 0,
+                ])
             XCTAssertEqual(top["failuresByCode"] as? [String: Int], ["non_finite_value": 1, "negative_dimension": 1])
             let fields = try XCTUnwrap(top["fields"] as? [String: [String: Any]])
             XCTAssertEqual(Set(fields.keys), Set(RoomSummary.Key.allCases.map(\.rawValue)))
             let area = try XCTUnwrap(fields["estimated_floor_area_sqm"])
-            XCTAssertEqual(Set(area.keys), ["kind", "unit", "changed", "minDelta", "medianDelta", "maxDelta", "fromZero", "delta",
-                                            "relative", "before", "after", "histograms", "transitions", "largestAbsolute",
-                                            "largestRelative"])
+            XCTAssertEqual(
+                Set(area.keys),
+                [
+                    "kind", "unit", "changed", "minDelta", "medianDelta", "maxDelta", "fromZero", "delta",
+                    "relative", "before", "after", "histograms", "transitions", "largestAbsolute",
+                    "largestRelative",
+                ])
             XCTAssertEqual(area["changed"] as? Int, 3)
             XCTAssertEqual(area["minDelta"] as? Double, -2.75)
             let histograms = try XCTUnwrap(area["histograms"] as? [String: Any])
@@ -271,13 +311,19 @@ final class ChangeReportTests: XCTestCase {
             XCTAssertEqual(transitions.first?["count"] as? Int, 2)
             let largest = try XCTUnwrap(top["largestChanges"] as? [[String: Any]])
             XCTAssertEqual(largest.map { $0["id"] as? String }, ["f-zero", "d-zero", "e-shrink"])
-            XCTAssertEqual(Set(largest[0].keys), ["id", "roomName", "floorAreaBefore", "floorAreaAfter", "floorAreaDelta",
-                                                  "methodBefore", "methodAfter", "changedFields"])
+            XCTAssertEqual(
+                Set(largest[0].keys),
+                [
+                    "id", "roomName", "floorAreaBefore", "floorAreaAfter", "floorAreaDelta",
+                    "methodBefore", "methodAfter", "changedFields",
+                ])
             XCTAssertEqual(largest[0]["floorAreaAfter"] as? Double, 30)
         }
         // Keys come in a fixed order: the text is reproducible.
         XCTAssertEqual(r.json(), r.json())
-        XCTAssertTrue(r.json(pretty: false).hasPrefix(#"{"dryRun":true,"store":"/data/rooms.sqlite","selection":null,"summaryVersion":1,"#))
+        XCTAssertTrue(
+            r.json(pretty: false).hasPrefix(
+                #"{"dryRun":true,"store":"/data/rooms.sqlite","selection":null,"summaryVersion":1,"#))
     }
 
     func testWritesBothFilesIntoPlace() throws {
@@ -291,9 +337,10 @@ final class ChangeReportTests: XCTestCase {
         XCTAssertEqual(paths.changes, out + "/changes.jsonl.zst")
         XCTAssertEqual(try String(contentsOfFile: paths.markdown, encoding: .utf8), r.markdown())
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: paths.json))))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).sorted(),
-                       ["changes.jsonl.zst", "preview.html", "preview.json", "preview.md"],
-                       "no temporary file left")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: out).sorted(),
+            ["changes.jsonl.zst", "preview.html", "preview.json", "preview.md"],
+            "no temporary file left")
         // Writing again replaces the files.
         try ChangeCollector().report().write(toDirectory: out)
         XCTAssertTrue(try String(contentsOfFile: paths.markdown, encoding: .utf8).contains("| examined | 0 |"))

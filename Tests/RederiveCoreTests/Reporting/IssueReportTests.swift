@@ -9,10 +9,14 @@ final class IssueReportTests: XCTestCase {
     override func tearDown() { dir = nil }
 
     private let issues = [
-        RecordIssue(file: "a.jsonl", line: 2, id: nil, stage: .parse, code: "invalid_json", message: "bad \"quote\"\nnext"),
-        RecordIssue(file: "a.jsonl", line: 7, id: "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90", stage: .upgrade, code: "duplicate_id", message: "dup"),
+        RecordIssue(
+            file: "a.jsonl", line: 2, id: nil, stage: .parse, code: "invalid_json", message: "bad \"quote\"\nnext"),
+        RecordIssue(
+            file: "a.jsonl", line: 7, id: "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90", stage: .upgrade, code: "duplicate_id",
+            message: "dup"),
         RecordIssue(file: "a.jsonl", line: 11, stage: .parse, code: "invalid_json", message: "x"),
-        RecordIssue(file: "a.jsonl", line: nil, byteOffset: 1234, stage: .read, code: "truncated_frame", message: "cut"),
+        RecordIssue(
+            file: "a.jsonl", line: nil, byteOffset: 1234, stage: .read, code: "truncated_frame", message: "cut"),
         RecordIssue(file: "b.jsonl.zst", line: 1, stage: .decode, code: "negative_dimension", message: "neg"),
     ]
 
@@ -35,10 +39,12 @@ final class IssueReportTests: XCTestCase {
             try report.finish()
             let rows = try lines(path)
             XCTAssertEqual(rows.count, 5)
-            XCTAssertEqual(rows.map { $0["file"] as? String }, ["a.jsonl", "a.jsonl", "a.jsonl", "a.jsonl", "b.jsonl.zst"])
+            XCTAssertEqual(
+                rows.map { $0["file"] as? String }, ["a.jsonl", "a.jsonl", "a.jsonl", "a.jsonl", "b.jsonl.zst"])
             XCTAssertEqual(rows.map { $0["line"] as? Int }, [2, 7, 11, nil, 1])
-            XCTAssertEqual(rows.map { $0["code"] as? String },
-                           ["invalid_json", "duplicate_id", "invalid_json", "truncated_frame", "negative_dimension"])
+            XCTAssertEqual(
+                rows.map { $0["code"] as? String },
+                ["invalid_json", "duplicate_id", "invalid_json", "truncated_frame", "negative_dimension"])
             XCTAssertEqual(rows.map { $0["stage"] as? String }, ["parse", "upgrade", "parse", "read", "decode"])
             XCTAssertEqual(rows[0]["message"] as? String, "bad \"quote\"\nnext")
             XCTAssertTrue(rows[0]["id"] is NSNull)
@@ -46,11 +52,14 @@ final class IssueReportTests: XCTestCase {
             XCTAssertTrue(rows[3]["line"] is NSNull)
             XCTAssertEqual(rows[3]["byteOffset"] as? Int, 1234)
             XCTAssertNil(rows[0]["byteOffset"])
-            XCTAssertEqual(report.countsByCode, ["invalid_json": 2, "duplicate_id": 1, "truncated_frame": 1, "negative_dimension": 1])
+            XCTAssertEqual(
+                report.countsByCode,
+                ["invalid_json": 2, "duplicate_id": 1, "truncated_frame": 1, "negative_dimension": 1])
             XCTAssertEqual(report.recordIssues, 4)
             XCTAssertEqual(report.fileFaults, 1)
             XCTAssertEqual(report.total, 5)
-            XCTAssertEqual(report.codeSummary, "1 duplicate_id, 2 invalid_json, 1 negative_dimension, 1 truncated_frame")
+            XCTAssertEqual(
+                report.codeSummary, "1 duplicate_id, 2 invalid_json, 1 negative_dimension, 1 truncated_frame")
         }
     }
 
@@ -73,8 +82,10 @@ final class IssueReportTests: XCTestCase {
     func testReportOrder() {
         let sorted = issues.shuffled().sorted(by: RecordIssue.reportOrder)
         XCTAssertEqual(sorted, issues)
-        let sameLine = [RecordIssue(file: "a", line: 1, stage: .parse, code: "z", message: ""),
-                        RecordIssue(file: "a", line: 1, stage: .parse, code: "b", message: "")]
+        let sameLine = [
+            RecordIssue(file: "a", line: 1, stage: .parse, code: "z", message: ""),
+            RecordIssue(file: "a", line: 1, stage: .parse, code: "b", message: ""),
+        ]
         XCTAssertEqual(sameLine.sorted(by: RecordIssue.reportOrder).map(\.code), ["b", "z"])
     }
 
@@ -93,12 +104,17 @@ final class IssueReportTests: XCTestCase {
 
     func testTallyLine() {
         var s = RunStatistics()
-        s.recordsRead = 120; s.recordsDone = 110; s.recordsSkipped = 10; s.fileFaults = 1; s.seconds = 2; s.decodedBytes = 4_000_000
-        let report = RunReport(runID: 0, command: "summarize", status: .completed, exitStatus: 3, statistics: s,
-                               counts: [("summarized", 110)], issuesByCode: ["invalid_json": 10], newFailures: 0,
-                               summaryVersion: 1, fingerprint: "f", resumedFrom: nil, stopReason: nil)
+        s.recordsRead = 120; s.recordsDone = 110; s.recordsSkipped = 10; s.fileFaults = 1; s.seconds = 2;
+        s.decodedBytes = 4_000_000
+        let report = RunReport(
+            runID: 0, command: "summarize", status: .completed, exitStatus: 3, statistics: s,
+            counts: [("summarized", 110)], issuesByCode: ["invalid_json": 10], newFailures: 0,
+            summaryVersion: 1, fingerprint: "f", resumedFrom: nil, stopReason: nil)
         let line = report.tallyLine()
-        XCTAssertTrue(line.hasPrefix("summarize: 120 read, 110 summarized, 10 skipped, 1 file fault (10 invalid_json) in 2.00 s (60 records/s, 2.0 MB/s, peak "), line)
+        XCTAssertTrue(
+            line.hasPrefix(
+                "summarize: 120 read, 110 summarized, 10 skipped, 1 file fault (10 invalid_json) in 2.00 s (60 records/s, 2.0 MB/s, peak "
+            ), line)
         XCTAssertTrue(line.hasSuffix(" MB)"), line)
     }
 

@@ -8,25 +8,37 @@ final class MetricsFileTests: XCTestCase {
         s.recordsDone = 7
         s.recordsSkipped = 3
         s.seconds = 2
-        return RunReport(runID: 5, command: "import", status: .completed, exitStatus: 3, statistics: s,
-                         counts: [("imported", 7)], issuesByCode: ["invalid_json": 2, "wrong_type": 1], newFailures: 3,
-                         summaryVersion: 1, fingerprint: "v1-x", resumedFrom: nil, stopReason: nil)
+        return RunReport(
+            runID: 5, command: "import", status: .completed, exitStatus: 3, statistics: s,
+            counts: [("imported", 7)], issuesByCode: ["invalid_json": 2, "wrong_type": 1], newFailures: 3,
+            summaryVersion: 1, fingerprint: "v1-x", resumedFrom: nil, stopReason: nil)
     }
 
     func testPrometheusTextFormat() {
-        let text = MetricsFile.text([report()], pipeline: "nightly", finishedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        let text = MetricsFile.text(
+            [report()], pipeline: "nightly", finishedAt: Date(timeIntervalSince1970: 1_700_000_000))
         let lines = text.split(separator: "\n").map(String.init)
-        XCTAssertTrue(lines.contains("rederive_records{pipeline=\"nightly\",stage=\"import\",command=\"import\",outcome=\"read\"} 10"))
-        XCTAssertTrue(lines.contains("rederive_records{pipeline=\"nightly\",stage=\"import\",command=\"import\",outcome=\"imported\"} 7"))
-        XCTAssertTrue(lines.contains("rederive_issues{pipeline=\"nightly\",stage=\"import\",command=\"import\",code=\"invalid_json\"} 2"))
-        XCTAssertTrue(lines.contains("rederive_run_exit_status{pipeline=\"nightly\",stage=\"import\",command=\"import\"} 3"))
-        XCTAssertTrue(lines.contains("rederive_run_records_per_second{pipeline=\"nightly\",stage=\"import\",command=\"import\"} 5"))
+        XCTAssertTrue(
+            lines.contains(
+                "rederive_records{pipeline=\"nightly\",stage=\"import\",command=\"import\",outcome=\"read\"} 10"))
+        XCTAssertTrue(
+            lines.contains(
+                "rederive_records{pipeline=\"nightly\",stage=\"import\",command=\"import\",outcome=\"imported\"} 7"))
+        XCTAssertTrue(
+            lines.contains(
+                "rederive_issues{pipeline=\"nightly\",stage=\"import\",command=\"import\",code=\"invalid_json\"} 2"))
+        XCTAssertTrue(
+            lines.contains("rederive_run_exit_status{pipeline=\"nightly\",stage=\"import\",command=\"import\"} 3"))
+        XCTAssertTrue(
+            lines.contains(
+                "rederive_run_records_per_second{pipeline=\"nightly\",stage=\"import\",command=\"import\"} 5"))
         XCTAssertTrue(lines.contains("rederive_last_run_timestamp_seconds{pipeline=\"nightly\"} 1700000000"))
         // Every sample line belongs to a family announced by HELP and TYPE before it.
         var declared = Set<String>()
         for line in lines {
-            if line.hasPrefix("# TYPE ") { declared.insert(String(line.split(separator: " ")[2])) }
-            else if !line.hasPrefix("#") {
+            if line.hasPrefix("# TYPE ") {
+                declared.insert(String(line.split(separator: " ")[2]))
+            } else if !line.hasPrefix("#") {
                 let name = String(line.prefix { $0 != "{" && $0 != " " })
                 XCTAssertTrue(declared.contains(name), "undeclared metric \(name)")
                 XCTAssertNotNil(Double(line.split(separator: " ").last!), "value of \(line)")
@@ -56,9 +68,10 @@ final class MetricsFileTests: XCTestCase {
         var failed = report()
         failed.command = "derive"
         failed.statistics.recordsNewer = 2
-        let text = MetricsFile.text([report(), failed], pipeline: "p", labels: ["import", "derive-2"],
-                                    store: .init(staleRecords: 4, openFailures: 13, newerSummaries: 2),
-                                    lastSuccess: Date(timeIntervalSince1970: 1_600_000_000))
+        let text = MetricsFile.text(
+            [report(), failed], pipeline: "p", labels: ["import", "derive-2"],
+            store: .init(staleRecords: 4, openFailures: 13, newerSummaries: 2),
+            lastSuccess: Date(timeIntervalSince1970: 1_600_000_000))
         let lines = text.split(separator: "\n").map(String.init)
         let newer = "rederive_records{pipeline=\"p\",stage=\"derive-2\",command=\"derive\",outcome=\"newer\"} 2"
         XCTAssertTrue(lines.contains(newer), text)

@@ -3,14 +3,17 @@ import XCTest
 
 /// The `status --check` verdict: a pure function of a `StoreStatus`.
 final class StoreStatusCheckTests: XCTestCase {
-    private func status(stale: StoreStatus.StaleCounts = .init(), failures: [StoreStatus.FailureCount] = [],
-                        runs: [(Int64, String, RunStatus)] = []) -> StoreStatus {
+    private func status(
+        stale: StoreStatus.StaleCounts = .init(), failures: [StoreStatus.FailureCount] = [],
+        runs: [(Int64, String, RunStatus)] = []
+    ) -> StoreStatus {
         StoreStatus(
             path: "s.sqlite", totalRecords: 10, recordsByVersion: [], stale: stale, failures: failures,
             recentRuns: runs.map {
-                StoreStatus.RunEntry(id: $0.0, command: $0.1, status: $0.2.rawValue, exitStatus: nil,
-                                     startedAt: "2026-11-23T00:00:00Z", durationSeconds: nil, read: 0, done: 0,
-                                     unchanged: 0, skipped: 0, pipeline: nil)
+                StoreStatus.RunEntry(
+                    id: $0.0, command: $0.1, status: $0.2.rawValue, exitStatus: nil,
+                    startedAt: "2026-11-23T00:00:00Z", durationSeconds: nil, read: 0, done: 0,
+                    unchanged: 0, skipped: 0, pipeline: nil)
             },
             totalRuns: runs.count, currentVersion: 1, currentFingerprint: "f")
     }
@@ -23,9 +26,10 @@ final class StoreStatusCheckTests: XCTestCase {
     }
 
     func testEachProblemGetsOneLine() {
-        let s = status(stale: .init(version: 2, missing: 1),
-                       failures: [.init(stage: "parse", code: "invalid_json", count: 3)],
-                       runs: [(3, "export", .completed), (2, "derive", .interrupted), (1, "import", .aborted)])
+        let s = status(
+            stale: .init(version: 2, missing: 1),
+            failures: [.init(stage: "parse", code: "invalid_json", count: 3)],
+            runs: [(3, "export", .completed), (2, "derive", .interrupted), (1, "import", .aborted)])
         XCTAssertEqual(s.problems().map(\.kind), [.staleRecords, .openFailures, .unfinishedRun, .unfinishedRun])
         XCTAssertEqual(s.checkText().split(separator: "\n").count, 4)
         XCTAssertTrue(s.checkText().contains("3 stale records (2 version, 0 fingerprint, 1 missing)"))
@@ -36,8 +40,10 @@ final class StoreStatusCheckTests: XCTestCase {
     }
 
     func testOnlyTheLatestRunOfEachCommandCounts() {
-        let s = status(runs: [(4, "derive", .completed), (3, "derive", .crashed), (2, "import", .failed),
-                              (1, "import", .completed)])
+        let s = status(runs: [
+            (4, "derive", .completed), (3, "derive", .crashed), (2, "import", .failed),
+            (1, "import", .completed),
+        ])
         XCTAssertEqual(s.problems().map(\.message.count).count, 1)
         XCTAssertTrue(s.checkText().contains("latest import run 2 failed"))
         XCTAssertEqual(status(runs: [(1, "derive", .running)]).problems(), [], "a running run may be live")

@@ -14,8 +14,9 @@ final class StoreEnvironmentTests: XCTestCase {
     private func fixtureStore(_ name: String = "s.sqlite") throws -> String {
         let path = dir.file(name)
         let store = try Store(path: path)
-        try StoreFixtures.importFiles([RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports/rooms-v2.jsonl").path],
-                                      into: store)
+        try StoreFixtures.importFiles(
+            [RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports/rooms-v2.jsonl").path],
+            into: store)
         store.close()
         return path
     }
@@ -25,7 +26,8 @@ final class StoreEnvironmentTests: XCTestCase {
     func testCloseDoesNotWaitForAReaderHoldingTheWAL() throws {
         let path = dir.file("s.sqlite")
         let store = try Store(path: path)
-        _ = try store.beginRun(command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver())
+        _ = try store.beginRun(
+            command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver())
         // Another connection holds a read transaction on the current WAL, as an open
         // `status` or a reporting tool would.
         var config = Configuration()
@@ -70,7 +72,8 @@ final class StoreEnvironmentTests: XCTestCase {
         let path = try fixtureStore()
         // A writer that has not checkpointed (still open): its commits are in the -wal only.
         let writer = try Store(path: path)
-        _ = try writer.beginRun(command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver())
+        _ = try writer.beginRun(
+            command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver())
         defer { writer.close() }
         XCTAssertThrowsError(try Store(path: path, readOnly: true, forceImmutable: true)) { error in
             XCTAssertTrue("\(error)".contains("-wal holds"), "\(error)")

@@ -34,7 +34,8 @@ final class StoreInspectTests: XCTestCase {
         XCTAssertEqual(try store.rawRoom(id: id)?.count, record.rawSize)
 
         XCTAssertEqual(try store.record(id: id, deriver: SummaryDeriver(version: 99))?.staleness, .version)
-        try StoreFixtures.execute(store, "DELETE FROM summary WHERE record_seq = (SELECT seq FROM record WHERE id = ?)", [id])
+        try StoreFixtures.execute(
+            store, "DELETE FROM summary WHERE record_seq = (SELECT seq FROM record WHERE id = ?)", [id])
         XCTAssertEqual(try store.record(id: id)?.staleness, .missing)
         XCTAssertNil(try store.record(id: "no-such-id"))
     }
@@ -43,8 +44,12 @@ final class StoreInspectTests: XCTestCase {
         let id = try XCTUnwrap(StoreFixtures.strings(store, "SELECT id FROM record ORDER BY seq LIMIT 1").first)
         let record = try XCTUnwrap(try store.record(id: id))
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(record.json().utf8)) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["id", "stored", "roomName", "capturedAt", "formatVersion", "source", "rawSize",
-                                          "rawHash", "storedAt", "staleness", "summary", "failures", "history"])
+        XCTAssertEqual(
+            Set(object.keys),
+            [
+                "id", "stored", "roomName", "capturedAt", "formatVersion", "source", "rawSize",
+                "rawHash", "storedAt", "staleness", "summary", "failures", "history",
+            ])
         XCTAssertEqual((object["history"] as? [Any])?.count, 0)
         XCTAssertTrue(record.text().contains("history        no earlier summaries"))
     }
@@ -70,16 +75,18 @@ final class StoreInspectTests: XCTestCase {
         XCTAssertEqual(try store.openFailures(matching: FailureFilter(code: "invalid_json")).map(\.line), [1])
         XCTAssertEqual(try store.openFailures(matching: FailureFilter(file: "corrupt-records.jsonl")).count, 13)
         XCTAssertEqual(try store.openFailures(matching: FailureFilter(file: "truncated.jsonl.zst")).count, 1)
-        XCTAssertEqual(try store.openFailures(matching: FailureFilter(file: "records.jsonl")).count, 0,
-                       "a file filter matches whole path components")
+        XCTAssertEqual(
+            try store.openFailures(matching: FailureFilter(file: "records.jsonl")).count, 0,
+            "a file filter matches whole path components")
         XCTAssertEqual(try store.openFailures(matching: FailureFilter(runID: 1)).count, 14)
         XCTAssertEqual(try store.openFailures(matching: FailureFilter(runID: 2)).count, 0)
         let withID = try XCTUnwrap(decode.first?.recordID)
         XCTAssertEqual(try store.openFailures(matching: FailureFilter(recordID: withID)).count, 1)
         XCTAssertEqual(try store.record(id: withID), nil, "a record that failed at decode is not stored")
 
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(OpenFailure.json(decode, store: "s").utf8))
-                                 as? [String: Any])
+        let json = try XCTUnwrap(
+            JSONSerialization.jsonObject(with: Data(OpenFailure.json(decode, store: "s").utf8))
+                as? [String: Any])
         XCTAssertEqual(json["count"] as? Int, 3)
         XCTAssertTrue(OpenFailure.text(decode).hasSuffix("3 open failures\n"))
         XCTAssertEqual(OpenFailure.text([]), "no open failures\n")

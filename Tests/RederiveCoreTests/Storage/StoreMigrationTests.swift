@@ -14,9 +14,14 @@ final class StoreMigrationTests: XCTestCase {
         let path = dir.file(name)
         let store = try Store(path: path)
         let file = dir.file("a.jsonl")
-        try ExportFixtures.write(lines: [String(decoding: ExportFixtures.v3Line(id: "11111111-1111-4111-8111-111111111111", name: "K",
-                                                                                roomText: try ExportFixtures.compactRoom("Kitchen")), as: UTF8.self)],
-                                 to: file)
+        try ExportFixtures.write(
+            lines: [
+                String(
+                    decoding: ExportFixtures.v3Line(
+                        id: "11111111-1111-4111-8111-111111111111", name: "K",
+                        roomText: try ExportFixtures.compactRoom("Kitchen")), as: UTF8.self)
+            ],
+            to: file)
         try StoreFixtures.importFiles([file], into: store)
         store.close()
         return path
@@ -26,13 +31,17 @@ final class StoreMigrationTests: XCTestCase {
     private func tamper(_ path: String, _ body: (Database) throws -> Void) throws {
         let queue = try DatabaseQueue(path: path)
         try queue.writeWithoutTransaction { db in
-            try db.inTransaction { try body(db); return .commit }
+            try db.inTransaction {
+                try body(db); return .commit
+            }
             try db.checkpoint(.truncate)
         }
         try queue.close()
     }
 
-    private func assertRefused(_ path: String, mentioning words: [String], file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRefused(
+        _ path: String, mentioning words: [String], file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try Store(path: path), file: file, line: line) { error in
             guard let error = error as? RederiveError, case .io(let message) = error else {
                 return XCTFail("expected RederiveError.io, got \(error)", file: file, line: line)
@@ -44,13 +53,16 @@ final class StoreMigrationTests: XCTestCase {
         }
     }
 
-    private func assertUntouched(_ path: String, _ before: [String: Data?], suffixes: [String] = ["", "-wal", "-shm"],
-                                 file: StaticString = #filePath, line: UInt = #line) {
+    private func assertUntouched(
+        _ path: String, _ before: [String: Data?], suffixes: [String] = ["", "-wal", "-shm"],
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let after = StoreInspection.fileBytes(path)
         for suffix in suffixes {
-            XCTAssertTrue(before[suffix]! == after[suffix]!,
-                          "\(path)\(suffix) changed (before \(before[suffix]!?.count ?? -1) bytes, after \(after[suffix]!?.count ?? -1))",
-                          file: file, line: line)
+            XCTAssertTrue(
+                before[suffix]! == after[suffix]!,
+                "\(path)\(suffix) changed (before \(before[suffix]!?.count ?? -1) bytes, after \(after[suffix]!?.count ?? -1))",
+                file: file, line: line)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".backup-v1-initial"), file: file, line: line)
     }
@@ -95,7 +107,10 @@ final class StoreMigrationTests: XCTestCase {
     func testForeignSQLiteFileIsRefusedUntouched() throws {
         let path = dir.file("other.sqlite")
         let queue = try DatabaseQueue(path: path)
-        try queue.write { try $0.execute(sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('hi')") }
+        try queue.write {
+            try $0.execute(
+                sql: "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT); INSERT INTO notes (text) VALUES ('hi')")
+        }
         try queue.close()
         let before = StoreInspection.fileBytes(path)
         assertRefused(path, mentioning: ["not a rederive store"])
@@ -121,12 +136,16 @@ final class StoreMigrationTests: XCTestCase {
         let second = try Store(path: path)
         // ... and while another one is open.
         let third = try Store(path: path)
-        XCTAssertEqual(try third.rawRoom(id: "11111111-1111-4111-8111-111111111111"), try ExportFixtures.compactRoom("Kitchen"))
+        XCTAssertEqual(
+            try third.rawRoom(id: "11111111-1111-4111-8111-111111111111"), try ExportFixtures.compactRoom("Kitchen"))
         third.close()
         second.close()
         StoreInspection.assertEqual(dumpBefore, try StoreInspection.dump(path, excluding: .strict), "reopened store")
-        XCTAssertEqual(try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String }, ["v1-initial", "v2-summary-history"])
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("backup") }, [])
+        XCTAssertEqual(
+            try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String },
+            ["v1-initial", "v2-summary-history"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("backup") }, [])
     }
 
     func testNewStoreInMissingDirectoryAndEmptyFile() throws {
@@ -157,14 +176,20 @@ final class StoreMigrationTests: XCTestCase {
         let store = try Store(path: path)
         XCTAssertNil(store.backupPath)
         store.close()
-        XCTAssertEqual(try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String }, ["v1-initial", "v2-summary-history"])
+        XCTAssertEqual(
+            try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String },
+            ["v1-initial", "v2-summary-history"])
         for table in ["record", "raw_room", "raw_core_model", "summary", "run", "failure", "imported_file"] {
-            XCTAssertEqual(try StoreInspection.int(path, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [table]), 1, table)
+            XCTAssertEqual(
+                try StoreInspection.int(
+                    path, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [table]), 1, table)
         }
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("backup") }, [])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("backup") }, [])
         // And the migrated store works.
         let reopened = try Store(path: path)
-        try StoreFixtures.importFiles([RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports/rooms-v2.jsonl").path], into: reopened)
+        try StoreFixtures.importFiles(
+            [RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports/rooms-v2.jsonl").path], into: reopened)
         reopened.close()
         XCTAssertEqual(try StoreInspection.int(path, "SELECT COUNT(*) FROM record"), 6)
     }

@@ -29,9 +29,12 @@ final class StoreStatusTests: XCTestCase {
         XCTAssertEqual(status.failuresByStage, ["read": 1, "parse": 8, "upgrade": 2, "decode": 3])
         // Pipeline order of stages, codes alphabetical within a stage.
         XCTAssertEqual(status.failures.first, .init(stage: "read", code: "truncated_frame", count: 1))
-        XCTAssertEqual(status.failures.map(\.stage), status.failures.map(\.stage).sorted {
-            RecordIssue.Stage.allCases.firstIndex(of: .init(rawValue: $0)!)! < RecordIssue.Stage.allCases.firstIndex(of: .init(rawValue: $1)!)!
-        })
+        XCTAssertEqual(
+            status.failures.map(\.stage),
+            status.failures.map(\.stage).sorted {
+                RecordIssue.Stage.allCases.firstIndex(of: .init(rawValue: $0)!)! < RecordIssue.Stage.allCases
+                    .firstIndex(of: .init(rawValue: $1)!)!
+            })
     }
 
     func testVersionBumpMakesEveryRecordStaleForVersion() throws {
@@ -59,15 +62,21 @@ final class StoreStatusTests: XCTestCase {
         let store = try StoreFixtures.importedStore(in: dir)
         defer { store.close() }
         try StoreFixtures.execute(store, "DELETE FROM summary WHERE record_seq = (SELECT MIN(seq) FROM record)")
-        try StoreFixtures.execute(store, """
+        try StoreFixtures.execute(
+            store,
+            """
             UPDATE summary SET summary_version = 0 WHERE record_seq IN (SELECT seq FROM record ORDER BY seq DESC LIMIT 3)
             """)
         let status = try store.status()
         XCTAssertEqual(status.totalRecords, 45)
         XCTAssertEqual(status.stale, .init(version: 3, fingerprint: 0, missing: 1))
         XCTAssertEqual(status.freshRecords, 41)
-        XCTAssertEqual(status.recordsByVersion, [.init(summaryVersion: 0, records: 3), .init(summaryVersion: 1, records: 41),
-                                                 .init(summaryVersion: nil, records: 1)])
+        XCTAssertEqual(
+            status.recordsByVersion,
+            [
+                .init(summaryVersion: 0, records: 3), .init(summaryVersion: 1, records: 41),
+                .init(summaryVersion: nil, records: 1),
+            ])
         let text = status.text()
         XCTAssertTrue(text.contains("never derived"), text)
         XCTAssertTrue(text.contains("3 version, 0 fingerprint, 1 missing"), text)
@@ -86,7 +95,7 @@ final class StoreStatusTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let path = dir.file("rooms.sqlite")
         let store = try StoreFixtures.importedStore(in: dir)
-        store.close() // checkpoints the WAL into the main file
+        store.close()  // checkpoints the WAL into the main file
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let reader = try Store(path: path, readOnly: true)
@@ -106,7 +115,8 @@ final class StoreStatusTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let store = try StoreFixtures.importedStore(in: dir)
         defer { store.close() }
-        _ = try DeriveJob.run(DeriveConfiguration(selection: DeriveSelection(all: true), workers: 2, showProgress: false), store: store)
+        _ = try DeriveJob.run(
+            DeriveConfiguration(selection: DeriveSelection(all: true), workers: 2, showProgress: false), store: store)
         _ = try ExportJob.run(ExportConfiguration(outPath: dir.file("out.jsonl")), store: store)
 
         let status = try store.status()
@@ -135,8 +145,12 @@ final class StoreStatusTests: XCTestCase {
         defer { store.close() }
         let status = try store.status()
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(status.json().utf8)) as? [String: Any])
-        XCTAssertEqual(Set(object.keys), ["store", "currentSummaryVersion", "currentFingerprint", "records", "stale", "newer", "history",
-                                          "failures", "runs"])
+        XCTAssertEqual(
+            Set(object.keys),
+            [
+                "store", "currentSummaryVersion", "currentFingerprint", "records", "stale", "newer", "history",
+                "failures", "runs",
+            ])
         XCTAssertEqual(object["currentSummaryVersion"] as? Int, 1)
         XCTAssertEqual(object["currentFingerprint"] as? String, SummaryDeriver().fingerprint)
         let failures = try XCTUnwrap(object["failures"] as? [String: Any])
@@ -145,8 +159,12 @@ final class StoreStatusTests: XCTestCase {
         XCTAssertEqual((failures["byStageAndCode"] as? [Any])?.count, 13)
         let runs = try XCTUnwrap(object["runs"] as? [String: Any])
         let recent = try XCTUnwrap(runs["recent"] as? [[String: Any]])
-        XCTAssertEqual(Set(recent[0].keys), ["id", "command", "status", "exitStatus", "startedAt", "durationSeconds",
-                                             "read", "done", "unchanged", "skipped", "pipeline"])
+        XCTAssertEqual(
+            Set(recent[0].keys),
+            [
+                "id", "command", "status", "exitStatus", "startedAt", "durationSeconds",
+                "read", "done", "unchanged", "skipped", "pipeline",
+            ])
         XCTAssertTrue(recent[0]["pipeline"] is NSNull)
     }
 

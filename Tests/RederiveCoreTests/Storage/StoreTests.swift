@@ -50,7 +50,9 @@ final class StoreTests: XCTestCase {
         XCTAssertNil(try begin("other").resumedFrom)
         // Interrupted and aborted runs are continued too, from the checkpoint they inherited.
         for ending in [RunStatus.interrupted, .aborted] {
-            let latest = try XCTUnwrap(try StoreInspection.rows(db, "SELECT id FROM run WHERE resume_key = 'k' ORDER BY id DESC").first?["id"] as Int64?)
+            let latest = try XCTUnwrap(
+                try StoreInspection.rows(db, "SELECT id FROM run WHERE resume_key = 'k' ORDER BY id DESC").first?["id"]
+                    as Int64?)
             try store.finishRun(latest, status: ending, exitStatus: 130, statistics: RunStatistics())
             let next = try begin("k")
             XCTAssertEqual(next.resumedFrom, latest, "\(ending)")
@@ -63,7 +65,9 @@ final class StoreTests: XCTestCase {
     func testCompletedOrFailedRunsAreNotResumed() throws {
         for ending in [RunStatus.completed, .failed] {
             let run = try begin("k-\(ending)")
-            try store.pool.write { try store.saveProgress($0, runID: run.runID, statistics: RunStatistics(), checkpointSeq: 7) }
+            try store.pool.write {
+                try store.saveProgress($0, runID: run.runID, statistics: RunStatistics(), checkpointSeq: 7)
+            }
             try store.finishRun(run.runID, status: ending, exitStatus: 0, statistics: RunStatistics())
             let next = try begin("k-\(ending)")
             XCTAssertNil(next.resumedFrom, "\(ending)")
@@ -95,21 +99,29 @@ final class StoreTests: XCTestCase {
     }
 
     func testLedgerKeysOpenRefreshAndClear() throws {
-        let byID = RecordIssue(file: "a.jsonl", line: 3, id: "X", stage: .decode, code: "negative_dimension", message: "m")
+        let byID = RecordIssue(
+            file: "a.jsonl", line: 3, id: "X", stage: .decode, code: "negative_dimension", message: "m")
         let byLine = RecordIssue(file: "a.jsonl", line: 4, id: nil, stage: .parse, code: "invalid_json", message: "m")
-        let duplicate = RecordIssue(file: "a.jsonl", line: 9, id: "X", stage: .upgrade, code: "duplicate_id", message: "m")
-        let fault = RecordIssue(file: "b.jsonl.zst", line: nil, byteOffset: 10, stage: .read, code: "truncated_frame", message: "m")
+        let duplicate = RecordIssue(
+            file: "a.jsonl", line: 9, id: "X", stage: .upgrade, code: "duplicate_id", message: "m")
+        let fault = RecordIssue(
+            file: "b.jsonl.zst", line: nil, byteOffset: 10, stage: .read, code: "truncated_frame", message: "m")
         XCTAssertEqual(Store.ledgerKey(byID), "id:X")
         XCTAssertEqual(Store.ledgerKey(byLine), "line:a.jsonl:4")
-        XCTAssertEqual(Store.ledgerKey(duplicate), "line:a.jsonl:9", "a duplicate is keyed by its line, not the kept record's id")
+        XCTAssertEqual(
+            Store.ledgerKey(duplicate), "line:a.jsonl:9", "a duplicate is keyed by its line, not the kept record's id")
         XCTAssertEqual(Store.ledgerKey(fault), "file:b.jsonl.zst")
         let run = try begin(nil)
         let firstSeen = try store.pool.write { db -> [Bool] in
-            try [byID, byLine, duplicate, fault].map { try store.recordFailure(db, $0, runID: run.runID, now: "2026-01-01T00:00:00Z") }
+            try [byID, byLine, duplicate, fault].map {
+                try store.recordFailure(db, $0, runID: run.runID, now: "2026-01-01T00:00:00Z")
+            }
         }
         XCTAssertEqual(firstSeen, [true, true, true, true])
         // Seen again: refreshed, not new; first_seen_at kept.
-        let again = try store.pool.write { try store.recordFailure($0, byID, runID: run.runID, now: "2026-01-02T00:00:00Z") }
+        let again = try store.pool.write {
+            try store.recordFailure($0, byID, runID: run.runID, now: "2026-01-02T00:00:00Z")
+        }
         XCTAssertFalse(again)
         var row = try XCTUnwrap(try StoreInspection.rows(db, "SELECT * FROM failure WHERE record_key = 'id:X'").first)
         XCTAssertEqual(row["first_seen_at"] as String, "2026-01-01T00:00:00Z")
@@ -117,30 +129,51 @@ final class StoreTests: XCTestCase {
         // Another code for the same record: a new failure (first_seen_at restarts).
         var other = byID
         other.code = "bad_transform"
-        XCTAssertTrue(try store.pool.write { try store.recordFailure($0, other, runID: run.runID, now: "2026-01-03T00:00:00Z") })
+        XCTAssertTrue(
+            try store.pool.write { try store.recordFailure($0, other, runID: run.runID, now: "2026-01-03T00:00:00Z") })
         row = try XCTUnwrap(try StoreInspection.rows(db, "SELECT * FROM failure WHERE record_key = 'id:X'").first)
         XCTAssertEqual(row["code"] as String, "bad_transform")
         XCTAssertEqual(row["first_seen_at"] as String, "2026-01-03T00:00:00Z")
         // The record goes through from line 4: its id and line failures close, the duplicate's stays.
-        try store.pool.write { try store.clearFailures($0, keys: Set(Store.clearedKeys(id: "X", file: "a.jsonl", line: 4))) }
-        XCTAssertEqual(try StoreInspection.rows(db, "SELECT record_key FROM failure ORDER BY record_key").map { $0["record_key"] as String },
-                       ["file:b.jsonl.zst", "line:a.jsonl:9"])
+        try store.pool.write {
+            try store.clearFailures($0, keys: Set(Store.clearedKeys(id: "X", file: "a.jsonl", line: 4)))
+        }
+        XCTAssertEqual(
+            try StoreInspection.rows(db, "SELECT record_key FROM failure ORDER BY record_key").map {
+                $0["record_key"] as String
+            },
+            ["file:b.jsonl.zst", "line:a.jsonl:9"])
     }
 
     func testImportClearsAFailureOnceTheRecordGoesThrough() throws {
         let id = "11111111-1111-4111-8111-111111111111"
         let file = dir.file("a.jsonl")
         let negative = #"{"walls":[{"dimensions":[-1,2,0],"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}]}"#
-        try ExportFixtures.write(lines: ["{\"broken\": ", String(decoding: ExportFixtures.v3Line(id: id, name: "R", roomText: Array(negative.utf8)), as: UTF8.self)], to: file)
+        try ExportFixtures.write(
+            lines: [
+                "{\"broken\": ",
+                String(
+                    decoding: ExportFixtures.v3Line(id: id, name: "R", roomText: Array(negative.utf8)), as: UTF8.self),
+            ], to: file)
         let broken = try StoreFixtures.importFiles([file], into: store)
         XCTAssertEqual(broken.newFailures, 2)
-        XCTAssertEqual(try StoreInspection.rows(db, "SELECT record_key FROM failure ORDER BY record_key").map { $0["record_key"] as String },
-                       ["id:" + id, "line:\(file):1"])
+        XCTAssertEqual(
+            try StoreInspection.rows(db, "SELECT record_key FROM failure ORDER BY record_key").map {
+                $0["record_key"] as String
+            },
+            ["id:" + id, "line:\(file):1"])
         // The same file fixed in place: both failures close.
-        try ExportFixtures.write(lines: [String(decoding: ExportFixtures.v3Line(id: "22222222-2222-4222-8222-222222222222", name: "S",
-                                                                                roomText: try ExportFixtures.compactRoom("Bedroom3")), as: UTF8.self),
-                                         String(decoding: ExportFixtures.v3Line(id: id, name: "R", roomText: try ExportFixtures.compactRoom("Kitchen")), as: UTF8.self)],
-                                 to: file)
+        try ExportFixtures.write(
+            lines: [
+                String(
+                    decoding: ExportFixtures.v3Line(
+                        id: "22222222-2222-4222-8222-222222222222", name: "S",
+                        roomText: try ExportFixtures.compactRoom("Bedroom3")), as: UTF8.self),
+                String(
+                    decoding: ExportFixtures.v3Line(
+                        id: id, name: "R", roomText: try ExportFixtures.compactRoom("Kitchen")), as: UTF8.self),
+            ],
+            to: file)
         let fixed = try StoreFixtures.importFiles([file], into: store)
         XCTAssertEqual(fixed.exitStatus, 0)
         XCTAssertEqual(fixed.count("imported"), 2)

@@ -15,8 +15,10 @@ enum CommandLineTool {
         try lock.withLock {
             if let built { return try built.get() }
             let bundle = Bundle(for: BundleMarker.self).bundleURL.deletingLastPathComponent()
-            let candidates = [bundle.appendingPathComponent("rederive").path,
-                              RoomFixtures.repoRoot.appendingPathComponent(".build/debug/rederive").path]
+            let candidates = [
+                bundle.appendingPathComponent("rederive").path,
+                RoomFixtures.repoRoot.appendingPathComponent(".build/debug/rederive").path,
+            ]
             let result: Result<String, Error>
             if let path = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
                 result = .success(path)
@@ -58,12 +60,15 @@ enum CommandLineTool {
 
         /// Waits for the end (at most `timeout` seconds, then kills it and fails).
         @discardableResult
-        func wait(timeout: Double = 180, file: StaticString = #filePath, line: UInt = #line) -> (status: Int32, signaled: Bool) {
+        func wait(
+            timeout: Double = 180, file: StaticString = #filePath, line: UInt = #line
+        ) -> (status: Int32, signaled: Bool) {
             let deadline = Date().addingTimeInterval(timeout)
             while process.isRunning && Date() < deadline { usleep(5_000) }
             if process.isRunning {
                 kill(pid, SIGKILL)
-                XCTFail("rederive \(process.arguments ?? []) did not finish within \(timeout) s", file: file, line: line)
+                XCTFail(
+                    "rederive \(process.arguments ?? []) did not finish within \(timeout) s", file: file, line: line)
             }
             process.waitUntilExit()
             return (process.terminationStatus, process.terminationReason == .uncaughtSignal)
@@ -73,10 +78,13 @@ enum CommandLineTool {
     }
 
     /// Runs to the end and returns the exit status.
-    static func run(_ arguments: [String], stderrPath: String, file: StaticString = #filePath, line: UInt = #line) throws -> Int32 {
+    static func run(
+        _ arguments: [String], stderrPath: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> Int32 {
         let child = try Child(arguments, stderrPath: stderrPath)
         let (status, signaled) = child.wait(file: file, line: line)
-        XCTAssertFalse(signaled, "rederive \(arguments) died of signal \(status): \(child.stderr)", file: file, line: line)
+        XCTAssertFalse(
+            signaled, "rederive \(arguments) died of signal \(status): \(child.stderr)", file: file, line: line)
         return status
     }
 
@@ -94,10 +102,13 @@ enum CommandLineTool {
 
     /// Polls until the latest run of `command` has read at least `records` records, or the
     /// child ended. Returns that run row (nil when the child ended before).
-    static func waitForProgress(_ child: Child, db: String, command: String, records: Int, after runID: Int64 = 0) -> Row? {
+    static func waitForProgress(
+        _ child: Child, db: String, command: String, records: Int, after runID: Int64 = 0
+    ) -> Row? {
         while child.isRunning {
             if let run = latestRun(db), (run["command"] as String?) == command, (run["id"] as Int64) > runID,
-               (run["records_read"] as Int? ?? 0) >= records {
+                (run["records_read"] as Int? ?? 0) >= records
+            {
                 return run
             }
             usleep(2_000)

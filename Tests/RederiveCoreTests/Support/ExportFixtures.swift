@@ -26,10 +26,14 @@ enum ExportFixtures {
     }
 
     /// A version-1 line.
-    static func v1Line(name: String, timestamp: Double, room: [UInt8], summary: [UInt8]? = nil,
-                       extra: [String: Any] = [:]) throws -> String {
-        var object: [String: Any] = ["roomName": name, "timestamp": timestamp, "fullRoomDataJSON": base64(room),
-                                     "floorAreaSqM": 0, "ceilingHeightM": 2.41, "wallCount": 4, "objectCount": 3]
+    static func v1Line(
+        name: String, timestamp: Double, room: [UInt8], summary: [UInt8]? = nil,
+        extra: [String: Any] = [:]
+    ) throws -> String {
+        var object: [String: Any] = [
+            "roomName": name, "timestamp": timestamp, "fullRoomDataJSON": base64(room),
+            "floorAreaSqM": 0, "ceilingHeightM": 2.41, "wallCount": 4, "objectCount": 3,
+        ]
         if let summary { object["summaryJSON"] = base64(summary) }
         for (k, v) in extra { object[k] = v }
         return try line(object)
@@ -37,15 +41,19 @@ enum ExportFixtures {
 
     /// A version-2 line.
     static func v2Line(id: String, name: String, room: [UInt8], summary: [String: Any]? = nil) throws -> String {
-        var object: [String: Any] = ["formatVersion": 2, "id": id, "roomName": name,
-                                     "capturedAt": "2026-02-10T09:15:00Z", "fullRoomDataJSON": base64(room)]
+        var object: [String: Any] = [
+            "formatVersion": 2, "id": id, "roomName": name,
+            "capturedAt": "2026-02-10T09:15:00Z", "fullRoomDataJSON": base64(room),
+        ]
         if let summary { object["summary"] = summary }
         return try line(object)
     }
 
     /// A version-3 line with `roomText` spliced in verbatim as the `room` value.
     static func v3Line(id: String, name: String, roomText: [UInt8], summaryVersion: Int? = 1) -> [UInt8] {
-        var out = Array("{\"formatVersion\":3,\"id\":\"\(id)\",\"roomName\":\"\(name)\",\"capturedAt\":\"2026-02-10T09:15:00Z\",\"room\":".utf8)
+        var out = Array(
+            "{\"formatVersion\":3,\"id\":\"\(id)\",\"roomName\":\"\(name)\",\"capturedAt\":\"2026-02-10T09:15:00Z\",\"room\":"
+                .utf8)
         out += roomText
         out += Array(",\"summary\":{\"wall_count\":4}".utf8)
         if let summaryVersion { out += Array(",\"summaryVersion\":\(summaryVersion)".utf8) }

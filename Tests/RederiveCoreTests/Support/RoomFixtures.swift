@@ -14,10 +14,10 @@ enum RoomFixtures {
     /// The repository root: this file is Tests/RederiveCoreTests/Support/RoomFixtures.swift.
     static var repoRoot: URL {
         URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent() // Support
-            .deletingLastPathComponent() // RederiveCoreTests
-            .deletingLastPathComponent() // Tests
-            .deletingLastPathComponent() // repo root
+            .deletingLastPathComponent()  // Support
+            .deletingLastPathComponent()  // RederiveCoreTests
+            .deletingLastPathComponent()  // Tests
+            .deletingLastPathComponent()  // repo root
     }
 
     /// Loads Fixtures/rooms/`name`.capturedRoom.json into a `Room`.
@@ -35,27 +35,36 @@ enum RoomFixtures {
             return items
         }
         func number(_ any: Any?) throws -> Double {
-            guard let n = any as? NSNumber else { throw FixtureError(description: "\(name): not a number: \(String(describing: any))") }
+            guard let n = any as? NSNumber else {
+                throw FixtureError(description: "\(name): not a number: \(String(describing: any))")
+            }
             return n.doubleValue
         }
         func vector3(_ any: Any?) throws -> SIMD3<Double> {
-            guard let a = any as? [Any], a.count == 3 else { throw FixtureError(description: "\(name): not a 3-vector") }
+            guard let a = any as? [Any], a.count == 3 else {
+                throw FixtureError(description: "\(name): not a 3-vector")
+            }
             return SIMD3(try number(a[0]), try number(a[1]), try number(a[2]))
         }
         func transform(_ any: Any?) throws -> Transform {
-            guard let a = any as? [Any], a.count == 16 else { throw FixtureError(description: "\(name): transform is not 16 numbers") }
+            guard let a = any as? [Any], a.count == 16 else {
+                throw FixtureError(description: "\(name): transform is not 16 numbers")
+            }
             return Transform(try a.map(number))
         }
         func surface(_ d: [String: Any]) throws -> Surface {
             let corners = (d["polygonCorners"] as? [Any]) ?? []
-            return Surface(dimensions: try vector3(d["dimensions"]), transform: try transform(d["transform"]),
-                           polygonCorners: try corners.map(vector3))
+            return Surface(
+                dimensions: try vector3(d["dimensions"]), transform: try transform(d["transform"]),
+                polygonCorners: try corners.map(vector3))
         }
         func object(_ d: [String: Any]) throws -> RoomObject {
-            guard let category = d["category"] as? [String: Any], category.count == 1, let key = category.keys.first else {
+            guard let category = d["category"] as? [String: Any], category.count == 1, let key = category.keys.first
+            else {
                 throw FixtureError(description: "\(name): object category is not a one-key object")
             }
-            return RoomObject(category: key, dimensions: try vector3(d["dimensions"]), transform: try transform(d["transform"]))
+            return RoomObject(
+                category: key, dimensions: try vector3(d["dimensions"]), transform: try transform(d["transform"]))
         }
         return Room(
             walls: try array("walls").map(surface), doors: try array("doors").map(surface),
@@ -115,7 +124,9 @@ enum RoomBuilder {
         out.windows = room.windows.map(surface)
         out.openings = room.openings.map(surface)
         out.floors = room.floors.map(surface)
-        out.objects = room.objects.map { RoomObject(category: $0.category, dimensions: $0.dimensions, transform: move($0.transform)) }
+        out.objects = room.objects.map {
+            RoomObject(category: $0.category, dimensions: $0.dimensions, transform: move($0.transform))
+        }
         return out
     }
 }

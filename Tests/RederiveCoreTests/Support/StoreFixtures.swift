@@ -9,8 +9,10 @@ enum StoreFixtures {
     static var committedExportFiles: [String] {
         get throws {
             let root = RoomFixtures.repoRoot
-            return try ExportFiles.resolve([root.appendingPathComponent("Fixtures/exports").path,
-                                            root.appendingPathComponent("Fixtures/corrupt").path])
+            return try ExportFiles.resolve([
+                root.appendingPathComponent("Fixtures/exports").path,
+                root.appendingPathComponent("Fixtures/corrupt").path,
+            ])
         }
     }
 
@@ -53,7 +55,7 @@ enum StoreFixtures {
         var i = 0
         let n = text.count
         func skipSpace() { while i < n, [0x20, 0x09, 0x0A, 0x0D].contains(text[i]) { i += 1 } }
-        func skipString() { // at the opening quote
+        func skipString() {  // at the opening quote
             i += 1
             while i < n, text[i] != 0x22 { i += text[i] == 0x5C ? 2 : 1 }
             i += 1
@@ -103,20 +105,28 @@ enum StoreFixtures {
 
     /// Imports `files` into the store at `path` with the library job (no progress line).
     @discardableResult
-    static func importFiles(_ files: [String], into store: Store, batchSize: Int = 7, workers: Int = 2,
-                            reportPath: String? = nil, deriver: SummaryDeriver = SummaryDeriver(),
-                            control: RunControl = RunControl()) throws -> RunReport {
-        try ImportJob.run(ImportConfiguration(files: files, workers: workers, batchSize: batchSize, reportPath: reportPath,
-                                              deriver: deriver, control: control, showProgress: false), store: store)
+    static func importFiles(
+        _ files: [String], into store: Store, batchSize: Int = 7, workers: Int = 2,
+        reportPath: String? = nil, deriver: SummaryDeriver = SummaryDeriver(),
+        control: RunControl = RunControl()
+    ) throws -> RunReport {
+        try ImportJob.run(
+            ImportConfiguration(
+                files: files, workers: workers, batchSize: batchSize, reportPath: reportPath,
+                deriver: deriver, control: control, showProgress: false), store: store)
     }
 
     /// Runs a derive with the library job (no progress line).
     @discardableResult
-    static func derive(_ store: Store, _ selection: DeriveSelection = DeriveSelection(), batchSize: Int = 5,
-                       workers: Int = 2, deriver: SummaryDeriver = SummaryDeriver(),
-                       control: RunControl = RunControl()) throws -> RunReport {
-        try DeriveJob.run(DeriveConfiguration(selection: selection, workers: workers, batchSize: batchSize, deriver: deriver,
-                                              control: control, showProgress: false), store: store)
+    static func derive(
+        _ store: Store, _ selection: DeriveSelection = DeriveSelection(), batchSize: Int = 5,
+        workers: Int = 2, deriver: SummaryDeriver = SummaryDeriver(),
+        control: RunControl = RunControl()
+    ) throws -> RunReport {
+        try DeriveJob.run(
+            DeriveConfiguration(
+                selection: selection, workers: workers, batchSize: batchSize, deriver: deriver,
+                control: control, showProgress: false), store: store)
     }
 }
 

@@ -40,23 +40,29 @@ enum StoreInspection {
                         .map { "\($0)=\(row[$0] as DatabaseValue)" }.joined(separator: " | ")
                 }.sorted()
             }
-            var timeColumns: Set<String> = ex.times ? ["stored_at", "derived_at", "first_seen_at", "last_seen_at", "imported_at"] : []
+            var timeColumns: Set<String> =
+                ex.times ? ["stored_at", "derived_at", "first_seen_at", "last_seen_at", "imported_at"] : []
             if ex.runIDs { timeColumns.insert("run_id") }
             if ex.seq { timeColumns.formUnion(["seq", "record_seq"]) }
             var out: [String: [String]] = [:]
             out["record"] = try rows("SELECT * FROM record", dropping: timeColumns)
-            out["raw"] = try Row.fetchAll(db, sql: """
-                SELECT record.id, record.seq, raw_room.core_model_offset, raw_room.skeleton, raw_core_model.bytes
-                FROM record LEFT JOIN raw_room ON raw_room.record_seq = record.seq
-                LEFT JOIN raw_core_model ON raw_core_model.record_seq = record.seq
-                """).map { row in
+            out["raw"] = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT record.id, record.seq, raw_room.core_model_offset, raw_room.skeleton, raw_core_model.bytes
+                    FROM record LEFT JOIN raw_room ON raw_room.record_seq = record.seq
+                    LEFT JOIN raw_core_model ON raw_core_model.record_seq = record.seq
+                    """
+            ).map { row in
                 let skeleton = (row["skeleton"] as Data?).map { ContentHash.digest([UInt8]($0)).hex } ?? "nil"
                 let core = (row["bytes"] as Data?).map { ContentHash.digest([UInt8]($0)).hex } ?? "nil"
                 let seq = ex.seq ? "" : " seq=\(row["seq"] as Int64)"
-                return "id=\(row["id"] as String)\(seq) offset=\(String(describing: row["core_model_offset"] as Int?)) skeleton=\(skeleton) core=\(core)"
+                return
+                    "id=\(row["id"] as String)\(seq) offset=\(String(describing: row["core_model_offset"] as Int?)) skeleton=\(skeleton) core=\(core)"
             }.sorted()
-            out["summary"] = try rows("SELECT record.id AS record_id, summary.* FROM summary JOIN record ON record.seq = summary.record_seq",
-                                      dropping: timeColumns)
+            out["summary"] = try rows(
+                "SELECT record.id AS record_id, summary.* FROM summary JOIN record ON record.seq = summary.record_seq",
+                dropping: timeColumns)
             out["failure"] = try rows("SELECT * FROM failure", dropping: timeColumns)
             out["imported_file"] = try rows("SELECT * FROM imported_file", dropping: timeColumns)
             return out
@@ -64,16 +70,19 @@ enum StoreInspection {
     }
 
     /// Asserts two dumps are equal, table by table, naming the first rows that differ.
-    static func assertEqual(_ a: [String: [String]], _ b: [String: [String]], _ what: String,
-                            file: StaticString = #filePath, line: UInt = #line) {
+    static func assertEqual(
+        _ a: [String: [String]], _ b: [String: [String]], _ what: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertEqual(Set(a.keys), Set(b.keys), what, file: file, line: line)
         for table in a.keys.sorted() {
             let x = a[table] ?? [], y = b[table] ?? []
             if x == y { continue }
             let onlyA = Set(x).subtracting(y).sorted().prefix(2).map { String($0.prefix(400)) }
             let onlyB = Set(y).subtracting(x).sorted().prefix(2).map { String($0.prefix(400)) }
-            XCTFail("\(what): table \(table) differs (\(x.count) vs \(y.count) rows); only in first: \(Array(onlyA)); only in second: \(Array(onlyB))",
-                    file: file, line: line)
+            XCTFail(
+                "\(what): table \(table) differs (\(x.count) vs \(y.count) rows); only in first: \(Array(onlyA)); only in second: \(Array(onlyB))",
+                file: file, line: line)
         }
     }
 
@@ -83,13 +92,17 @@ enum StoreInspection {
         defer { try? db.close() }
         return try db.read { db in
             var out: [String: [UInt8]] = [:]
-            for row in try Row.fetchAll(db, sql: """
-                SELECT record.id, record.raw_hash, raw_room.core_model_offset, raw_room.skeleton, raw_core_model.bytes
-                FROM record JOIN raw_room ON raw_room.record_seq = record.seq
-                JOIN raw_core_model ON raw_core_model.record_seq = record.seq
-                """) {
-                let parts = RawRoomParts(skeleton: [UInt8](row["skeleton"] as Data), coreModel: [UInt8](row["bytes"] as Data),
-                                         coreModelOffset: row["core_model_offset"])
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT record.id, record.raw_hash, raw_room.core_model_offset, raw_room.skeleton, raw_core_model.bytes
+                    FROM record JOIN raw_room ON raw_room.record_seq = record.seq
+                    JOIN raw_core_model ON raw_core_model.record_seq = record.seq
+                    """)
+            {
+                let parts = RawRoomParts(
+                    skeleton: [UInt8](row["skeleton"] as Data), coreModel: [UInt8](row["bytes"] as Data),
+                    coreModelOffset: row["core_model_offset"])
                 out[row["id"]] = parts.joined()
             }
             return out

@@ -39,12 +39,18 @@ final class RecordIdentityTests: XCTestCase {
     }
 
     func testCanonicalUUID() {
-        XCTAssertEqual(RecordIdentity.canonicalUUID("8b0e5f8a-0d1c-4b8e-9e0a-3c2f1d6b7a90"), "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90")
-        XCTAssertEqual(RecordIdentity.canonicalUUID("8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90"), "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90")
-        for bad in ["", "nope", "8B0E5F8A0D1C4B8E9E0A3C2F1D6B7A90", "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A9",
-                    "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A900", "8B0E5F8A-0D1C-4B8E-9E0A_3C2F1D6B7A90",
-                    "G B0E5F8-0D1C-4B8E-9E0A-3C2F1D6B7A90", "{8B0E5F8-0D1C-4B8E-9E0A-3C2F1D6B7A90}",
-                    "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7Aé"] {
+        XCTAssertEqual(
+            RecordIdentity.canonicalUUID("8b0e5f8a-0d1c-4b8e-9e0a-3c2f1d6b7a90"), "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90"
+        )
+        XCTAssertEqual(
+            RecordIdentity.canonicalUUID("8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90"), "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A90"
+        )
+        for bad in [
+            "", "nope", "8B0E5F8A0D1C4B8E9E0A3C2F1D6B7A90", "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A9",
+            "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7A900", "8B0E5F8A-0D1C-4B8E-9E0A_3C2F1D6B7A90",
+            "G B0E5F8-0D1C-4B8E-9E0A-3C2F1D6B7A90", "{8B0E5F8-0D1C-4B8E-9E0A-3C2F1D6B7A90}",
+            "8B0E5F8A-0D1C-4B8E-9E0A-3C2F1D6B7Aé",
+        ] {
             XCTAssertNil(RecordIdentity.canonicalUUID(bad), bad)
         }
     }

@@ -39,9 +39,9 @@ final class ReferenceDateTests: XCTestCase {
     func testAgreesWithFoundationAcrossTheCalendar() {
         // Leap days, century rules (2100 is not a leap year, 2000 is), month ends.
         var values: [Double] = [
-            -31_622_400, // 2000-01-01
-            5_097_600,   // 2001-03-01
-            3_155_760_000, 3_160_857_600, 4_107_542_400, // 2101..2131
+            -31_622_400,  // 2000-01-01
+            5_097_600,  // 2001-03-01
+            3_155_760_000, 3_160_857_600, 4_107_542_400,  // 2101..2131
             -1_009_843_200, 86_399, 86_399.999, 123_456_789.125,
         ]
         var x = 12_345.0
@@ -64,8 +64,12 @@ final class ReferenceDateTests: XCTestCase {
 
 extension ReferenceDateTests {
     func testRepresentableRangeEnds() {
-        XCTAssertEqual(ReferenceDate.iso8601(secondsSinceReferenceDate: ReferenceDate.representable.lowerBound), "0001-01-01T00:00:00Z")
-        XCTAssertEqual(ReferenceDate.iso8601(secondsSinceReferenceDate: ReferenceDate.representable.upperBound - 1), "9999-12-31T23:59:59Z")
+        XCTAssertEqual(
+            ReferenceDate.iso8601(secondsSinceReferenceDate: ReferenceDate.representable.lowerBound),
+            "0001-01-01T00:00:00Z")
+        XCTAssertEqual(
+            ReferenceDate.iso8601(secondsSinceReferenceDate: ReferenceDate.representable.upperBound - 1),
+            "9999-12-31T23:59:59Z")
         XCTAssertEqual(ReferenceDate.iso8601(secondsSinceReferenceDate: 1e300), "9999-12-31T23:59:59.999Z")
         XCTAssertEqual(ReferenceDate.iso8601(secondsSinceReferenceDate: -1e300), "0001-01-01T00:00:00Z")
     }
