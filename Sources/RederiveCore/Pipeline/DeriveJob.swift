@@ -56,6 +56,12 @@ public struct DeriveConfiguration: Sendable {
 public final class DeriveJob: BatchJob, @unchecked Sendable {
     /// Runs the derivation over `store`.
     public static func run(_ config: DeriveConfiguration, store: Store) throws(RederiveError) -> RunReport {
+        try run(config, store: store as any RecordStore)
+    }
+
+    /// Runs the derivation over `store`, whatever its engine. On an engine with range claims
+    /// this process claims ranges next to any other process deriving the same selection.
+    package static func run(_ config: DeriveConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
         try config.selection.validate()
         if let limit = config.maxChanges {
             // Counted by a dry pass first: the guard must hold before the first write.
@@ -73,6 +79,13 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
 
     /// Counts what `run` would write, writing nothing (the basis of guards and plans).
     public static func tally(_ config: DeriveConfiguration, store: Store) throws(RederiveError) -> ChangeTally {
+        try tally(config, store: store as any RecordStore)
+    }
+
+    /// Counts what `run` would write on `store`, whatever its engine, writing nothing.
+    package static func tally(
+        _ config: DeriveConfiguration, store: any RecordStore
+    ) throws(RederiveError) -> ChangeTally {
         try config.selection.validate()
         var settings = config.settings
         settings.control = RunControl(honoursSignals: false)
@@ -89,6 +102,14 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     public static func apply(
         _ plan: DerivePlan, config: DeriveConfiguration,
         store: Store
+    ) throws(RederiveError) -> RunReport {
+        try apply(plan, config: config, store: store as any RecordStore)
+    }
+
+    /// Applies `plan` exactly on `store`, whatever its engine (see `apply(_:config:store:)`).
+    package static func apply(
+        _ plan: DerivePlan, config: DeriveConfiguration,
+        store: any RecordStore
     ) throws(RederiveError) -> RunReport {
         let log = Logger(label: "rederive.derive")
         let id = try store.storeID()
@@ -139,6 +160,14 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         _ config: DeriveConfiguration, store: Store,
         topCount: Int = 20
     ) throws(RederiveError) -> ChangeReport {
+        try preview(config, store: store as any RecordStore, topCount: topCount)
+    }
+
+    /// A dry run on `store`, whatever its engine (see `preview(_:store:topCount:)`).
+    package static func preview(
+        _ config: DeriveConfiguration, store: any RecordStore,
+        topCount: Int = 20
+    ) throws(RederiveError) -> ChangeReport {
         try config.selection.validate()
         let deriver = config.deriver
         let collector = ChangeCollector(
@@ -163,6 +192,14 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     public static func plan(
         _ report: ChangeReport, config: DeriveConfiguration,
         store: Store
+    ) throws(RederiveError) -> DerivePlan {
+        try plan(report, config: config, store: store as any RecordStore)
+    }
+
+    /// The plan for what `preview` found on `store`, whatever its engine.
+    package static func plan(
+        _ report: ChangeReport, config: DeriveConfiguration,
+        store: any RecordStore
     ) throws(RederiveError) -> DerivePlan {
         guard let tally = report.tally, let upper = report.highWaterMark else {
             throw .usage("a plan needs a preview made by this build")
@@ -197,10 +234,23 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         var highWaterMark: Int64 = 0
     }
 
+    /// One batch of stored rooms, and the range it covers when ranges are claimed.
+    struct RoomBatch: Sendable {
+        var rooms: [StoredRoom]
+        var claim: RangeClaim?
+    }
+
     /// One batch's results and the key it ends at.
     struct Results: Sendable {
         var writes: [Store.DeriveWrite]
         var lastSeq: Int64
+        var claim: RangeClaim?
+        var counts = RunStatistics()
+    }
+
+    /// Set when the run stops: a producer waiting for leases to run out returns.
+    final class StopFlag: Sendable {
+        let stopped = Atomic<Bool>(false)
     }
 
     let deriver: SummaryDeriver
@@ -208,15 +258,18 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     var command: String { if case .preview = mode { "derive --dry-run" } else { "derive" } }
     var issuesOutOfOrder: Bool { true }
     let config: DeriveConfiguration
-    let store: Store
+    let store: any RecordStore
     private let mode: Mode
+    private let stop = StopFlag()
+    let rangesLost = Mutex(0)
+    private(set) var rangeClaims: (any DeriveRangeClaims)?
     private let pool: WorkerPool<RecordProcessor>
     private let failuresAdded = Mutex(0)
-    private var runID: Int64 = 0
-    private var fetcher: Prefetcher<Result<[StoredRoom], RederiveError>>?
+    private(set) var runID: Int64 = 0
+    private var fetcher: Prefetcher<Result<RoomBatch, RederiveError>>?
     private var total = 0
 
-    private init(_ config: DeriveConfiguration, store: Store, mode: Mode) {
+    private init(_ config: DeriveConfiguration, store: any RecordStore, mode: Mode) {
         self.config = config
         self.store = store
         self.mode = mode
@@ -237,6 +290,10 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         if let bound = run?.upperBoundSeq ?? config.upperBound { upper = bound } else { upper = try store.maxSeq() }
         if case .preview(_, let counter) = mode { counter.highWaterMark = upper }
         let first = run?.checkpointSeq ?? 0
+        if case .apply = mode, let run, let claims = store.rangeClaims {
+            try startClaiming(claims, run: run, upTo: upper, log: log)
+            return
+        }
         if let run {
             runID = run.runID
             try store.setUpperBound(runID: run.runID, upperBoundSeq: upper)
@@ -268,7 +325,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                         after: cursor, upTo: upper, limit: limit)
                     guard let last = batch.last else { return }
                     cursor = last.seq
-                    if !emit(.success(batch)) { return }
+                    if !emit(.success(RoomBatch(rooms: batch, claim: nil))) { return }
                 } catch {
                     _ = emit(.failure(error))
                     return
@@ -277,12 +334,59 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         }
     }
 
-    func nextBatch() throws(RederiveError) -> [StoredRoom]? { try fetcher?.next()?.get() }
+    /// The range-claiming start: the selection is cut into ranges once (a process joining
+    /// the run finds them cut), then the producer claims one range after another, waiting
+    /// while other processes hold the last ones (their leases may still run out).
+    private func startClaiming(
+        _ claims: any DeriveRangeClaims, run: RunStart, upTo: Int64, log: Logger
+    ) throws(RederiveError) {
+        runID = run.runID
+        rangeClaims = claims
+        let cut = try claims.prepareRanges(
+            runID: run.runID, selection: config.selection, deriver: deriver,
+            allowDowngrade: config.settings.allowDowngrade, upTo: upTo, rangeSize: config.settings.batchSize)
+        log.info(
+            "claiming ranges of run \(run.runID) as \(claims.workerName)",
+            metadata: ["ranges": "\(cut.ranges)", "upTo": "\(cut.upTo)"])
+        let (store, selection, deriver, runID) = (store, config.selection, deriver, run.runID)
+        let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
+        fetcher = Prefetcher(capacity: 1) { emit in
+            while !stop.stopped.load(ordering: .relaxed) {
+                do throws(RederiveError) {
+                    switch try claims.claimNext(runID: runID) {
+                    case .finished:
+                        return
+                    case .wait(let seconds):
+                        Thread.sleep(forTimeInterval: min(max(seconds, 0.05), 0.5))
+                    case .claimed(let claim):
+                        var rooms: [StoredRoom] = []
+                        var cursor = claim.after
+                        while true {
+                            let page = try store.fetchRooms(
+                                selection, deriver: deriver, allowDowngrade: allowDowngrade,
+                                after: cursor, upTo: claim.upTo, limit: limit)
+                            rooms += page
+                            guard let last = page.last, page.count == limit else { break }
+                            cursor = last.seq
+                        }
+                        if !emit(.success(RoomBatch(rooms: rooms, claim: claim))) { return }
+                    }
+                } catch {
+                    _ = emit(.failure(error))
+                    return
+                }
+            }
+        }
+    }
+
+    func nextBatch() throws(RederiveError) -> RoomBatch? { try fetcher?.next()?.get() }
 
     func process(
-        _ batch: [StoredRoom], stats: inout RunStatistics,
+        _ roomBatch: RoomBatch, stats: inout RunStatistics,
         issues: IssueReport
     ) throws(RederiveError) -> Results {
+        let before = stats
+        let batch = roomBatch.rooms
         let results = pool.map(batch) { processor, room in processor.derive(room: room.skeleton, id: room.id) }
         var writes: [Store.DeriveWrite] = []
         writes.reserveCapacity(batch.count)
@@ -339,18 +443,59 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                 }
             }
         }
-        return Results(writes: writes, lastSeq: batch.last?.seq ?? 0)
+        var counts = RunStatistics()
+        counts.recordsRead = stats.recordsRead - before.recordsRead
+        counts.recordsDone = stats.recordsDone - before.recordsDone
+        counts.recordsUnchanged = stats.recordsUnchanged - before.recordsUnchanged
+        counts.recordsSkipped = stats.recordsSkipped - before.recordsSkipped
+        counts.recordsNewer = stats.recordsNewer - before.recordsNewer
+        counts.decodedBytes = stats.decodedBytes - before.decodedBytes
+        return Results(
+            writes: writes, lastSeq: batch.last?.seq ?? roomBatch.claim?.upTo ?? 0, claim: roomBatch.claim,
+            counts: counts)
     }
 
     func write(_ results: Results, progress: RunStatistics) throws(RederiveError) {
         guard case .apply = mode else { return }
+        if let claim = results.claim, let claims = rangeClaims {
+            try commit(claim, results: results, claims: claims)
+            return
+        }
         let added = try store.writeDeriveBatch(
             results.writes, runID: runID, deriver: deriver,
             checkpointSeq: results.lastSeq, progress: progress)
         failuresAdded.withLock { $0 += added }
     }
 
-    func cancel() { fetcher?.cancel() }
+    /// Commits a claimed range (fenced by its attempt). A lost claim writes nothing and is
+    /// only counted; a write that fails gives the range back (open again, or failed after
+    /// its last attempt) and the run goes on with the next one, unless even that fails.
+    private func commit(_ claim: RangeClaim, results: Results, claims: any DeriveRangeClaims) throws(RederiveError) {
+        let log = Logger(label: "rederive.derive")
+        do {
+            guard
+                let added = try claims.commitRange(
+                    claim, writes: results.writes, runID: runID, deriver: deriver, counts: results.counts)
+            else {
+                rangesLost.withLock { $0 += 1 }
+                let text =
+                    "range \(claim.after + 1)...\(claim.upTo) was taken over by another process after this one's "
+                    + "lease ran out (attempt \(claim.attempt)); its results were not written"
+                log.warning("\(text)")
+                return
+            }
+            failuresAdded.withLock { $0 += added }
+        } catch {
+            try claims.releaseRange(claim, error: "\(error)")
+            log.warning(
+                "range \(claim.after + 1)...\(claim.upTo) (attempt \(claim.attempt)) could not be written: \(error)")
+        }
+    }
+
+    func cancel() {
+        stop.stopped.store(true, ordering: .relaxed)
+        fetcher?.cancel()
+    }
 
     func finish(status: RunStatus, stats: inout RunStatistics) {}
 

@@ -50,6 +50,11 @@ public struct ExportConfiguration: Sendable {
 public final class ExportJob: BatchJob, @unchecked Sendable {
     /// Runs the export from `store` (which must be open read-write: the run is recorded).
     public static func run(_ config: ExportConfiguration, store: Store) throws(RederiveError) -> RunReport {
+        try run(config, store: store as any RecordStore)
+    }
+
+    /// Runs the export from `store`, whatever its engine.
+    package static func run(_ config: ExportConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
         // A bad --since is a usage error: reject it before anything is recorded or written.
         let since = try config.since.map { text throws(RederiveError) in try storedTimestamp(text) }
         let settings = RunSettings(
@@ -64,13 +69,13 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
     var recording: RunRecording? { RunRecording(store: store, resumeKey: nil) }
     private let config: ExportConfiguration
     private let since: String?
-    private let store: Store
+    private let store: any RecordStore
     private var writer: ZstdWriter?
     private var upper: Int64 = 0
     private var cursor: Int64 = 0
     private var excluded = 0
 
-    private init(_ config: ExportConfiguration, since: String?, store: Store) {
+    private init(_ config: ExportConfiguration, since: String?, store: any RecordStore) {
         self.config = config
         self.since = since
         self.store = store

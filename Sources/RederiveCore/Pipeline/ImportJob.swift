@@ -49,6 +49,11 @@ public struct ImportConfiguration: Sendable {
 public final class ImportJob: BatchJob, @unchecked Sendable {
     /// Runs the import into `store`.
     public static func run(_ config: ImportConfiguration, store: Store) throws(RederiveError) -> RunReport {
+        try run(config, store: store as any RecordStore)
+    }
+
+    /// Runs the import into `store`, whatever its engine.
+    package static func run(_ config: ImportConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
         try BatchRunner.run(ImportJob(config, store: store), settings: config.settings)
     }
 
@@ -57,7 +62,7 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
     let recording: RunRecording?
     var progressShowsBytes: Bool { true }
     private let config: ImportConfiguration
-    private let store: Store
+    private let store: any RecordStore
     private let pool: WorkerPool<RecordProcessor>
     private let totals = Mutex(ImportBatchCounts())
     private var runID: Int64 = 0
@@ -71,7 +76,7 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
     private var recordsInFile = 0
     private var bytesInFile: Int64 = 0
 
-    private init(_ config: ImportConfiguration, store: Store) {
+    private init(_ config: ImportConfiguration, store: any RecordStore) {
         self.config = config
         self.store = store
         self.deriver = config.deriver

@@ -4,12 +4,13 @@ extension PipelineDefinition {
     /// The definition with every relative path it names — `store`, `metrics-file`, and each
     /// stage's `paths`, `report`, `preview-out`, `plan` and `out` — taken relative to `directory`
     /// (the pipeline file's folder), so a pipeline writes to the same place from any working
-    /// directory. Absolute paths are kept. `..` is resolved lexically
+    /// directory. Absolute paths and a `store` URL are kept. `..` is resolved lexically
     /// (`Pipelines/../out/x` → `out/x`), never through symbolic links.
     public func resolvingPaths(against directory: String) -> PipelineDefinition {
         func resolve(_ path: String) -> String { Self.path(path, relativeTo: directory) }
         var copy = self
-        copy.store = store.map(resolve)
+        // A server URL (`postgres://…`) is not a path.
+        copy.store = store.map { RecordStores.isURL($0) ? $0 : resolve($0) }
         copy.metricsFile = metricsFile.map(resolve)
         copy.stages = stages.map { stage in
             switch stage {

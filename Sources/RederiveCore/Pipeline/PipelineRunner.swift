@@ -228,16 +228,17 @@ public enum PipelineRunner {
                 .init(index: $0, name: $1.0, label: $1.1, outcome: .notRun)
             }, metricsFile: nil)
         var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: 0, result: result)
-        var store: Store?
+        var store: (any RecordStore)?
         defer { store?.close() }
         // Only an import may create the store: a derive or export on a missing (mistyped)
         // store is a usage error, not an empty success.
-        func writable(mayCreate: Bool = false) throws(RederiveError) -> Store {
+        func writable(mayCreate: Bool = false) throws(RederiveError) -> any RecordStore {
             if let store { return store }
-            if !mayCreate, !FileManager.default.fileExists(atPath: pipeline.store) {
+            if !mayCreate, !RecordStores.isURL(pipeline.store), !FileManager.default.fileExists(atPath: pipeline.store)
+            {
                 throw .usage("\(pipeline.store): no such store (an import stage or `rederive import` creates one)")
             }
-            let opened = try Store(path: pipeline.store)
+            let opened = try RecordStores.open(pipeline.store)
             store = opened
             return opened
         }
@@ -251,7 +252,7 @@ public enum PipelineRunner {
                 continue
             case .preview(let config, let directory, let planPath):
                 // A preview reads through its own read-only connection: it writes nothing.
-                let readOnly = try Store(path: pipeline.store, readOnly: true)
+                let readOnly = try RecordStores.open(pipeline.store, readOnly: true)
                 defer { readOnly.close() }
                 let preview = try DeriveJob.preview(config, store: readOnly)
                 try preview.write(toDirectory: directory)

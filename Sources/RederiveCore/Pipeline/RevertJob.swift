@@ -30,6 +30,11 @@ public struct RevertConfiguration: Sendable {
 public final class RevertJob: BatchJob, @unchecked Sendable {
     /// Runs the revert (or its dry run) on `store`.
     public static func run(_ config: RevertConfiguration, store: Store) throws(RederiveError) -> RunReport {
+        try run(config, store: store as any RecordStore)
+    }
+
+    /// Runs the revert (or its dry run) on `store`, whatever its engine.
+    package static func run(_ config: RevertConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
         guard let command = try store.runCommand(id: config.run) else {
             throw .usage("\(store.path): there is no run \(config.run) (see `rederive status --runs N`)")
         }
@@ -45,7 +50,7 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
     let deriver = SummaryDeriver()
     let recording: RunRecording?
     private let config: RevertConfiguration
-    private let store: Store
+    private let store: any RecordStore
     private let revertedCommand: String
     private var runID: Int64 = 0
     private var cursor: Int64 = 0
@@ -56,7 +61,7 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
     private var alreadyReverted = 0
     private var conflictIDs: [String] = []
 
-    private init(_ config: RevertConfiguration, store: Store, revertedCommand: String) {
+    private init(_ config: RevertConfiguration, store: any RecordStore, revertedCommand: String) {
         self.config = config
         self.store = store
         self.revertedCommand = revertedCommand

@@ -43,6 +43,11 @@ public enum MetricsFile {
         /// The figures of the store at `path`, read through a read-only connection; nil when
         /// there is no store there or it cannot be read (the metrics then leave them out).
         public static func read(storeAt path: String) -> StoreFigures? {
+            if RecordStores.isURL(path) {
+                guard let store = try? RecordStores.open(path, readOnly: true) else { return nil }
+                defer { store.close() }
+                return (try? store.status(deriver: SummaryDeriver(), runLimit: 0)).map(StoreFigures.init)
+            }
             guard FileManager.default.fileExists(atPath: path),
                 let store = try? Store(path: path, readOnly: true)
             else { return nil }

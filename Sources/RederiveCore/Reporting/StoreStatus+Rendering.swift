@@ -9,6 +9,9 @@ extension StoreStatus {
     ///  "runs":{"total","recent":[{"id","command","status","exitStatus","startedAt","durationSeconds",
     ///                             "read","done","unchanged","skipped","pipeline"}]}}
     /// ```
+    ///
+    /// A store whose derives are split across processes (PostgreSQL) adds
+    /// `"deriveRanges":{"run","open","claimed","done","failed","claimedBy":{worker:n}}`.
     public func json() -> String {
         func object(_ dict: [String: Int]) -> String {
             "{" + dict.keys.sorted().map { "\(JSONText.string($0)):\(dict[$0]!)" }.joined(separator: ",") + "}"
@@ -35,7 +38,7 @@ extension StoreStatus {
             ]
             return "{" + fields.joined(separator: ",") + "}"
         }
-        let fields = [
+        var fields = [
             "\"store\":\(JSONText.string(path))",
             "\"currentSummaryVersion\":\(currentVersion)",
             "\"currentFingerprint\":\(JSONText.string(currentFingerprint))",
@@ -47,6 +50,11 @@ extension StoreStatus {
                 + "\"byStageAndCode\":[\(failureRows.joined(separator: ","))]}",
             "\"runs\":{\"total\":\(totalRuns),\"recent\":[\(runs.joined(separator: ","))]}",
         ]
+        if let r = deriveRanges {
+            fields.append(
+                "\"deriveRanges\":{\"run\":\(r.runID),\"open\":\(r.open),\"claimed\":\(r.claimed),"
+                    + "\"done\":\(r.done),\"failed\":\(r.failed),\"claimedBy\":\(object(r.claimedBy))}")
+        }
         return "{" + fields.joined(separator: ",") + "}"
     }
 
@@ -113,6 +121,16 @@ extension StoreStatus {
                     ]
                 },
                 rightAligned: [0, 3, 5, 6, 7, 8, 9])
+        }
+        if let r = deriveRanges {
+            line()
+            line(
+                "ranges         run \(r.runID): \(r.open) open, \(r.claimed) claimed, \(r.done) done, "
+                    + "\(r.failed) failed"
+            )
+            for worker in r.claimedBy.keys.sorted() {
+                line("  claimed by \(worker): \(r.claimedBy[worker]!)")
+            }
         }
         return out
     }

@@ -52,20 +52,33 @@ public struct DeriveSelection: Sendable, Equatable {
 }
 
 /// A stored record to derive: its key, id, room name, raw room (without coreModel) and current summary.
-struct StoredRoom: Sendable {
-    var seq: Int64
-    var id: String
-    var roomName: String
-    var sourceFile: String
-    var sourceLine: Int
-    var skeleton: [UInt8]
-    var storedVersion: Int?
-    var storedFingerprint: String?
-    var storedJSON: String?
+package struct StoredRoom: Sendable {
+    package var seq: Int64
+    package var id: String
+    package var roomName: String
+    package var sourceFile: String
+    package var sourceLine: Int
+    package var skeleton: [UInt8]
+    package var storedVersion: Int?
+    package var storedFingerprint: String?
+    package var storedJSON: String?
     /// Record format version of the export line (for the preview's breakdowns).
-    var formatVersion: Int = 0
+    package var formatVersion: Int = 0
     /// The stored `floor_area_method` column, when derived (for the preview's breakdowns).
-    var storedMethod: String?
+    package var storedMethod: String?
+
+    /// Creates a stored room.
+    package init(
+        seq: Int64, id: String, roomName: String, sourceFile: String, sourceLine: Int, skeleton: [UInt8],
+        storedVersion: Int?, storedFingerprint: String?, storedJSON: String?, formatVersion: Int = 0,
+        storedMethod: String? = nil
+    ) {
+        (self.seq, self.id, self.roomName, self.sourceFile, self.sourceLine) = (
+            seq, id, roomName, sourceFile, sourceLine
+        )
+        (self.skeleton, self.storedVersion, self.storedFingerprint) = (skeleton, storedVersion, storedFingerprint)
+        (self.storedJSON, self.formatVersion, self.storedMethod) = (storedJSON, formatVersion, storedMethod)
+    }
 }
 
 extension Store {
@@ -109,14 +122,14 @@ extension Store {
 
     /// The highest record key now: a run never goes past it, so rows added meanwhile wait
     /// for the next run.
-    func maxSeq() throws(RederiveError) -> Int64 {
+    package func maxSeq() throws(RederiveError) -> Int64 {
         do { return try pool.read { try Int64.fetchOne($0, sql: "SELECT MAX(seq) FROM record") ?? 0 } } catch {
             throw .io("\(path): cannot read: \(error)")
         }
     }
 
     /// How many records a selection holds between the bounds (for progress and ETA).
-    func countSelected(
+    package func countSelected(
         _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
         upTo: Int64
     ) throws(RederiveError) -> Int {
@@ -137,7 +150,7 @@ extension Store {
 
     /// The next batch by keyset: `seq > after AND seq <= upTo ORDER BY seq LIMIT limit`.
     /// Never OFFSET: rows changing under the loop can neither be skipped nor visited twice.
-    func fetchRooms(
+    package func fetchRooms(
         _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
         upTo: Int64, limit: Int
     ) throws(RederiveError) -> [StoredRoom] {
@@ -180,7 +193,7 @@ extension Store {
     }
 
     /// One derive result to store.
-    enum DeriveWrite: Sendable {
+    package enum DeriveWrite: Sendable {
         case summary(seq: Int64, id: String, summary: RoomSummary, json: [UInt8])
         case unchanged(id: String)
         case failure(RecordIssue)
@@ -188,7 +201,7 @@ extension Store {
 
     /// Writes one derive batch and the run's checkpoint in one transaction. Only derived
     /// columns are written; raw data is never touched.
-    func writeDeriveBatch(
+    package func writeDeriveBatch(
         _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
         progress: RunStatistics
     ) throws(RederiveError) -> Int {
@@ -226,7 +239,7 @@ extension Store {
 extension Store {
     /// Ids of up to `limit` records a selection holds past key `after` (records added after
     /// a plan was made, for the log).
-    func selectedIDs(
+    package func selectedIDs(
         _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64,
         limit: Int
     ) throws(RederiveError) -> [String] {

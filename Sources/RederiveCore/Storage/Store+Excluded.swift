@@ -4,7 +4,8 @@ extension Store {
     /// Records up to `upTo` whose summary is not fresh for `deriver` — `stale` (another
     /// version or fingerprint) or `missing` (never derived) — which an export of fresh
     /// summaries leaves out.
-    func countNotFresh(upTo: Int64, deriver: SummaryDeriver) throws(RederiveError) -> (stale: Int, missing: Int) {
+    package func countNotFresh(upTo: Int64, deriver: SummaryDeriver) throws(RederiveError) -> (stale: Int, missing: Int)
+    {
         do {
             return try pool.read { db in
                 let row = try Row.fetchOne(
@@ -24,7 +25,7 @@ extension Store {
     }
 
     /// Which of `ids` (as given; UUIDs in any case) name no stored record, in the order given.
-    func unknownRecordIDs(_ ids: [String]) throws(RederiveError) -> [String] {
+    package func unknownRecordIDs(_ ids: [String]) throws(RederiveError) -> [String] {
         guard !ids.isEmpty else { return [] }
         do {
             return try pool.read { db in
@@ -47,7 +48,7 @@ extension Store {
 
     /// Open failures of records that were never stored (they failed while being imported),
     /// by export file: a derive cannot retry them, only a new import of the export can.
-    func unstoredFailuresByFile() throws(RederiveError) -> [(file: String, count: Int)] {
+    package func unstoredFailuresByFile() throws(RederiveError) -> [(file: String, count: Int)] {
         do {
             return try pool.read { db in
                 try Row.fetchAll(

@@ -1,15 +1,25 @@
 import GRDB
 
 /// One stored summary to export: the record's identity and its summary row.
-struct ExportRow: Sendable {
-    var seq: Int64
-    var id: String
-    var roomName: String
-    var capturedAt: String
-    var summaryVersion: Int
-    var fingerprint: String
-    var derivedAt: String
-    var summaryJSON: String
+package struct ExportRow: Sendable {
+    package var seq: Int64
+    package var id: String
+    package var roomName: String
+    package var capturedAt: String
+    package var summaryVersion: Int
+    package var fingerprint: String
+    package var derivedAt: String
+    package var summaryJSON: String
+
+    /// Creates a row.
+    package init(
+        seq: Int64, id: String, roomName: String, capturedAt: String, summaryVersion: Int, fingerprint: String,
+        derivedAt: String, summaryJSON: String
+    ) {
+        (self.seq, self.id, self.roomName, self.capturedAt) = (seq, id, roomName, capturedAt)
+        (self.summaryVersion, self.fingerprint, self.derivedAt, self.summaryJSON) =
+            (summaryVersion, fingerprint, derivedAt, summaryJSON)
+    }
 }
 
 extension Store {
@@ -39,7 +49,7 @@ extension Store {
     /// The next export page by keyset: `seq > after AND seq <= upTo ORDER BY seq LIMIT limit`.
     /// Never OFFSET: each page costs the same whatever its position, and rows changing
     /// between pages are neither skipped nor exported twice.
-    func fetchExportPage(
+    package func fetchExportPage(
         includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver, after: Int64,
         upTo: Int64, limit: Int
     ) throws(RederiveError) -> [ExportRow] {
@@ -72,7 +82,7 @@ extension Store {
     }
 
     /// How many records exist up to `upTo` (to tell how many an export left out).
-    func countRecords(upTo: Int64) throws(RederiveError) -> Int {
+    package func countRecords(upTo: Int64) throws(RederiveError) -> Int {
         do {
             return try pool.read {
                 try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM record WHERE seq <= ?", arguments: [upTo]) ?? 0

@@ -48,8 +48,11 @@ public struct ImportBatchCounts: Sendable, Equatable {
     /// Records whose summary a newer rederive derived: left untouched.
     public var newer = 0
 
+    /// No counts yet.
+    package init() {}
+
     /// Adds another batch's counts.
-    mutating func add(_ c: ImportBatchCounts) {
+    package mutating func add(_ c: ImportBatchCounts) {
         inserted += c.inserted
         updated += c.updated
         rederived += c.rederived
@@ -62,7 +65,7 @@ public struct ImportBatchCounts: Sendable, Equatable {
 extension Store {
     /// Writes one import batch in one transaction (with the run's progress), so a crash
     /// leaves either all of it or none of it.
-    func writeImportBatch(
+    package func writeImportBatch(
         _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
         progress: RunStatistics
     ) throws(RederiveError) -> ImportBatchCounts {
@@ -259,7 +262,7 @@ extension Store {
     }
 
     /// Whether an export file with this content hash was already imported.
-    func hasImportedFile(contentHash: String) throws(RederiveError) -> Bool {
+    package func hasImportedFile(contentHash: String) throws(RederiveError) -> Bool {
         do {
             return try pool.read { db in
                 try Bool.fetchOne(

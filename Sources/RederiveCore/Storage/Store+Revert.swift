@@ -1,7 +1,7 @@
 import GRDB
 
 /// One summary a run replaced, next to what the record holds now (for `rederive revert`).
-struct RevertCandidate: Sendable {
+package struct RevertCandidate: Sendable {
     /// The history row (the keyset key of a revert).
     var historyID: Int64
     /// The record.
@@ -15,7 +15,7 @@ struct RevertCandidate: Sendable {
 }
 
 /// Every stored column of a summary row, as kept in `summary` and `summary_history`.
-struct SummaryColumns: Sendable, Equatable {
+package struct SummaryColumns: Sendable, Equatable {
     static let names = [
         "summary_version", "fingerprint", "derived_at", "run_id", "floor_area_sqm", "ceiling_height_m",
         "wall_count", "object_count", "door_count", "window_count", "opening_count", "volume_m3",
@@ -36,7 +36,7 @@ struct SummaryColumns: Sendable, Equatable {
 
 extension Store {
     /// Whether run `id` exists, and its command.
-    func runCommand(id: Int64) throws(RederiveError) -> String? {
+    package func runCommand(id: Int64) throws(RederiveError) -> String? {
         do {
             return try pool.read {
                 try String.fetchOne($0, sql: "SELECT command FROM run WHERE id = ?", arguments: [id])
@@ -47,7 +47,7 @@ extension Store {
     }
 
     /// The highest history row run `run` left (a revert's upper bound).
-    func maxHistoryID(replacedBy run: Int64) throws(RederiveError) -> Int64 {
+    package func maxHistoryID(replacedBy run: Int64) throws(RederiveError) -> Int64 {
         do {
             return try pool.read {
                 try Int64.fetchOne(
@@ -61,7 +61,7 @@ extension Store {
 
     /// The next summaries run `run` replaced, by history key (`id > after AND id <= upTo`),
     /// the first replacement of each record only (what the record held before the run).
-    func fetchRevertCandidates(
+    package func fetchRevertCandidates(
         replacedBy run: Int64, after: Int64, upTo: Int64,
         limit: Int
     ) throws(RederiveError) -> [RevertCandidate] {
@@ -96,7 +96,7 @@ extension Store {
     /// Restores `restores` (record key and the summary to put back) in one transaction with
     /// the revert run's checkpoint. What each record held is kept in the history first, under
     /// the revert run, so a revert can itself be reverted.
-    func writeRevertBatch(
+    package func writeRevertBatch(
         _ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
         progress: RunStatistics
     ) throws(RederiveError) {

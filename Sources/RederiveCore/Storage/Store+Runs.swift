@@ -1,17 +1,27 @@
 import GRDB
 
 /// Where a new run starts: fresh, or continuing an unfinished run of the same command.
-struct RunStart: Sendable {
-    var runID: Int64
-    var resumedFrom: Int64?
-    var checkpointSeq: Int64?
-    var upperBoundSeq: Int64?
+package struct RunStart: Sendable {
+    /// The run's id.
+    package var runID: Int64
+    /// The unfinished run this one continues.
+    package var resumedFrom: Int64?
+    /// The key the continued run got to.
+    package var checkpointSeq: Int64?
+    /// The continued run's upper bound.
+    package var upperBoundSeq: Int64?
+
+    /// Creates a start.
+    package init(runID: Int64, resumedFrom: Int64?, checkpointSeq: Int64?, upperBoundSeq: Int64?) {
+        (self.runID, self.resumedFrom) = (runID, resumedFrom)
+        (self.checkpointSeq, self.upperBoundSeq) = (checkpointSeq, upperBoundSeq)
+    }
 }
 
 extension Store {
     /// Records a new run. With a `resumeKey`, an unfinished latest run with the same key
     /// (crashed, interrupted or aborted) is continued from its checkpoint and upper bound.
-    func beginRun(
+    package func beginRun(
         command: String, pipeline: String?, arguments: String, resumeKey: String?,
         deriver: SummaryDeriver, allowDowngrade: Bool = false
     ) throws(RederiveError) -> RunStart {
@@ -75,7 +85,7 @@ extension Store {
     }
 
     /// Sets the fixed upper bound of a run's keyset walk.
-    func setUpperBound(runID: Int64, upperBoundSeq: Int64) throws(RederiveError) {
+    package func setUpperBound(runID: Int64, upperBoundSeq: Int64) throws(RederiveError) {
         do {
             try pool.write { db in
                 try db.execute(
@@ -106,7 +116,7 @@ extension Store {
 
     /// The ledger key of an issue: by record id when known, else by file and line, else file.
     /// A duplicate is keyed by its line: its id belongs to the record that was kept.
-    static func ledgerKey(_ issue: RecordIssue) -> String {
+    package static func ledgerKey(_ issue: RecordIssue) -> String {
         if let id = issue.id, issue.code != .duplicateID { return "id:" + id }
         if let line = issue.line { return "line:\(issue.file):\(line)" }
         return "file:" + issue.file
@@ -138,7 +148,7 @@ extension Store {
 
     /// The ledger keys a record that now went through clears: its id, and (from an
     /// import) the line it came from.
-    static func clearedKeys(id: String, file: String?, line: Int?) -> [String] {
+    package static func clearedKeys(id: String, file: String?, line: Int?) -> [String] {
         var keys = ["id:" + id]
         if let file, let line { keys.append("line:\(file):\(line)") }
         return keys

@@ -98,6 +98,29 @@ public struct StoreStatus: Sendable, Equatable {
         }
     }
 
+    /// The keyset ranges of the latest derive run that was split across processes
+    /// (PostgreSQL), by state.
+    public struct DeriveRanges: Sendable, Equatable {
+        /// The run.
+        public var runID: Int64
+        /// Ranges waiting for a process.
+        public var open: Int
+        /// Ranges held under a lease.
+        public var claimed: Int
+        /// Ranges committed.
+        public var done: Int
+        /// Ranges that failed after their last attempt.
+        public var failed: Int
+        /// Who holds the claimed ranges (`host:pid`) and how many each.
+        public var claimedBy: [String: Int]
+
+        /// Creates counts.
+        public init(runID: Int64, open: Int, claimed: Int, done: Int, failed: Int, claimedBy: [String: Int]) {
+            (self.runID, self.open, self.claimed, self.done, self.failed) = (runID, open, claimed, done, failed)
+            self.claimedBy = claimedBy
+        }
+    }
+
     /// The store file.
     public var path: String
     /// All records.
@@ -124,6 +147,8 @@ public struct StoreStatus: Sendable, Equatable {
     public var historyRows = 0
     /// Bytes of summary JSON kept in the history.
     public var historyBytes: Int64 = 0
+    /// The ranges of the latest split derive run; nil on a store without them (SQLite).
+    public var deriveRanges: DeriveRanges?
 
     /// Creates a status.
     public init(

@@ -1,0 +1,35 @@
+/// How an engine shared by many processes splits a derive run: the selection is cut once
+/// into keyset ranges kept in the store; every process claims the next open range (or one
+/// whose lease ran out), derives it and commits its results together with marking it done,
+/// fenced by the claim's attempt so a process that lost its lease cannot commit over the
+/// one that took over. A range claimed too many times is marked failed and reported.
+package protocol DeriveRangeClaims: AnyObject, Sendable {
+    /// Who claims (host and process id), as `status` shows it.
+    var workerName: String { get }
+
+    /// Cuts run `runID`'s selection (up to `upTo`, or the run's own bound when one is set)
+    /// into ranges of about `rangeSize` selected records, once: a process joining the run
+    /// finds them cut. Returns the run's upper bound and its number of ranges.
+    func prepareRanges(
+        runID: Int64, selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, upTo: Int64,
+        rangeSize: Int
+    ) throws(RederiveError) -> (upTo: Int64, ranges: Int)
+
+    /// Claims the next open or lease-expired range of run `runID`.
+    func claimNext(runID: Int64) throws(RederiveError) -> RangeClaim.Next
+
+    /// Writes a range's results and marks it done in one transaction, fenced by the claim's
+    /// attempt. Returns the failures new to the ledger, or nil when the claim was lost (its
+    /// lease ran out and another process claimed it): then nothing was written.
+    func commitRange(
+        _ claim: RangeClaim, writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver,
+        counts: RunStatistics
+    ) throws(RederiveError) -> Int?
+
+    /// Gives a range back after its write failed (`error`): open again, or failed once it
+    /// was claimed the maximum number of times. Fenced like `commitRange`.
+    func releaseRange(_ claim: RangeClaim, error: String) throws(RederiveError)
+
+    /// The ranges of run `runID` that failed.
+    func failedRanges(runID: Int64) throws(RederiveError) -> [RangeClaim.Failure]
+}

@@ -1,0 +1,45 @@
+/// One keyset range of a derive run claimed by this process: records with
+/// `after < seq <= upTo`, held under a lease until `commitRange` marks it done.
+package struct RangeClaim: Sendable, Equatable {
+    /// What the next claim found.
+    package enum Next: Sendable, Equatable {
+        /// A range to derive.
+        case claimed(RangeClaim)
+        /// Nothing open now, but other processes hold ranges whose leases may still expire:
+        /// ask again after this many seconds.
+        case wait(seconds: Double)
+        /// Every range is done or failed.
+        case finished
+    }
+
+    /// A failed range, for the report.
+    package struct Failure: Sendable, Equatable {
+        /// First and last key of the range.
+        package var seqFrom: Int64
+        /// Last key of the range.
+        package var seqTo: Int64
+        /// How many times it was claimed.
+        package var attempts: Int
+        /// The last error recorded for it, if any.
+        package var lastError: String?
+
+        /// Creates a failure.
+        package init(seqFrom: Int64, seqTo: Int64, attempts: Int, lastError: String?) {
+            (self.seqFrom, self.seqTo, self.attempts, self.lastError) = (seqFrom, seqTo, attempts, lastError)
+        }
+    }
+
+    /// The range's row.
+    package var rangeID: Int64
+    /// The fencing token: the attempt this claim is; a commit with an older one is refused.
+    package var attempt: Int
+    /// Records after this key (exclusive) ...
+    package var after: Int64
+    /// ... up to this key (inclusive).
+    package var upTo: Int64
+
+    /// Creates a claim.
+    package init(rangeID: Int64, attempt: Int, after: Int64, upTo: Int64) {
+        (self.rangeID, self.attempt, self.after, self.upTo) = (rangeID, attempt, after, upTo)
+    }
+}

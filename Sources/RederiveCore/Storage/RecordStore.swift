@@ -1,0 +1,105 @@
+/// The operations batch jobs use on a store, whatever engine keeps it: the embedded SQLite
+/// `Store`, or the PostgreSQL engine (target `RederivePostgres`). Jobs, `RunRecording` and
+/// pipelines hold `any RecordStore` and never learn which engine they run on.
+///
+/// Every method is synchronous and throws only `RederiveError` (fatal faults); each write
+/// is one transaction. An engine that can split a derive across processes says so with
+/// `rangeClaims` (nil: one process walks the selection alone, as SQLite does).
+package protocol RecordStore: AnyObject, Sendable {
+    /// What names the store in messages and reports (a file path, or a URL without password).
+    var path: String { get }
+    /// Releases the store (idempotent).
+    func close()
+    /// The store's random identity (plans are bound to it).
+    func storeID() throws(RederiveError) -> String
+    /// What the store holds and how current it is for `deriver`, with the latest runs.
+    func status(deriver: SummaryDeriver, runLimit: Int) throws(RederiveError) -> StoreStatus
+
+    // MARK: Run history
+
+    /// Records a new run, continuing (or, where ranges are claimed, joining) an unfinished
+    /// run with the same `resumeKey`.
+    func beginRun(
+        command: String, pipeline: String?, arguments: String, resumeKey: String?,
+        deriver: SummaryDeriver, allowDowngrade: Bool
+    ) throws(RederiveError) -> RunStart
+    /// Sets the fixed upper bound of a run's keyset walk.
+    func setUpperBound(runID: Int64, upperBoundSeq: Int64) throws(RederiveError)
+    /// Records how a run ended.
+    func finishRun(
+        _ runID: Int64, status: RunStatus, exitStatus: Int32, statistics: RunStatistics)
+        throws(RederiveError)
+
+    // MARK: Derive
+
+    /// The highest record key now.
+    func maxSeq() throws(RederiveError) -> Int64
+    /// How many records a selection holds between the bounds.
+    func countSelected(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64, upTo: Int64
+    ) throws(RederiveError) -> Int
+    /// The next batch by keyset: `seq > after AND seq <= upTo ORDER BY seq LIMIT limit`.
+    func fetchRooms(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64, upTo: Int64,
+        limit: Int
+    ) throws(RederiveError) -> [StoredRoom]
+    /// Writes one derive batch and the run's checkpoint in one transaction; returns the
+    /// failures new to the ledger.
+    func writeDeriveBatch(
+        _ writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
+        progress: RunStatistics
+    ) throws(RederiveError) -> Int
+    /// Ids of up to `limit` selected records past key `after`.
+    func selectedIDs(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64, limit: Int
+    ) throws(RederiveError) -> [String]
+    /// Which of `ids` name no stored record, in the order given.
+    func unknownRecordIDs(_ ids: [String]) throws(RederiveError) -> [String]
+    /// Open failures of records never stored, by export file.
+    func unstoredFailuresByFile() throws(RederiveError) -> [(file: String, count: Int)]
+    /// Range claims across processes, when the engine has them (nil: a single keyset walk).
+    var rangeClaims: (any DeriveRangeClaims)? { get }
+
+    // MARK: Import
+
+    /// Writes one import batch in one transaction (with the run's progress).
+    func writeImportBatch(
+        _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
+        progress: RunStatistics
+    ) throws(RederiveError) -> ImportBatchCounts
+    /// Whether an export file with this content hash was already imported.
+    func hasImportedFile(contentHash: String) throws(RederiveError) -> Bool
+
+    // MARK: Export
+
+    /// The next export page by keyset.
+    func fetchExportPage(
+        includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver, after: Int64, upTo: Int64, limit: Int
+    ) throws(RederiveError) -> [ExportRow]
+    /// How many records exist up to `upTo`.
+    func countRecords(upTo: Int64) throws(RederiveError) -> Int
+    /// Records up to `upTo` whose summary is stale or missing for `deriver`.
+    func countNotFresh(upTo: Int64, deriver: SummaryDeriver) throws(RederiveError) -> (stale: Int, missing: Int)
+
+    // MARK: Revert
+
+    /// Whether run `id` exists, and its command.
+    func runCommand(id: Int64) throws(RederiveError) -> String?
+    /// The highest history row run `run` left.
+    func maxHistoryID(replacedBy run: Int64) throws(RederiveError) -> Int64
+    /// The next summaries run `run` replaced, by history key.
+    func fetchRevertCandidates(
+        replacedBy run: Int64, after: Int64, upTo: Int64, limit: Int
+    )
+        throws(RederiveError) -> [RevertCandidate]
+    /// Restores summaries in one transaction with the revert run's checkpoint.
+    func writeRevertBatch(
+        _ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
+        progress: RunStatistics
+    ) throws(RederiveError)
+}
+
+extension Store: RecordStore {
+    /// SQLite runs one writing process per store (`RunLock`): nothing to claim.
+    package var rangeClaims: (any DeriveRangeClaims)? { nil }
+}
