@@ -13,6 +13,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // libzstd from the system (streaming decompression and compression).
@@ -41,6 +44,20 @@ let package = Package(
             ],
             path: "Sources/RederiveCore"
         ),
+        // The PostgreSQL engine behind `--db postgres://…` (postgres-nio over SwiftNIO), kept
+        // apart so the SQLite library builds without NIO.
+        .target(
+            name: "RederivePostgres",
+            dependencies: [
+                "RederiveCore",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/RederivePostgres"
+        ),
         // The deterministic corpus generator behind `rederive generate`, `make fixtures`
         // and `make bench`: test and benchmark support, kept out of the product library.
         .target(
@@ -53,6 +70,7 @@ let package = Package(
             dependencies: [
                 "RederiveCore",
                 "RederiveCorpus",
+                "RederivePostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -67,7 +85,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RederiveCoreTests",
-            dependencies: ["RederiveCore", "RederiveCorpus", "rederive"],
+            dependencies: ["RederiveCore", "RederiveCorpus", "RederivePostgres", "rederive"],
             path: "Tests/RederiveCoreTests",
             // The independent Python reference for the derivation tests' expected values.
             exclude: ["Derivation/expected_summaries.py"]

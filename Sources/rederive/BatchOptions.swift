@@ -52,7 +52,10 @@ struct BatchTuning: ParsableArguments {
 
 /// The store and report of a batch command, with its tuning.
 struct BatchOptions: ParsableArguments {
-    @Option(help: "The SQLite store (a store written by a newer rederive is refused).", completion: .file())
+    @Option(
+        help: ArgumentHelp(
+            "The store: a SQLite file, or postgres://user@host:port/dbname (a store written by a newer rederive "
+                + "is refused)."), completion: .file())
     var db: String
 
     @Option(
@@ -87,7 +90,9 @@ struct LockOptions: ParsableArguments {
     }
 
     /// Takes the store's run lock for this command line (held until the returned lock is released).
-    func acquire(store: String) throws(RederiveError) -> RunLock {
-        try RunLock.acquire(store: store, command: "rederive " + commandLineText, wait: wait, log: logger)
+    /// A PostgreSQL store has none: its processes coordinate in the database (derive ranges).
+    func acquire(store: String) throws(RederiveError) -> RunLock? {
+        if RecordStores.isURL(store) { return nil }
+        return try RunLock.acquire(store: store, command: "rederive " + commandLineText, wait: wait, log: logger)
     }
 }

@@ -89,6 +89,21 @@ struct Derive: ParsableCommand {
 
     @OptionGroup var locking: LockOptions
 
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "On a PostgreSQL store: start N worker processes here, each claiming ranges of the same run "
+                + "(other hosts may run the same command meanwhile)."))
+    var processes: Int?
+
+    /// Where a dry run writes its preview by default: next to a store file, or `rederive-preview`
+    /// in the working directory for a server store.
+    private var previewDirectory: String {
+        previewOut
+            ?? (RecordStores.isURL(options.db)
+                ? "rederive-preview" : ChangeReport.defaultDirectory(forStore: options.db))
+    }
+
     func validate() throws {
         if plan != nil && !dryRun { throw ValidationError("--plan needs --dry-run (a plan is made by a preview)") }
         if applyPlan != nil {
@@ -104,6 +119,15 @@ struct Derive: ParsableCommand {
                 "--max-changes \(maxChanges): expected a whole number or a percentage, e.g. 500 or 2%")
         }
         if all && retryFailed { throw ValidationError("--all and --retry-failed cannot be combined") }
+        if let processes {
+            guard processes >= 1 else { throw ValidationError("--processes must be at least 1") }
+            guard RecordStores.isURL(options.db) else {
+                throw ValidationError("--processes needs a PostgreSQL store (--db postgres://…); use --workers")
+            }
+            if dryRun || applyPlan != nil || maxChanges != nil {
+                throw ValidationError("--processes cannot be combined with --dry-run, --apply-plan or --max-changes")
+            }
+        }
         if previewOut != nil && !dryRun { throw ValidationError("--preview-out needs --dry-run") }
         if rewrite && dryRun { throw ValidationError("--rewrite and --dry-run cannot be combined") }
         if let since, !DeriveSelection.isValidSince(since) {
@@ -121,15 +145,16 @@ struct Derive: ParsableCommand {
     func run() throws {
         output.bootstrap()
         if dryRun { throw ExitCode(runDry()) }
+        if let processes, processes > 1 { throw ExitCode(WorkerProcesses.run(count: processes)) }
         let status = CommandRunner.run {
             try output.checkOutputs([("--report", options.report)])
             // A mistyped --db must not quietly create (and "derive") an empty store.
-            guard FileManager.default.fileExists(atPath: options.db) else {
+            guard RecordStores.isURL(options.db) || FileManager.default.fileExists(atPath: options.db) else {
                 throw RederiveError.usage("\(options.db): no such store (`rederive import` creates one)")
             }
             let lock = try locking.acquire(store: options.db)
-            defer { lock.release() }
-            let store = try Store(path: options.db)
+            defer { lock?.release() }
+            let store = try RecordStores.open(options.db)
             defer { store.close() }
             RunControl.installSignalHandlers()
             var config = DeriveConfiguration(selection: selection, settings: options.settings)
@@ -153,13 +178,13 @@ struct Derive: ParsableCommand {
         CommandRunner.run {
             try output.checkOutputs([("--report", options.report), ("--plan", plan)])
             try OutputPathCheck.writableFolder(
-                previewOut ?? ChangeReport.defaultDirectory(forStore: options.db),
+                previewDirectory,
                 what: "--preview-out")
-            let store = try ExistingStore.openReadOnly(options.db)
+            let store = try ExistingStore.open(options.db)
             defer { store.close() }
             let config = DeriveConfiguration(selection: selection, settings: options.settings)
             let report = try DeriveJob.preview(config, store: store)
-            let dir = previewOut ?? ChangeReport.defaultDirectory(forStore: options.db)
+            let dir = previewDirectory
             try report.write(toDirectory: dir)
             if let plan {
                 try DeriveJob.plan(report, config: config, store: store).write(to: plan)

@@ -62,8 +62,9 @@ struct History: ParsableCommand {
                 guard FileManager.default.fileExists(atPath: db) else {
                     throw RederiveError.usage("\(db): no such store")
                 }
+                try ExistingStore.refuseURL(db, command: "history --prune")
                 let lock = try locking.acquire(store: db)
-                defer { lock.release() }
+                defer { lock?.release() }
                 let store = try Store(path: db)
                 defer { store.close() }
                 let removed = try store.pruneHistory(keepRuns: keepRuns, before: before)

@@ -46,12 +46,12 @@ struct Import: ParsableCommand {
             defer { withExtendedLifetime(input.spool) {} }
             let files = try ExportFiles.resolve(input.paths)
             try output.checkOutputs([("--report", options.report)])
-            if !FileManager.default.fileExists(atPath: options.db) {
+            if !RecordStores.isURL(options.db), !FileManager.default.fileExists(atPath: options.db) {
                 logger.notice("creating a new store at \(options.db)")
             }
             let lock = try locking.acquire(store: options.db)
-            defer { lock.release() }
-            let store = try Store(path: options.db)
+            defer { lock?.release() }
+            let store = try RecordStores.open(options.db)
             defer { store.close() }
             RunControl.installSignalHandlers()
             let config = ImportConfiguration(

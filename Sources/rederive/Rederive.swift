@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RederiveCore
+import RederivePostgres
 
 /// The `rederive` command: a thin shell over RederiveCore. Each subcommand parses its
 /// options, resolves them into a configuration, calls the library, and maps the outcome
@@ -51,6 +52,7 @@ struct Rederive: ParsableCommand {
         // batch buffers stay resident across them (peak memory, not speed, is what this buys).
         _ = mallopt(-8 /* M_ARENA_MAX */, 2)
         #endif
+        PostgresStore.register()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -64,8 +64,9 @@ struct Revert: ParsableCommand {
             guard FileManager.default.fileExists(atPath: db) else {
                 throw RederiveError.usage("\(db): no such store")
             }
+            try ExistingStore.refuseURL(db, command: "revert")
             let lock = try locking.acquire(store: db)
-            defer { lock.release() }
+            defer { lock?.release() }
             let store = try Store(path: db)
             defer { store.close() }
             RunControl.installSignalHandlers()

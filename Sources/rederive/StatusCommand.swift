@@ -52,7 +52,9 @@ struct Status: ParsableCommand {
             """
     )
 
-    @Option(help: "The SQLite store (must exist; opened read-only).", completion: .file())
+    @Option(
+        help: "The store: a SQLite file or postgres://user@host:port/dbname (must exist; opened read-only).",
+        completion: .file())
     var db: String
 
     @Flag(help: "Print one JSON object instead of text.")
@@ -77,10 +79,11 @@ struct Status: ParsableCommand {
     func run() throws {
         StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
-            let store = try ExistingStore.openReadOnly(db)
+            let store = try ExistingStore.open(db)
             defer { store.close() }
             // One read for both, so the page and the text agree; the text shows the latest --runs.
             let full = try store.status(
+                deriver: SummaryDeriver(),
                 runLimit: html == nil ? (check ? max(runs, 1) : runs) : max(runs, Self.htmlRunLimit))
             var status = full
             status.recentRuns = Array(full.recentRuns.prefix(check ? max(runs, 1) : runs))

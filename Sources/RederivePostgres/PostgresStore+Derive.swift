@@ -1,0 +1,244 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import RederiveCore
+
+/// Numbered parameters (`$1`, `$2`, …) gathered while a statement is built.
+struct SQLArguments {
+    var binds = PostgresBindings()
+    private var count = 0
+
+    /// Binds `value` and returns its placeholder.
+    mutating func add(_ value: any PostgresDynamicTypeEncodable) -> String {
+        binds.append(value)
+        count += 1
+        return "$\(count)"
+    }
+}
+
+extension PostgresStore {
+    // The WHERE clause after the keyset bounds: SQLite's `filter`, in PostgreSQL's words.
+    func filter(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, _ args: inout SQLArguments
+    ) -> String {
+        var sql = ""
+        if selection.retryFailed {
+            let stages = [RecordIssue.Stage.decode, .derive].map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            sql +=
+                " AND record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))"
+        } else if !selection.all {
+            if allowDowngrade {
+                let (v, f) = (args.add(deriver.version), args.add(deriver.fingerprint))
+                sql +=
+                    " AND (summary.record_seq IS NULL OR summary.summary_version <> \(v)"
+                    + " OR summary.fingerprint <> \(f))"
+            } else {
+                let (v, f) = (args.add(deriver.version), args.add(deriver.fingerprint))
+                sql +=
+                    " AND (summary.record_seq IS NULL OR summary.summary_version < \(v)"
+                    + " OR (summary.summary_version = \(v) AND summary.fingerprint <> \(f)))"
+            }
+        }
+        if let ids = selection.ids {
+            let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }
+            sql += " AND record.id = ANY(\(args.add(canonical))::text[])"
+        }
+        if let since = selection.since {
+            sql += " AND record.stored_at::timestamptz >= \(args.add(since))::timestamptz"
+        }
+        return sql
+    }
+
+    /// The highest record key now.
+    package func maxSeq() throws(RederiveError) -> Int64 {
+        try io("read") { try reader.run("SELECT max(seq) FROM record").rows.first?.decode(Int64?.self) ?? 0 }
+    }
+
+    /// How many records a selection holds between the bounds.
+    package func countSelected(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64, upTo: Int64
+    ) throws(RederiveError) -> Int {
+        var args = SQLArguments()
+        let bounds = "record.seq > \(args.add(after)) AND record.seq <= \(args.add(upTo))"
+        let where_ = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade, &args)
+        return try io("read") {
+            try reader.run(
+                """
+                SELECT count(*) FROM record LEFT JOIN summary ON summary.record_seq = record.seq
+                WHERE \(bounds)\(where_)
+                """, args.binds
+            ).rows[0].decode(Int.self)
+        }
+    }
+
+    /// The next batch by keyset, in one round trip.
+    package func fetchRooms(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64, upTo: Int64,
+        limit: Int
+    ) throws(RederiveError) -> [StoredRoom] {
+        var args = SQLArguments()
+        let bounds = "record.seq > \(args.add(after)) AND record.seq <= \(args.add(upTo))"
+        let where_ = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade, &args)
+        let limitArg = args.add(limit)
+        return try io("read") {
+            try reader.run(
+                """
+                SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
+                       summary.summary_json, record.source_file, record.source_line, record.room_name,
+                       record.source_format_version, summary.floor_area_method
+                FROM record JOIN raw_room ON raw_room.record_seq = record.seq
+                LEFT JOIN summary ON summary.record_seq = record.seq
+                WHERE \(bounds)\(where_)
+                ORDER BY record.seq LIMIT \(limitArg)
+                """, args.binds
+            ).rows.map { row in
+                let r = row.makeRandomAccess()
+                var skeleton = try r["skeleton"].decode(ByteBuffer.self)
+                return StoredRoom(
+                    seq: try r["seq"].decode(Int64.self), id: try r["id"].decode(String.self),
+                    roomName: try r["room_name"].decode(String.self),
+                    sourceFile: try r["source_file"].decode(String.self),
+                    sourceLine: try r["source_line"].decode(Int.self),
+                    skeleton: skeleton.readBytes(length: skeleton.readableBytes) ?? [],
+                    storedVersion: try r["summary_version"].decode(Int?.self),
+                    storedFingerprint: try r["fingerprint"].decode(String?.self),
+                    storedJSON: try r["summary_json"].decode(String?.self),
+                    formatVersion: try r["source_format_version"].decode(Int.self),
+                    storedMethod: try r["floor_area_method"].decode(String?.self))
+            }
+        }
+    }
+
+    /// Writes one derive batch and the run's checkpoint in one transaction (outside range
+    /// claims; a split run commits through `commitRange`).
+    package func writeDeriveBatch(
+        _ writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
+        progress: RunStatistics
+    ) throws(RederiveError) -> Int {
+        try io("write the batch") {
+            try writer.transaction { tx in
+                let (statements, added) = try deriveStatements(tx, writes, runID: runID, deriver: deriver)
+                try tx.run(statements + [Self.progress(runID: runID, progress, checkpointSeq: checkpointSeq)])
+                return added
+            }
+        }
+    }
+
+    /// The statements that write a derive batch (summaries with their history, the ledger),
+    /// and how many failures are new; reads the ledger state it needs in one round trip.
+    func deriveStatements(
+        _ tx: PostgresSession.Transaction, _ writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver
+    ) throws -> ([PostgresSession.Statement], Int) {
+        var summaries: [SummaryWrite] = []
+        var ledger = LedgerBatch()
+        for write in writes {
+            switch write {
+            case .summary(let seq, let id, let summary, let json):
+                summaries.append(SummaryWrite(seq: seq, summary: summary, json: json))
+                ledger.succeeded(Store.clearedKeys(id: id, file: nil, line: nil))
+            case .unchanged(let id):
+                ledger.succeeded(Store.clearedKeys(id: id, file: nil, line: nil))
+            case .failure(let issue):
+                ledger.failed(issue)
+            }
+        }
+        let now = Self.now()
+        var statements = summaryStatements(summaries, deriver: deriver, runID: runID, now: now)
+        let (ledgerStatements, added) = try ledger.statements(tx, runID: runID, now: now)
+        statements += ledgerStatements
+        return (statements, added)
+    }
+
+    /// Ids of up to `limit` selected records past key `after`.
+    package func selectedIDs(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64, limit: Int
+    ) throws(RederiveError) -> [String] {
+        try fetchRooms(
+            selection, deriver: deriver, allowDowngrade: allowDowngrade, after: after, upTo: Int64.max, limit: limit
+        ).map(\.id)
+    }
+
+    /// Which of `ids` name no stored record, in the order given.
+    package func unknownRecordIDs(_ ids: [String]) throws(RederiveError) -> [String] {
+        guard !ids.isEmpty else { return [] }
+        let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }
+        let known = try io("read") {
+            Set(
+                try reader.run("SELECT id FROM record WHERE id = ANY($1::text[])", .of(canonical)).rows.map {
+                    try $0.decode(String.self)
+                })
+        }
+        return zip(ids, canonical).filter { !known.contains($0.1) }.map(\.0)
+    }
+
+    /// Open failures of records never stored, by export file.
+    package func unstoredFailuresByFile() throws(RederiveError) -> [(file: String, count: Int)] {
+        try io("read the failure ledger") {
+            try reader.run(
+                """
+                SELECT COALESCE(file, '-') AS file, count(*) AS n FROM failure
+                WHERE record_id IS NULL OR record_id NOT IN (SELECT id FROM record)
+                GROUP BY COALESCE(file, '-') ORDER BY 1
+                """
+            ).rows.map { (file: try $0.get("file", as: String.self), count: try $0.get("n", as: Int.self)) }
+        }
+    }
+}
+
+/// One summary to write.
+struct SummaryWrite {
+    var seq: Int64
+    var summary: RoomSummary
+    var json: [UInt8]
+}
+
+extension PostgresStore {
+    private static let summaryColumnList =
+        "summary_version, fingerprint, derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, "
+        + "object_count, door_count, window_count, opening_count, volume_m3, floor_area_method, summary_json"
+    private static let historySource = summaryColumnList.split(separator: ",")
+        .map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+
+    /// Two statements for any number of summaries: the ones being replaced go to the history
+    /// first (unless identical), then all are upserted, from arrays (`unnest`).
+    func summaryStatements(
+        _ writes: [SummaryWrite], deriver: SummaryDeriver, runID: Int64, now: String
+    ) -> [PostgresSession.Statement] {
+        guard !writes.isEmpty else { return [] }
+        let seqs = writes.map(\.seq)
+        let texts = writes.map { String(decoding: $0.json, as: UTF8.self) }
+        let columns = Self.summaryColumnList
+        let history = PostgresSession.Statement(
+            """
+            INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, \(columns))
+            SELECT s.record_seq, $1, $2, \(Self.historySource)
+            FROM summary s JOIN unnest($3::int8[], $4::text[]) WITH ORDINALITY AS n(seq, json, ord)
+                 ON s.record_seq = n.seq
+            WHERE s.summary_json <> n.json OR s.summary_version <> $5 OR s.fingerprint <> $6
+            ORDER BY n.ord
+            """, .of(runID, now, seqs, texts, deriver.version, deriver.fingerprint))
+        let s = writes.map(\.summary)
+        let upsert = PostgresSession.Statement(
+            """
+            INSERT INTO summary (record_seq, \(columns))
+            SELECT n.seq, $1, $2, $3, $4, n.area, n.ceiling, n.walls, n.objects, n.doors, n.windows, n.openings,
+                   n.volume, n.method, n.json
+            FROM unnest($5::int8[], $6::float8[], $7::float8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[],
+                        $12::int8[], $13::float8[], $14::text[], $15::text[])
+                 AS n(seq, area, ceiling, walls, objects, doors, windows, openings, volume, method, json)
+            ON CONFLICT (record_seq) DO UPDATE SET summary_version = excluded.summary_version,
+                fingerprint = excluded.fingerprint, derived_at = excluded.derived_at, run_id = excluded.run_id,
+                floor_area_sqm = excluded.floor_area_sqm, ceiling_height_m = excluded.ceiling_height_m,
+                wall_count = excluded.wall_count, object_count = excluded.object_count,
+                door_count = excluded.door_count, window_count = excluded.window_count,
+                opening_count = excluded.opening_count, volume_m3 = excluded.volume_m3,
+                floor_area_method = excluded.floor_area_method, summary_json = excluded.summary_json
+            """,
+            .of(
+                deriver.version, deriver.fingerprint, now, runID, seqs, s.map(\.estimatedFloorAreaSqm),
+                s.map(\.ceilingHeightM), s.map(\.wallCount), s.map(\.objectCount), s.map(\.doorCount),
+                s.map(\.windowCount), s.map(\.openingCount), s.map(\.volumeM3), s.map(\.floorAreaMethod.rawValue),
+                texts))
+        return [history, upsert]
+    }
+}

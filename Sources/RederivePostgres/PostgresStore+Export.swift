@@ -1,0 +1,89 @@
+import PostgresNIO
+import RederiveCore
+
+extension PostgresStore {
+    /// The next export page by keyset.
+    package func fetchExportPage(
+        includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver, after: Int64, upTo: Int64, limit: Int
+    ) throws(RederiveError) -> [ExportRow] {
+        var args = SQLArguments()
+        var sql = "record.seq > \(args.add(after)) AND record.seq <= \(args.add(upTo))"
+        if !includeStale {
+            sql +=
+                " AND summary.summary_version = \(args.add(deriver.version))"
+                + " AND summary.fingerprint = \(args.add(deriver.fingerprint))"
+        }
+        if let derivedSince {
+            sql += " AND summary.derived_at::timestamptz >= \(args.add(derivedSince))::timestamptz"
+        }
+        let limitArg = args.add(limit)
+        return try io("read") {
+            try reader.run(
+                """
+                SELECT record.seq, record.id, record.room_name, record.captured_at, summary.summary_version,
+                       summary.fingerprint, summary.derived_at, summary.summary_json
+                FROM record JOIN summary ON summary.record_seq = record.seq
+                WHERE \(sql) ORDER BY record.seq LIMIT \(limitArg)
+                """, args.binds
+            ).rows.map { row in
+                let r = row.makeRandomAccess()
+                return ExportRow(
+                    seq: try r["seq"].decode(Int64.self), id: try r["id"].decode(String.self),
+                    roomName: try r["room_name"].decode(String.self),
+                    capturedAt: try r["captured_at"].decode(String.self),
+                    summaryVersion: try r["summary_version"].decode(Int.self),
+                    fingerprint: try r["fingerprint"].decode(String.self),
+                    derivedAt: try r["derived_at"].decode(String.self),
+                    summaryJSON: try r["summary_json"].decode(String.self))
+            }
+        }
+    }
+
+    /// How many records exist up to `upTo`.
+    package func countRecords(upTo: Int64) throws(RederiveError) -> Int {
+        try io("read") {
+            try reader.run("SELECT count(*) FROM record WHERE seq <= $1", .of(upTo)).rows[0].decode(Int.self)
+        }
+    }
+
+    /// Records up to `upTo` whose summary is stale or missing for `deriver`.
+    package func countNotFresh(upTo: Int64, deriver: SummaryDeriver) throws(RederiveError) -> (stale: Int, missing: Int)
+    {
+        try io("read") {
+            let row = try reader.run(
+                """
+                SELECT count(*) FILTER (WHERE summary.record_seq IS NULL) AS missing,
+                       count(*) FILTER (WHERE summary.record_seq IS NOT NULL
+                                        AND (summary.summary_version <> $1 OR summary.fingerprint <> $2)) AS stale
+                FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.seq <= $3
+                """, .of(deriver.version, deriver.fingerprint, upTo)
+            ).rows[0]
+            return (try row.get("stale", as: Int.self), try row.get("missing", as: Int.self))
+        }
+    }
+
+    // MARK: Revert (not yet on PostgreSQL)
+
+    private var revertMissing: RederiveError {
+        .usage("\(path): revert is not available on PostgreSQL stores yet (the history is kept: summary_history)")
+    }
+
+    /// Not yet on PostgreSQL: a revert is refused here, before its run is recorded.
+    package func runCommand(id: Int64) throws(RederiveError) -> String? { throw revertMissing }
+
+    /// Not yet on PostgreSQL: refused before anything is written.
+    package func maxHistoryID(replacedBy run: Int64) throws(RederiveError) -> Int64 { throw revertMissing }
+
+    /// Not yet on PostgreSQL.
+    package func fetchRevertCandidates(
+        replacedBy run: Int64, after: Int64, upTo: Int64, limit: Int
+    )
+        throws(RederiveError) -> [RevertCandidate]
+    { throw revertMissing }
+
+    /// Not yet on PostgreSQL.
+    package func writeRevertBatch(
+        _ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
+        progress: RunStatistics
+    ) throws(RederiveError) { throw revertMissing }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import NIOCore
+import PostgresNIO
+import RederiveCore
+
+extension PostgresStore {
+    /// Writes one import batch in one transaction with SQLite's upsert rules, in a few round
+    /// trips whatever its size: the stored state of the batch's ids, keys for the new
+    /// records, then every write as multi-row statements from arrays, pipelined with COMMIT.
+    package func writeImportBatch(
+        _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
+        progress: RunStatistics
+    ) throws(RederiveError) -> ImportBatchCounts {
+        try io("write the batch") {
+            try writer.transaction { tx in
+                try importBatch(
+                    tx, items, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
+                    progress: progress)
+            }
+        }
+    }
+
+    private struct Existing {
+        var seq: Int64
+        var rawHash: String
+        var roomName: String
+        var capturedAt: String
+        var version: Int?
+        var fingerprint: String?
+    }
+
+    private func importBatch(
+        _ tx: PostgresSession.Transaction, _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver,
+        allowDowngrade: Bool, progress: RunStatistics
+    ) throws -> ImportBatchCounts {
+        var counts = ImportBatchCounts()
+        let now = Self.now()
+        let rows: [ImportRow] = items.compactMap { if case .row(let row) = $0 { row } else { nil } }
+        var existing: [String: Existing] = [:]
+        if !rows.isEmpty {
+            for row in try tx.run(
+                """
+                SELECT record.seq, record.id, record.raw_hash, record.room_name, record.captured_at,
+                       summary.summary_version, summary.fingerprint
+                FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ANY($1::text[])
+                """, .of(rows.map(\.record.id))
+            ).rows {
+                existing[try row.get("id")] = Existing(
+                    seq: try row.get("seq"), rawHash: try row.get("raw_hash"), roomName: try row.get("room_name"),
+                    capturedAt: try row.get("captured_at"), version: try row.get("summary_version"),
+                    fingerprint: try row.get("fingerprint"))
+            }
+        }
+        let newCount = rows.filter { existing[$0.record.id] == nil }.count
+        var newSeqs: [Int64] = []
+        if newCount > 0 {
+            newSeqs = try tx.run(
+                "SELECT nextval(pg_get_serial_sequence('record', 'seq')) FROM generate_series(1, $1)", .of(newCount)
+            ).rows.map { try $0.decode(Int64.self) }
+        }
+        var recordRows: [(seq: Int64, row: ImportRow)] = []  // inserted or metadata changed
+        var rawRows: [(seq: Int64, parts: RawRoomParts)] = []
+        var summaries: [SummaryWrite] = []
+        var ledger = LedgerBatch()
+        var files: [(hash: String, path: String, bytes: Int64, records: Int)] = []
+        var next = 0
+        for item in items {
+            switch item {
+            case .row(let row):
+                let r = row.record
+                if let old = existing[r.id] {
+                    if !allowDowngrade, let stored = old.version, stored > deriver.version {
+                        counts.newer += 1
+                        continue
+                    }
+                    let sameRaw = old.rawHash == row.rawHash
+                    let sameMeta = old.roomName == r.roomName && old.capturedAt == r.capturedAt
+                    let fresh = old.version == deriver.version && old.fingerprint == deriver.fingerprint
+                    if sameRaw && sameMeta && fresh {
+                        counts.unchanged += 1
+                    } else {
+                        if !sameRaw || !sameMeta { recordRows.append((old.seq, row)) }
+                        if !sameRaw { rawRows.append((old.seq, row.parts)) }
+                        if !sameRaw || !fresh {
+                            summaries.append(SummaryWrite(seq: old.seq, summary: row.summary, json: row.summaryJSON))
+                        }
+                        if sameRaw {
+                            if fresh { counts.unchanged += 1 } else { counts.rederived += 1 }
+                        } else {
+                            counts.updated += 1
+                        }
+                    }
+                } else {
+                    let seq = newSeqs[next]
+                    next += 1
+                    recordRows.append((seq, row))
+                    rawRows.append((seq, row.parts))
+                    summaries.append(SummaryWrite(seq: seq, summary: row.summary, json: row.summaryJSON))
+                    counts.inserted += 1
+                }
+                ledger.succeeded(Store.clearedKeys(id: r.id, file: row.file, line: row.line))
+            case .issue(let issue):
+                ledger.failed(issue)
+            case .fileDone(let path, let hash, let bytes, let records):
+                if let hash { files.append((hash, path, bytes, records)) }
+            }
+        }
+        var statements: [PostgresSession.Statement] = []
+        if !recordRows.isEmpty { statements.append(Self.recordUpsert(recordRows, now: now)) }
+        if !rawRows.isEmpty { statements += Self.rawUpserts(rawRows) }
+        statements += summaryStatements(summaries, deriver: deriver, runID: runID, now: now)
+        let (ledgerStatements, added) = try ledger.statements(tx, runID: runID, now: now)
+        counts.newFailures = added
+        statements += ledgerStatements
+        for file in files {
+            statements.append(
+                PostgresSession.Statement(
+                    """
+                    INSERT INTO imported_file (content_hash, path, bytes, records, run_id, imported_at)
+                    VALUES ($1, $2, $3, $4, $5, $6)
+                    ON CONFLICT (content_hash) DO UPDATE SET path = excluded.path, bytes = excluded.bytes,
+                        records = excluded.records, run_id = excluded.run_id, imported_at = excluded.imported_at
+                    """, .of(file.hash, file.path, file.bytes, file.records, runID, now)))
+        }
+        var merged = progress
+        merged.recordsDone = progress.recordsDone + counts.inserted + counts.updated + counts.rederived
+        merged.recordsUnchanged = progress.recordsUnchanged + counts.unchanged
+        merged.recordsNewer = progress.recordsNewer + counts.newer
+        statements.append(Self.progress(runID: runID, merged, checkpointSeq: nil))
+        try tx.run(statements)
+        return counts
+    }
+
+    // New records and changed metadata, one statement (the record's columns from arrays).
+    private static func recordUpsert(_ rows: [(seq: Int64, row: ImportRow)], now: String) -> PostgresSession.Statement {
+        let r = rows.map(\.row)
+        return PostgresSession.Statement(
+            """
+            INSERT INTO record (seq, id, room_name, captured_at, source_format_version, source_file, source_line,
+                                raw_hash, raw_size, source_summary, source_summary_version, stored_at)
+            SELECT n.seq, n.id, n.name, n.captured, n.format, n.file, n.line, n.hash, n.size,
+                   CASE WHEN n.has_summary THEN n.summary END, n.summary_version, $1
+            FROM unnest($2::int8[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::text[], $8::int8[], $9::text[],
+                        $10::int8[], $11::bool[], $12::text[], $13::int8[])
+                 AS n(seq, id, name, captured, format, file, line, hash, size, has_summary, summary, summary_version)
+            ON CONFLICT (seq) DO UPDATE SET room_name = excluded.room_name, captured_at = excluded.captured_at,
+                source_format_version = excluded.source_format_version, source_file = excluded.source_file,
+                source_line = excluded.source_line, raw_hash = excluded.raw_hash, raw_size = excluded.raw_size,
+                source_summary = excluded.source_summary, source_summary_version = excluded.source_summary_version,
+                stored_at = excluded.stored_at
+            """,
+            .of(
+                now, rows.map(\.seq), r.map(\.record.id), r.map(\.record.roomName), r.map(\.record.capturedAt),
+                r.map(\.sourceFormatVersion), r.map(\.file), r.map(\.line), r.map(\.rawHash), r.map(\.rawSize),
+                r.map { $0.record.summary != nil },
+                r.map { $0.record.summary.map { String(decoding: $0, as: UTF8.self) } ?? "" },
+                r.map(\.record.summaryVersion)))
+    }
+
+    // The raw room, byte-exact: skeleton and core model as bytea, from arrays.
+    private static func rawUpserts(_ rows: [(seq: Int64, parts: RawRoomParts)]) -> [PostgresSession.Statement] {
+        let seqs = rows.map(\.seq)
+        return [
+            PostgresSession.Statement(
+                """
+                INSERT INTO raw_room (record_seq, core_model_offset, skeleton)
+                SELECT * FROM unnest($1::int8[], $2::int8[], $3::bytea[])
+                ON CONFLICT (record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset,
+                    skeleton = excluded.skeleton
+                """,
+                .of(seqs, rows.map(\.parts.coreModelOffset), rows.map { ByteBuffer(bytes: $0.parts.skeleton) })),
+            PostgresSession.Statement(
+                """
+                INSERT INTO raw_core_model (record_seq, bytes) SELECT * FROM unnest($1::int8[], $2::bytea[])
+                ON CONFLICT (record_seq) DO UPDATE SET bytes = excluded.bytes
+                """, .of(seqs, rows.map { ByteBuffer(bytes: $0.parts.coreModel) })),
+        ]
+    }
+
+    /// Whether an export file with this content hash was already imported.
+    package func hasImportedFile(contentHash: String) throws(RederiveError) -> Bool {
+        try io("read") {
+            try !reader.run("SELECT 1 FROM imported_file WHERE content_hash = $1", .of(contentHash)).rows.isEmpty
+        }
+    }
+
+    /// The raw room of a record, byte-exact as received, or nil for an unknown id.
+    package func rawRoom(id: String) throws(RederiveError) -> [UInt8]? {
+        try io("read") {
+            guard
+                let row = try reader.run(
+                    """
+                    SELECT raw_room.core_model_offset, raw_room.skeleton, raw_core_model.bytes
+                    FROM record JOIN raw_room ON raw_room.record_seq = record.seq
+                    JOIN raw_core_model ON raw_core_model.record_seq = record.seq WHERE record.id = $1
+                    """, .of(RecordIdentity.canonicalUUID(id) ?? id)
+                ).rows.first
+            else { return nil }
+            var skeleton = try row.get("skeleton", as: ByteBuffer.self)
+            var core = try row.get("bytes", as: ByteBuffer.self)
+            let parts = RawRoomParts(
+                skeleton: skeleton.readBytes(length: skeleton.readableBytes) ?? [],
+                coreModel: core.readBytes(length: core.readableBytes) ?? [],
+                coreModelOffset: try row.get("core_model_offset"))
+            return parts.joined()
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import PostgresNIO
+import RederiveCore
+
+extension PostgresStore: DeriveRangeClaims {
+    /// Cuts the run's selection into ranges of `rangeSize` selected records, once, under the
+    /// run row's lock: a process joining the run later finds them cut and the bound set.
+    package func prepareRanges(
+        runID: Int64, selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, upTo: Int64,
+        rangeSize: Int
+    ) throws(RederiveError) -> (upTo: Int64, ranges: Int) {
+        try io("cut the run into ranges") {
+            try writer.transaction { tx in
+                let bound = try tx.run("SELECT upper_bound_seq FROM run WHERE id = $1 FOR UPDATE", .of(runID)).rows[0]
+                    .decode(Int64?.self)
+                let existing = try tx.run("SELECT count(*) FROM derive_range WHERE run_id = $1", .of(runID)).rows[0]
+                    .decode(Int.self)
+                if existing > 0, let bound { return (bound, existing) }
+                let upper = bound ?? upTo
+                try tx.run("UPDATE run SET upper_bound_seq = $1 WHERE id = $2", .of(upper, runID))
+                var args = SQLArguments()
+                let (run, size) = (args.add(runID), args.add(max(1, rangeSize)))
+                let bounds = "record.seq <= \(args.add(upper))"
+                let where_ = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade, &args)
+                let cut = try tx.run(
+                    """
+                    INSERT INTO derive_range (run_id, seq_from, seq_to)
+                    SELECT \(run), min(seq), max(seq) FROM (
+                        SELECT record.seq, (row_number() OVER (ORDER BY record.seq) - 1) / \(size) AS bucket
+                        FROM record LEFT JOIN summary ON summary.record_seq = record.seq
+                        WHERE \(bounds)\(where_)) AS selected
+                    GROUP BY bucket ORDER BY 2
+                    """, args.binds)
+                return (upper, cut.affected)
+            }
+        }
+    }
+
+    /// Claims the next open range, or one whose lease ran out on the server's clock, with
+    /// `FOR UPDATE SKIP LOCKED` (claimers never wait on each other). Every claim bumps the
+    /// attempt; a range already claimed `maxAttempts` times is marked failed instead.
+    package func claimNext(runID: Int64) throws(RederiveError) -> RangeClaim.Next {
+        try io("claim a range") {
+            while true {
+                let claimed = try reader.run(
+                    """
+                    WITH next AS (
+                        SELECT id FROM derive_range
+                        WHERE run_id = $1 AND (state = 'open' OR (state = 'claimed' AND lease_until < now()))
+                        ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+                    UPDATE derive_range r
+                    SET state = CASE WHEN r.attempt >= $2 THEN 'failed' ELSE 'claimed' END,
+                        attempt = CASE WHEN r.attempt >= $2 THEN r.attempt ELSE r.attempt + 1 END,
+                        claimed_by = CASE WHEN r.attempt >= $2 THEN r.claimed_by ELSE $3 END,
+                        lease_until = CASE WHEN r.attempt >= $2 THEN NULL ELSE now() + make_interval(secs => $4) END,
+                        last_error = CASE WHEN r.attempt >= $2
+                            THEN COALESCE(r.last_error, 'its lease ran out ' || r.attempt
+                                          || ' times (the process holding it died or stalled)')
+                            ELSE r.last_error END
+                    FROM next WHERE r.id = next.id
+                    RETURNING r.id, r.state, r.attempt, r.seq_from, r.seq_to
+                    """, .of(runID, maxAttempts, workerName, leaseSeconds)
+                ).rows.first
+                guard let claimed else { break }
+                if try claimed.get("state", as: String.self) == "failed" { continue }
+                return .claimed(
+                    RangeClaim(
+                        rangeID: try claimed.get("id"), attempt: try claimed.get("attempt"),
+                        after: try claimed.get("seq_from", as: Int64.self) - 1, upTo: try claimed.get("seq_to")))
+            }
+            let pending = try reader.run(
+                """
+                SELECT count(*) AS n, EXTRACT(EPOCH FROM (min(lease_until) - now()))::float8 AS wait
+                FROM derive_range WHERE run_id = $1 AND state IN ('open', 'claimed')
+                """, .of(runID)
+            ).rows[0]
+            guard try pending.get("n", as: Int.self) > 0 else { return .finished }
+            return .wait(seconds: max(0.05, try pending.get("wait", as: Double?.self) ?? 0.05))
+        }
+    }
+
+    private struct LostClaim: Error {}
+
+    /// Marks the range done (fenced: `WHERE id = ? AND attempt = ?` must hit its row) and
+    /// writes its results, in one transaction of two round trips. The run row is not touched
+    /// (its totals are summed from the ranges when the run finishes), so processes never
+    /// queue on it.
+    package func commitRange(
+        _ claim: RangeClaim, writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver,
+        counts: RunStatistics
+    ) throws(RederiveError) -> Int? {
+        do {
+            return try writer.transaction { tx in
+                let fenced = try tx.run(
+                    """
+                    UPDATE derive_range SET state = 'done', lease_until = NULL, done_at = now(), records_read = $3,
+                        records_done = $4, records_unchanged = $5, records_skipped = $6, records_newer = $7,
+                        bytes_read = $8
+                    WHERE id = $1 AND attempt = $2 AND state = 'claimed'
+                    """,
+                    .of(
+                        claim.rangeID, claim.attempt, counts.recordsRead, counts.recordsDone, counts.recordsUnchanged,
+                        counts.recordsSkipped, counts.recordsNewer, counts.decodedBytes))
+                guard fenced.affected == 1 else { throw LostClaim() }
+                let (statements, added) = try deriveStatements(tx, writes, runID: runID, deriver: deriver)
+                try tx.run(statements)
+                return added
+            }
+        } catch is LostClaim {
+            return nil
+        } catch {
+            throw .io("\(path): cannot write the range: \(PostgresSession.describe(error))")
+        }
+    }
+
+    /// Gives the range back after a failed write: open again, or failed after its last attempt.
+    package func releaseRange(_ claim: RangeClaim, error: String) throws(RederiveError) {
+        try io("give the range back") {
+            try writer.run(
+                """
+                UPDATE derive_range SET state = CASE WHEN attempt >= $3 THEN 'failed' ELSE 'open' END,
+                    lease_until = NULL, last_error = $4
+                WHERE id = $1 AND attempt = $2 AND state = 'claimed'
+                """, .of(claim.rangeID, claim.attempt, maxAttempts, error))
+        }
+    }
+
+    /// The ranges of run `runID` that failed.
+    package func failedRanges(runID: Int64) throws(RederiveError) -> [RangeClaim.Failure] {
+        try io("read the ranges") {
+            try reader.run(
+                """
+                SELECT seq_from, seq_to, attempt, last_error FROM derive_range
+                WHERE run_id = $1 AND state = 'failed' ORDER BY id
+                """, .of(runID)
+            ).rows.map {
+                RangeClaim.Failure(
+                    seqFrom: try $0.get("seq_from"), seqTo: try $0.get("seq_to"), attempts: try $0.get("attempt"),
+                    lastError: try $0.get("last_error"))
+            }
+        }
+    }
+}

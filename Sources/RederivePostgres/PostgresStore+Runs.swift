@@ -1,0 +1,136 @@
+import Foundation
+import PostgresNIO
+import RederiveCore
+
+extension PostgresStore {
+    /// Records a new run. A derive joins the unfinished latest run with the same key (the
+    /// same selection and deriver), whichever host started it: every process then claims
+    /// ranges of that one run. Other commands continue an unfinished run as on SQLite.
+    package func beginRun(
+        command: String, pipeline: String?, arguments: String, resumeKey: String?,
+        deriver: SummaryDeriver, allowDowngrade: Bool
+    ) throws(RederiveError) -> RunStart {
+        try io("record the run") {
+            try writer.transaction { tx in
+                var resumed: Int64?
+                var checkpoint: Int64?
+                var upper: Int64?
+                if let resumeKey {
+                    try tx.run("SELECT pg_advisory_xact_lock(hashtext($1))", .of(resumeKey))
+                    if let row = try tx.run(
+                        """
+                        SELECT id, status, checkpoint_seq, upper_bound_seq FROM run
+                        WHERE resume_key = $1 ORDER BY id DESC LIMIT 1
+                        """, .of(resumeKey)
+                    ).rows.first {
+                        let status = try row.get("status", as: String.self)
+                        let id = try row.get("id", as: Int64.self)
+                        if status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
+                            if command == "derive" {
+                                try tx.run(
+                                    "UPDATE run SET status = $1, finished_at = NULL, exit_status = NULL WHERE id = $2",
+                                    .of(RunStatus.running.rawValue, id))
+                                return RunStart(
+                                    runID: id, resumedFrom: status == RunStatus.running.rawValue ? nil : id,
+                                    checkpointSeq: nil, upperBoundSeq: try row.get("upper_bound_seq"))
+                            }
+                            resumed = id
+                            checkpoint = try row.get("checkpoint_seq")
+                            upper = try row.get("upper_bound_seq")
+                            if status == RunStatus.running.rawValue {
+                                try tx.run(
+                                    "UPDATE run SET status = $1 WHERE id = $2", .of(RunStatus.crashed.rawValue, id))
+                            }
+                        }
+                    }
+                }
+                let row = try tx.run(
+                    """
+                    INSERT INTO run (command, pipeline, arguments, resume_key, status, started_at, summary_version,
+                                     fingerprint, checkpoint_seq, upper_bound_seq, resumed_from, allow_downgrade)
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id
+                    """,
+                    .of(
+                        command, pipeline, arguments, resumeKey, RunStatus.running.rawValue, Self.now(),
+                        deriver.version, deriver.fingerprint, checkpoint, upper, resumed, allowDowngrade)
+                ).rows[0]
+                return RunStart(
+                    runID: try row.decode(Int64.self), resumedFrom: resumed, checkpointSeq: checkpoint,
+                    upperBoundSeq: upper)
+            }
+        }
+    }
+
+    /// The statement that saves a run's progress.
+    static func progress(runID: Int64, _ s: RunStatistics, checkpointSeq: Int64?) -> PostgresSession.Statement {
+        PostgresSession.Statement(
+            """
+            UPDATE run SET records_read = $1, records_done = $2, records_unchanged = $3, records_skipped = $4,
+                           file_faults = $5, bytes_read = $6, records_newer = $7,
+                           checkpoint_seq = COALESCE($8, checkpoint_seq)
+            WHERE id = $9
+            """,
+            .of(
+                s.recordsRead, s.recordsDone, s.recordsUnchanged, s.recordsSkipped, s.fileFaults, s.decodedBytes,
+                s.recordsNewer, checkpointSeq, runID))
+    }
+
+    /// Sets the fixed upper bound of a run's keyset walk.
+    package func setUpperBound(runID: Int64, upperBoundSeq: Int64) throws(RederiveError) {
+        try io("record the run") {
+            try writer.run("UPDATE run SET upper_bound_seq = $1 WHERE id = $2", .of(upperBoundSeq, runID))
+        }
+    }
+
+    /// Records how a run ended. A run split into ranges ends when its last range is done
+    /// or failed: until then a finishing process only refreshes the run's totals (summed
+    /// over the ranges) and leaves it `running` for the others; a process that stops early
+    /// (signal, error) marks it so only when no other process holds a live lease.
+    package func finishRun(
+        _ runID: Int64, status: RunStatus, exitStatus: Int32, statistics s: RunStatistics
+    ) throws(RederiveError) {
+        try io("record the end of the run") {
+            try writer.transaction { tx in
+                let ranges =
+                    try tx.run(
+                        """
+                        SELECT count(*) AS total,
+                               count(*) FILTER (WHERE state IN ('open', 'claimed')) AS pending,
+                               count(*) FILTER (WHERE state = 'claimed' AND lease_until > now()
+                                                AND claimed_by <> $2) AS held
+                        FROM derive_range WHERE run_id = $1
+                        """, .of(runID, workerName)
+                    ).rows.first
+                let total = try ranges?.get("total", as: Int.self) ?? 0
+                guard total > 0 else {
+                    try tx.run([Self.progress(runID: runID, s, checkpointSeq: nil)])
+                    try tx.run(
+                        "UPDATE run SET status = $1, exit_status = $2, finished_at = $3, duration_s = $4 WHERE id = $5",
+                        .of(status.rawValue, Int(exitStatus), Self.now(), s.seconds, runID))
+                    return
+                }
+                try tx.run("SELECT id FROM run WHERE id = $1 FOR UPDATE", .of(runID))
+                try tx.run(
+                    """
+                    UPDATE run SET (records_read, records_done, records_unchanged, records_skipped, records_newer,
+                                    bytes_read) =
+                        (SELECT COALESCE(sum(records_read), 0), COALESCE(sum(records_done), 0),
+                                COALESCE(sum(records_unchanged), 0), COALESCE(sum(records_skipped), 0),
+                                COALESCE(sum(records_newer), 0), COALESCE(sum(bytes_read), 0)
+                         FROM derive_range WHERE run_id = $1)
+                    WHERE id = $1
+                    """, .of(runID))
+                let pending = try ranges?.get("pending", as: Int.self) ?? 0
+                let held = try ranges?.get("held", as: Int.self) ?? 0
+                if pending == 0 || (status != .completed && held == 0) {
+                    try tx.run(
+                        """
+                        UPDATE run SET status = $1, exit_status = $2, finished_at = $3,
+                            duration_s = GREATEST($4, EXTRACT(EPOCH FROM (now() - started_at::timestamptz))::float8)
+                        WHERE id = $5
+                        """, .of(status.rawValue, Int(exitStatus), Self.now(), s.seconds, runID))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import PostgresNIO
+import RederiveCore
+
+extension PostgresStore {
+    /// What the store holds and how current it is (one repeatable-read transaction, so the
+    /// counts agree), with the ranges of the latest split derive run.
+    package func status(deriver: SummaryDeriver, runLimit: Int) throws(RederiveError) -> StoreStatus {
+        let (version, fingerprint) = (deriver.version, deriver.fingerprint)
+        return try io("read the store's status") {
+            try reader.transaction { tx in
+                try tx.run("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                let total = try tx.run("SELECT count(*) FROM record").rows[0].decode(Int.self)
+                var byVersion = try tx.run(
+                    """
+                    SELECT summary.summary_version AS v, count(*) AS n
+                    FROM record LEFT JOIN summary ON summary.record_seq = record.seq GROUP BY summary.summary_version
+                    """
+                ).rows.map { StoreStatus.VersionCount(summaryVersion: try $0.get("v"), records: try $0.get("n")) }
+                byVersion.sort { a, b in
+                    switch (a.summaryVersion, b.summaryVersion) {
+                    case let (x?, y?): x < y
+                    case (_?, nil): true
+                    default: false
+                    }
+                }
+                let staleRow = try tx.run(
+                    """
+                    SELECT count(*) FILTER (WHERE summary.record_seq IS NULL) AS missing,
+                           count(*) FILTER (WHERE summary.summary_version < $1) AS version,
+                           count(*) FILTER (WHERE summary.summary_version = $1 AND summary.fingerprint <> $2)
+                               AS fingerprint
+                    FROM record LEFT JOIN summary ON summary.record_seq = record.seq
+                    """, .of(version, fingerprint)
+                ).rows[0]
+                let stale = StoreStatus.StaleCounts(
+                    version: try staleRow.get("version"), fingerprint: try staleRow.get("fingerprint"),
+                    missing: try staleRow.get("missing"))
+                var failures = try tx.run("SELECT stage, code, count(*) AS n FROM failure GROUP BY stage, code").rows
+                    .map {
+                        StoreStatus.FailureCount(
+                            stage: try $0.get("stage"), code: try $0.get("code"), count: try $0.get("n"))
+                    }
+                let order = Dictionary(
+                    uniqueKeysWithValues: RecordIssue.Stage.allCases.enumerated().map { ($1.rawValue, $0) })
+                failures.sort { a, b in
+                    let (sa, sb) = (order[a.stage] ?? Int.max, order[b.stage] ?? Int.max)
+                    if sa != sb { return sa < sb }
+                    if a.stage != b.stage { return a.stage < b.stage }
+                    return a.code < b.code
+                }
+                let totalRuns = try tx.run("SELECT count(*) FROM run").rows[0].decode(Int.self)
+                let runs = try tx.run(
+                    """
+                    SELECT id, command, status, exit_status, started_at, duration_s, records_read, records_done,
+                           records_unchanged, records_skipped, pipeline
+                    FROM run ORDER BY id DESC LIMIT $1
+                    """, .of(max(0, runLimit))
+                ).rows.map { row in
+                    StoreStatus.RunEntry(
+                        id: try row.get("id"), command: try row.get("command"), status: try row.get("status"),
+                        exitStatus: try row.get("exit_status"), startedAt: try row.get("started_at"),
+                        durationSeconds: try row.get("duration_s"), read: try row.get("records_read"),
+                        done: try row.get("records_done"), unchanged: try row.get("records_unchanged"),
+                        skipped: try row.get("records_skipped"), pipeline: try row.get("pipeline"))
+                }
+                var status = StoreStatus(
+                    path: path, totalRecords: total, recordsByVersion: byVersion, stale: stale, failures: failures,
+                    recentRuns: runs, totalRuns: totalRuns, currentVersion: version,
+                    currentFingerprint: fingerprint)
+                let newer = try tx.run(
+                    "SELECT count(*) AS n, max(summary_version) AS v FROM summary WHERE summary_version > $1",
+                    .of(version)
+                ).rows[0]
+                status.newer = try newer.get("n")
+                status.newestVersion = try newer.get("v")
+                let history = try tx.run(
+                    "SELECT count(*) AS n, COALESCE(sum(octet_length(summary_json)), 0)::bigint AS b"
+                        + " FROM summary_history"
+                ).rows[0]
+                status.historyRows = try history.get("n")
+                status.historyBytes = try history.get("b")
+                status.deriveRanges = try Self.rangeStatus(tx)
+                return status
+            }
+        }
+    }
+
+    private static func rangeStatus(_ tx: PostgresSession.Transaction) throws -> StoreStatus.DeriveRanges? {
+        guard let run = try tx.run("SELECT max(run_id) FROM derive_range").rows.first?.decode(Int64?.self) else {
+            return nil
+        }
+        let counts = try tx.run(
+            """
+            SELECT count(*) FILTER (WHERE state = 'open' OR (state = 'claimed' AND lease_until <= now())) AS open,
+                   count(*) FILTER (WHERE state = 'claimed' AND lease_until > now()) AS claimed,
+                   count(*) FILTER (WHERE state = 'done') AS done,
+                   count(*) FILTER (WHERE state = 'failed') AS failed
+            FROM derive_range WHERE run_id = $1
+            """, .of(run)
+        ).rows[0]
+        var claimedBy: [String: Int] = [:]
+        for row in try tx.run(
+            """
+            SELECT claimed_by, count(*) AS n FROM derive_range
+            WHERE run_id = $1 AND state = 'claimed' AND lease_until > now() GROUP BY claimed_by
+            """, .of(run)
+        ).rows {
+            claimedBy[try row.get("claimed_by")] = try row.get("n")
+        }
+        return StoreStatus.DeriveRanges(
+            runID: run, open: try counts.get("open"), claimed: try counts.get("claimed"),
+            done: try counts.get("done"), failed: try counts.get("failed"), claimedBy: claimedBy)
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import PostgresNIO
+import RederiveCore
+
+/// The PostgreSQL store (`--db postgres://user@host:port/dbname`): the same schema concepts
+/// as the SQLite `Store` (raw rooms kept byte-exact apart from derived rows, summaries with
+/// version and fingerprint and their history, runs, the failure ledger, versioned
+/// migrations, a newer schema refused untouched), shared by any number of processes on any
+/// number of hosts. A derive splits its selection into keyset ranges those processes claim
+/// (`DeriveRangeClaims`, in `PostgresStore+Ranges`).
+///
+/// Two connections: one for reads and claims (the derive prefetcher's thread), one for the
+/// writes (the writer thread), each used by one thread at a time (`PostgresSession`).
+package final class PostgresStore: RecordStore, @unchecked Sendable {
+    /// The URL without its password.
+    package let path: String
+    /// Whether the store was opened read-only (nothing written, nothing migrated).
+    package let readOnly: Bool
+    /// How long a claimed range stays this process's without a commit (seconds).
+    package let leaseSeconds: Double
+    /// How many times a range is claimed before it is marked failed.
+    package let maxAttempts: Int
+    /// `host:pid`, as the ranges this process claims name it.
+    package let workerName: String
+    let reader: PostgresSession
+    let writer: PostgresSession
+    private let group: MultiThreadedEventLoopGroup
+    private let closed = NSLock()
+    private var isClosed = false
+
+    /// Registers the engine for `postgres://` and `postgresql://` locations.
+    package static func register() {
+        RecordStores.register(scheme: "postgres") { location, readOnly throws(RederiveError) in
+            try PostgresStore(url: location, readOnly: readOnly)
+        }
+    }
+
+    /// Opens the store at `url`, creating its schema when the database has none and bringing
+    /// it up to date (unless `readOnly`). A schema with migrations this build does not know
+    /// is refused before anything is written. `leaseSeconds` and `maxAttempts` default to
+    /// `REDERIVE_LEASE_SECONDS` and `REDERIVE_MAX_ATTEMPTS` from the environment, else 60 s and 3.
+    package init(
+        url: String, readOnly: Bool = false, leaseSeconds: Double? = nil, maxAttempts: Int? = nil
+    ) throws(RederiveError) {
+        let location = try PostgresLocation(url)
+        let environment = ProcessInfo.processInfo.environment
+        path = location.display
+        self.readOnly = readOnly
+        self.leaseSeconds = leaseSeconds ?? environment["REDERIVE_LEASE_SECONDS"].flatMap(Double.init) ?? 60
+        self.maxAttempts = max(1, maxAttempts ?? environment["REDERIVE_MAX_ATTEMPTS"].flatMap(Int.init) ?? 3)
+        workerName = "\(ProcessInfo.processInfo.hostName):\(getpid())"
+        let configuration = try location.configuration()
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        do {
+            reader = try PostgresSession(configuration: configuration, group: group, id: 1)
+        } catch {
+            try? group.syncShutdownGracefully()
+            throw .io("\(location.display): cannot connect: \(PostgresSession.describe(error))")
+        }
+        do {
+            writer = try PostgresSession(configuration: configuration, group: group, id: 2)
+        } catch {
+            reader.close()
+            try? group.syncShutdownGracefully()
+            throw .io("\(location.display): cannot connect: \(PostgresSession.describe(error))")
+        }
+        do {
+            try migrate()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    // Refuses a newer schema (read only), then applies the missing migrations in one
+    // transaction under an advisory lock, so processes opening a new store at once create it once.
+    private func migrate() throws(RederiveError) {
+        let known = PostgresSchema.names
+        let applied: [String]
+        do {
+            let exists =
+                try reader.run("SELECT to_regclass('schema_migration') IS NOT NULL").rows.first?
+                .decode(Bool.self) ?? false
+            applied =
+                exists
+                ? try reader.run("SELECT name FROM schema_migration ORDER BY name").rows.map {
+                    try $0.decode(String.self)
+                }
+                : []
+            if !exists {
+                let tables =
+                    try reader.run(
+                        "SELECT count(*) FROM pg_tables WHERE schemaname = current_schema()"
+                    ).rows.first?.decode(Int.self) ?? 0
+                if tables > 0 {
+                    throw RederiveError.io(
+                        "\(path): not a rederive store (it has tables but no schema history); refusing to touch it")
+                }
+            }
+        } catch let error as RederiveError {
+            throw error
+        } catch {
+            throw .io("\(path): cannot read the schema: \(PostgresSession.describe(error))")
+        }
+        let unknown = Set(applied).subtracting(known)
+        if !unknown.isEmpty {
+            throw .io(
+                "\(path): this store was written by a newer rederive (schema migrations "
+                    + "\(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. "
+                    + "Use a newer rederive (this is rederive \(RederiveVersion.release)); nothing was modified.")
+        }
+        if Set(applied) == Set(known) {
+            if readOnly {
+                _ = try? reader.run("SET default_transaction_read_only = on")
+                _ = try? writer.run("SET default_transaction_read_only = on")
+            }
+            return
+        }
+        if readOnly {
+            throw .io(
+                applied.isEmpty
+                    ? "\(path): no store yet (`rederive import` creates one)"
+                    : "\(path): the store's schema is older than this build; run `rederive import` or "
+                        + "`rederive derive` once to migrate it")
+        }
+        do {
+            try writer.transaction { tx in
+                try tx.run("SELECT pg_advisory_xact_lock(4242001)")
+                try tx.run(
+                    "CREATE TABLE IF NOT EXISTS schema_migration"
+                        + " (name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL)"
+                )
+                let done = Set(
+                    try tx.run("SELECT name FROM schema_migration").rows.map { try $0.decode(String.self) })
+                for migration in PostgresSchema.migrations where !done.contains(migration.name) {
+                    // The extended protocol takes one statement at a time.
+                    for statement in migration.sql.components(separatedBy: ";\n")
+                    where statement.split(separator: "\n").contains(where: { !$0.hasPrefix("--") && !$0.isEmpty }) {
+                        try tx.run(statement)
+                    }
+                    var binds = PostgresBindings()
+                    binds.append(migration.name)
+                    try tx.run("INSERT INTO schema_migration (name, applied_at) VALUES ($1, now())", binds)
+                }
+            }
+        } catch {
+            throw .io("\(path): cannot migrate the store: \(PostgresSession.describe(error))")
+        }
+    }
+
+    /// Closes both connections (idempotent).
+    package func close() {
+        closed.lock()
+        defer { closed.unlock() }
+        guard !isClosed else { return }
+        isClosed = true
+        reader.close()
+        writer.close()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// This store claims derive ranges across processes.
+    package var rangeClaims: (any DeriveRangeClaims)? { self }
+
+    /// The current time as stored (the format SQLite's store writes).
+    static func now() -> String {
+        ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate)
+    }
+
+    /// Runs `body`, turning any error into a fatal I/O error that says what was being done.
+    @discardableResult
+    func io<T>(_ what: String, _ body: () throws -> T) throws(RederiveError) -> T {
+        do {
+            return try body()
+        } catch let error as RederiveError {
+            throw error
+        } catch {
+            throw .io("\(path): cannot \(what): \(PostgresSession.describe(error))")
+        }
+    }
+
+    /// The store's random identity.
+    package func storeID() throws(RederiveError) -> String {
+        try io("read the store's identity") {
+            try reader.run("SELECT value FROM store_info WHERE key = 'store_id'").rows.first?.decode(String.self) ?? ""
+        }
+    }
+}
+
+extension PostgresBindings {
+    /// Bindings from a list of values (nil binds NULL).
+    static func of(_ values: (any PostgresDynamicTypeEncodable)?...) -> PostgresBindings {
+        var binds = PostgresBindings()
+        for value in values {
+            if let value { binds.append(value) } else { binds.appendNull() }
+        }
+        return binds
+    }
+}
+
+extension PostgresRow {
+    /// The value of column `name`.
+    func get<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
+        try makeRandomAccess()[name].decode(T.self)
+    }
+}

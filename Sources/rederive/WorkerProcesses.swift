@@ -1,0 +1,40 @@
+import Foundation
+
+/// `rederive derive --processes N`: starts N copies of the same command line (without
+/// `--processes`) as worker processes and waits for them. Each joins the same run and claims
+/// ranges in the database, exactly as the same command started on other hosts would; each
+/// prints its own tally. The exit status is the worst of theirs (anything else before 3,
+/// 3 before 0).
+enum WorkerProcesses {
+    /// Runs the workers; returns the exit status.
+    static func run(count: Int) -> Int32 {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        if let index = arguments.firstIndex(of: "--processes") {
+            arguments.removeSubrange(index...min(index + 1, arguments.count - 1))
+        }
+        arguments.removeAll { $0.hasPrefix("--processes=") }
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        var children: [Process] = []
+        for _ in 0..<count {
+            let child = Process()
+            child.executableURL = executable
+            child.arguments = arguments
+            do {
+                try child.run()
+            } catch {
+                CommandRunner.printError("cannot start a worker process: \(error)")
+                children.forEach { $0.terminate() }
+                return 2
+            }
+            children.append(child)
+        }
+        var worst: Int32 = 0
+        for child in children {
+            child.waitUntilExit()
+            let status =
+                child.terminationReason == .uncaughtSignal ? 128 + child.terminationStatus : child.terminationStatus
+            if status != 0 && (worst == 0 || worst == 3) { worst = status }
+        }
+        return worst
+    }
+}
