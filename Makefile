@@ -13,7 +13,8 @@
 #   make backfill   preview a backfill and write a plan (DB=path); APPLY=1 applies the plan
 #   make fuzz       libFuzzer over the record parser, room decoder and derivation for
 #                   $(FUZZ_SECONDS) s (default 60), seeded from Fixtures/fuzz-corpus
-#   make deps       only install the system packages (libzstd-dev, libsqlite3-dev, libsimdjson-dev)
+#   make deps       only install the system packages (libzstd-dev, libsqlite3-dev, libsimdjson-dev,
+#                   postgresql: the server the PostgreSQL tests start a throwaway cluster of)
 #   make install    build (release) and install the binary, its man page and bash/zsh/fish
 #                   completions under PREFIX (default /usr/local; DESTDIR for staging)
 #   make uninstall  remove what make install installed
@@ -26,7 +27,7 @@ BUILD_DIR  ?= .build
 REDERIVE   ?= $(BUILD_DIR)/$(CONFIG)/rederive
 DEMO_DB    ?= out/demo.sqlite
 , := ,
-SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config
+SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config postgresql
 
 .PHONY: run test fixtures bench bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 

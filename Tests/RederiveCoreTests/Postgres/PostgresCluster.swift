@@ -1,0 +1,146 @@
+import Foundation
+import XCTest
+
+/// A throwaway PostgreSQL cluster for the tests: `initdb` in a temporary directory (as the
+/// `postgres` user when the tests run as root, since the server refuses to run as root),
+/// started with `pg_ctl` on a free loopback port, trust authentication, and stopped when
+/// the test process exits. Started once per test process; each test gets its own database.
+///
+/// A machine without PostgreSQL fails these tests (never skips them): `make test` installs
+/// the `postgresql` package first.
+final class PostgresCluster: @unchecked Sendable {
+    let port: Int
+    let directory: String
+    private let bin: String
+    private let runAs: [String]
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var started: Result<PostgresCluster, Error>?
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The shared cluster, started on first use.
+    static func shared() throws -> PostgresCluster {
+        try lock.withLock {
+            if let started { return try started.get() }
+            let result = Result { try PostgresCluster() }
+            started = result
+            if case .success(let cluster) = result {
+                atexit { PostgresCluster.started.flatMap { try? $0.get() }?.stop() }
+                _ = cluster
+            }
+            return try result.get()
+        }
+    }
+
+    private init() throws {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        guard let version = versions.compactMap(Int.init).max() else {
+            throw Failure(description: "no PostgreSQL server under /usr/lib/postgresql (install `postgresql`)")
+        }
+        bin = "/usr/lib/postgresql/\(version)/bin"
+        runAs = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] : []
+        directory = NSTemporaryDirectory() + "rederive-pg-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if getuid() == 0 { _ = try Self.exec(["/bin/chown", "postgres", directory]) }
+        port = try Self.freePort()
+        try run(["\(bin)/initdb", "-D", "\(directory)/data", "-A", "trust", "-U", "postgres", "--no-sync"])
+        try run([
+            "\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", "30", "-o",
+            "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60", "start",
+        ])
+    }
+
+    /// Stops the server and removes its directory.
+    func stop() {
+        _ = try? run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Stops the server (fast, like a lost network) without removing anything.
+    func pause() throws { try run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"]) }
+
+    /// Starts it again after `pause`.
+    func resume() throws {
+        try run([
+            "\(bin)/pg_ctl", "-D", "\(directory)/data", "-l", "\(directory)/log", "-w", "-t", "30", "-o",
+            "-p \(port) -k \(directory) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=60", "start",
+        ])
+    }
+
+    /// A new empty database; returns its URL.
+    func newDatabase() throws -> String {
+        let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        _ = try sql("CREATE DATABASE \(name)", database: "postgres")
+        return "postgres://postgres@127.0.0.1:\(port)/\(name)"
+    }
+
+    /// Runs `text` with psql on the database of `url` (or `database`); returns its rows,
+    /// one line each, columns separated by `|`.
+    @discardableResult
+    func sql(_ text: String, url: String? = nil, database: String? = nil) throws -> [String] {
+        let db = database ?? url.map { String($0.split(separator: "/").last!) } ?? "postgres"
+        let out = try Self.exec([
+            "\(bin)/psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U",
+            "postgres", "-d", db, "-c", text,
+        ])
+        return out.split(separator: "\n").map(String.init)
+    }
+
+    private func run(_ arguments: [String]) throws {
+        _ = try Self.exec(runAs + arguments)
+    }
+
+    // posix_spawn and waitpid, not Foundation's Process: the server pg_ctl leaves running
+    // inherits what Process watches its child through, and Process then never sees it end.
+    @discardableResult
+    private static func exec(_ arguments: [String]) throws -> String {
+        let base = NSTemporaryDirectory() + "rederive-pg-exec-\(UUID().uuidString.prefix(8))"
+        defer {
+            try? FileManager.default.removeItem(atPath: base + ".out")
+            try? FileManager.default.removeItem(atPath: base + ".err")
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+        guard spawned == 0 else {
+            throw Failure(description: "cannot start \(arguments[0]): \(String(cString: strerror(spawned)))")
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let data = FileManager.default.contents(atPath: base + ".out") ?? Data()
+        let errors = FileManager.default.contents(atPath: base + ".err") ?? Data()
+        guard status == 0 else {
+            throw Failure(
+                description: "\(arguments.joined(separator: " ")) exited with status \(status): "
+                    + String(decoding: errors, as: UTF8.self))
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+            }
+        }
+        guard bound else { throw Failure(description: "no free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import XCTest
+
+/// The PostgreSQL engine against a real server (`PostgresCluster`), through the command
+/// line: the same store concepts and jobs as SQLite, and the derive split across worker
+/// processes that claim ranges in the database.
+final class PostgresStoreTests: XCTestCase {
+    private var cluster: PostgresCluster!
+    private var url = ""
+    private var dir = ""
+
+    override func setUpWithError() throws {
+        cluster = try PostgresCluster.shared()
+        url = try cluster.newDatabase()
+        dir = NSTemporaryDirectory() + "rederive-pgtest-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        unsetenv("REDERIVE_LEASE_SECONDS")
+        unsetenv("REDERIVE_MAX_ATTEMPTS")
+    }
+
+    override func tearDownWithError() throws {
+        unsetenv("REDERIVE_LEASE_SECONDS")
+        unsetenv("REDERIVE_MAX_ATTEMPTS")
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    private var exports: String { RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path }
+
+    @discardableResult
+    private func rederive(_ arguments: [String], file: StaticString = #filePath, line: UInt = #line) throws -> Int32 {
+        try CommandLineTool.run(
+            arguments, stderrPath: dir + "/stderr-\(UUID().uuidString.prefix(6))", file: file, line: line)
+    }
+
+    private func start(_ arguments: [String]) throws -> CommandLineTool.Child {
+        try CommandLineTool.Child(arguments, stderrPath: dir + "/child-\(UUID().uuidString.prefix(6))")
+    }
+
+    /// The exported summaries without their derivation times (which differ between runs).
+    private func exported(_ db: String) throws -> [String] {
+        let out = dir + "/export-\(UUID().uuidString.prefix(6)).jsonl"
+        XCTAssertEqual(try rederive(["export", "--db", db, "--out", out, "--quiet"]), 0)
+        return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map {
+            String($0).replacingOccurrences(of: #""derivedAt":"[^"]*","#, with: "", options: .regularExpression)
+        }
+    }
+
+    /// A generated corpus of `records` small records.
+    private func corpus(_ records: Int) throws -> String {
+        let path = dir + "/corpus.jsonl.zst"
+        XCTAssertEqual(
+            try rederive([
+                "generate", "--out", path, "--records", "\(records)", "--seed", "3", "--core-model-bytes", "200",
+            ]), 0)
+        return path
+    }
+
+    func testImportStatusAndSchemaHistory() throws {
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM record", url: url), ["32"])
+        XCTAssertEqual(try cluster.sql("SELECT name FROM schema_migration", url: url), ["pg-v1-initial"])
+        // Importing the same exports again changes nothing.
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        XCTAssertEqual(try cluster.sql("SELECT count(*), sum(records_done) FROM run", url: url), ["2|32"])
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM summary_history", url: url), ["0"])
+    }
+
+    func testNewerSchemaIsRefusedUntouched() throws {
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        try cluster.sql("INSERT INTO schema_migration VALUES ('pg-v99-future', now())", url: url)
+        XCTAssertEqual(try rederive(["derive", "--db", url, "--all", "--quiet"]), 2)
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run", url: url), ["1"])
+    }
+
+    func testImportAndDeriveMatchSQLite() throws {
+        let sqlite = dir + "/rooms.sqlite"
+        XCTAssertEqual(try rederive(["import", exports, "--db", sqlite, "--quiet"]), 0)
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        XCTAssertEqual(try exported(url), try exported(sqlite))
+        XCTAssertEqual(
+            try rederive(["derive", "--db", url, "--all", "--rewrite", "--processes", "2", "--batch-size", "5"]), 0)
+        XCTAssertEqual(try rederive(["derive", "--db", sqlite, "--all", "--rewrite", "--quiet"]), 0)
+        XCTAssertEqual(try exported(url), try exported(sqlite))
+        XCTAssertEqual(
+            try cluster.sql("SELECT count(*), min(state), max(state), sum(records_read) FROM derive_range", url: url),
+            ["7|done|done|32"])
+    }
+
+    /// Every record derived exactly once, whichever of the workers got its range.
+    private func checkExactlyOnce(processes: Int) throws {
+        XCTAssertEqual(try rederive(["import", try corpus(400), "--db", url, "--quiet"]), 0)
+        XCTAssertEqual(
+            try rederive([
+                "derive", "--db", url, "--all", "--rewrite", "--processes", "\(processes)", "--batch-size", "10",
+                "--workers", "1", "--quiet",
+            ]), 0)
+        let total = try cluster.sql("SELECT count(*) FROM record", url: url)
+        XCTAssertEqual(try cluster.sql("SELECT sum(records_read) FROM derive_range", url: url), total)
+        XCTAssertEqual(
+            try cluster.sql("SELECT count(*) FROM derive_range WHERE state <> 'done' OR attempt <> 1", url: url), ["0"])
+        // Ranges are disjoint and cover every record.
+        XCTAssertEqual(
+            try cluster.sql(
+                "SELECT count(*) FROM record r WHERE (SELECT count(*) FROM derive_range d "
+                    + "WHERE r.seq BETWEEN d.seq_from AND d.seq_to) <> 1", url: url), ["0"])
+        let run = try cluster.sql("SELECT max(run_id) FROM derive_range", url: url)[0]
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM summary WHERE run_id <> \(run)", url: url), ["0"])
+        XCTAssertEqual(
+            try cluster.sql("SELECT status, records_read FROM run WHERE id = \(run)", url: url),
+            ["completed|" + total[0]])
+        let workers = try cluster.sql("SELECT count(DISTINCT claimed_by) FROM derive_range", url: url)[0]
+        XCTAssertGreaterThan(Int(workers) ?? 0, 1, "more than one worker claimed ranges")
+    }
+
+    func testTwoWorkerProcessesDeriveEveryRecordOnce() throws { try checkExactlyOnce(processes: 2) }
+
+    func testFourWorkerProcessesDeriveEveryRecordOnce() throws { try checkExactlyOnce(processes: 4) }
+
+    /// Waits until `child` holds a claimed range; returns its id.
+    private func claimedRange(by child: CommandLineTool.Child) throws -> String {
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let rows = try cluster.sql(
+                "SELECT id FROM derive_range WHERE state = 'claimed' AND claimed_by LIKE '%:\(child.pid)' LIMIT 1",
+                url: url)
+            if let id = rows.first { return id }
+            usleep(2_000)
+        }
+        throw PostgresCluster.Failure(description: "the worker never claimed a range")
+    }
+
+    func testKilledWorkersRangeIsFinishedByAnotherWithTheSameResult() throws {
+        let sqlite = dir + "/rooms.sqlite"
+        let input = try corpus(300)
+        XCTAssertEqual(try rederive(["import", input, "--db", sqlite, "--quiet"]), 0)
+        XCTAssertEqual(try rederive(["import", input, "--db", url, "--quiet"]), 0)
+        setenv("REDERIVE_LEASE_SECONDS", "1", 1)
+        let arguments = ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "20", "--quiet"]
+        let first = try start(arguments)
+        let range = try claimedRange(by: first)
+        first.signal(SIGSTOP)
+        first.signal(SIGKILL)
+        first.wait()
+        XCTAssertEqual(try rederive(arguments), 0)
+        XCTAssertEqual(
+            try cluster.sql("SELECT state, attempt FROM derive_range WHERE id = \(range)", url: url), ["done|2"])
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM derive_range WHERE state <> 'done'", url: url), ["0"])
+        XCTAssertEqual(try rederive(["derive", "--db", sqlite, "--all", "--rewrite", "--quiet"]), 0)
+        XCTAssertEqual(try exported(url), try exported(sqlite))
+    }
+
+    func testWorkerPausedPastItsLeaseCannotCommitItsStaleRange() throws {
+        XCTAssertEqual(try rederive(["import", try corpus(200), "--db", url, "--quiet"]), 0)
+        setenv("REDERIVE_LEASE_SECONDS", "1", 1)
+        let arguments = ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "20"]
+        let stalled = try start(arguments)
+        let range = try claimedRange(by: stalled)
+        stalled.signal(SIGSTOP)
+        XCTAssertEqual(try rederive(arguments + ["--quiet"]), 0)
+        let before = try cluster.sql("SELECT claimed_by, attempt FROM derive_range WHERE id = \(range)", url: url)
+        stalled.signal(SIGCONT)
+        let (status, _) = stalled.wait()
+        XCTAssertEqual(status, 0)
+        XCTAssertEqual(
+            try cluster.sql("SELECT claimed_by, attempt FROM derive_range WHERE id = \(range)", url: url), before)
+        XCTAssertEqual(try cluster.sql("SELECT attempt FROM derive_range WHERE id = \(range)", url: url), ["2"])
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM derive_range WHERE state <> 'done'", url: url), ["0"])
+    }
+
+    func testPoisonRangeStopsAfterItsAttempts() throws {
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        try cluster.sql(
+            """
+            CREATE FUNCTION poison() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.record_seq = 7 THEN RAISE EXCEPTION 'poisoned record'; END IF; RETURN NEW; END $$;
+            CREATE TRIGGER poison BEFORE INSERT OR UPDATE ON summary FOR EACH ROW EXECUTE FUNCTION poison();
+            """, url: url)
+        setenv("REDERIVE_MAX_ATTEMPTS", "3", 1)
+        XCTAssertEqual(try rederive(["derive", "--db", url, "--all", "--rewrite", "--batch-size", "5", "--quiet"]), 3)
+        XCTAssertEqual(
+            try cluster.sql(
+                "SELECT seq_from <= 7 AND seq_to >= 7, attempt FROM derive_range WHERE state = 'failed'", url: url),
+            ["t|3"])
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM derive_range WHERE state = 'done'", url: url), ["6"])
+        XCTAssertEqual(try cluster.sql("SELECT status FROM run ORDER BY id DESC LIMIT 1", url: url), ["completed"])
+    }
+
+    func testServerLostMidRunIsAClearErrorAndARerunCompletes() throws {
+        XCTAssertEqual(try rederive(["import", try corpus(300), "--db", url, "--quiet"]), 0)
+        let arguments = ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "10", "--quiet"]
+        let worker = try start(arguments)
+        _ = try claimedRange(by: worker)
+        worker.signal(SIGSTOP)
+        try cluster.pause()
+        worker.signal(SIGCONT)
+        let (status, _) = worker.wait()
+        XCTAssertEqual(status, 2, worker.stderr)
+        XCTAssertTrue(worker.stderr.contains("cannot"), worker.stderr)
+        try cluster.resume()
+        setenv("REDERIVE_LEASE_SECONDS", "1", 1)
+        try cluster.sql("UPDATE derive_range SET lease_until = now() WHERE state = 'claimed'", url: url)
+        XCTAssertEqual(try rederive(arguments), 0)
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM derive_range WHERE state <> 'done'", url: url), ["0"])
+        let total = try cluster.sql("SELECT count(*) FROM record", url: url)
+        XCTAssertEqual(try cluster.sql("SELECT sum(records_read) FROM derive_range", url: url), total)
+    }
+}
