@@ -66,6 +66,13 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
             try? group.syncShutdownGracefully()
             throw .io("\(location.display): cannot connect: \(PostgresSession.describe(error))")
         }
+        // A process stopped in the middle of a transaction (SIGSTOP, a VM paused) would hold
+        // its row locks, and with them the range it was committing, for as long as it stays
+        // stopped: the server ends such a transaction once it idles longer than a lease.
+        let idle = Int((max(self.leaseSeconds, 1) * 1000).rounded())
+        for session in [reader, writer] {
+            _ = try? session.run("SET idle_in_transaction_session_timeout = \(idle)")
+        }
         do {
             try migrate()
         } catch {

@@ -159,8 +159,10 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try rederive(arguments + ["--quiet"]), 0)
         let before = try cluster.sql("SELECT claimed_by, attempt FROM derive_range WHERE id = \(range)", url: url)
         stalled.signal(SIGCONT)
+        // Stopped before its commit, it finds the range taken (0); stopped inside its commit,
+        // the server ended that transaction after a lease of idling, and the connection with it (2).
         let (status, _) = stalled.wait()
-        XCTAssertEqual(status, 0)
+        XCTAssertTrue(status == 0 || status == 2, "exit \(status): \(stalled.stderr)")
         XCTAssertEqual(
             try cluster.sql("SELECT claimed_by, attempt FROM derive_range WHERE id = \(range)", url: url), before)
         XCTAssertEqual(try cluster.sql("SELECT attempt FROM derive_range WHERE id = \(range)", url: url), ["2"])
