@@ -38,6 +38,12 @@ final class CrashRecoveryTests: XCTestCase {
 
     override func tearDown() { dir = nil }
 
+    // The corpus is shared by this class's tests: drop it (and its temporary folder) after the last.
+    override class func tearDown() {
+        lock.withLock { shared = nil }
+        super.tearDown()
+    }
+
     private static func makeCorpus() throws -> Corpus {
         let dir = try TemporaryDirectory()
         let rooms = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path
