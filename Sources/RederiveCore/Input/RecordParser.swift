@@ -325,8 +325,8 @@ struct RecordFields {
                 }
                 throw RecordFailure(
                     stage: .upgrade, code: .unsupportedFormatVersion,
-                    message:
-                        "formatVersion \(version) is not supported (this build reads 1 to \(ExportRecordV3.formatVersion))",
+                    message: "formatVersion \(version) is not supported "
+                        + "(this build reads 1 to \(ExportRecordV3.formatVersion))",
                     id: id)
             }
         } catch {

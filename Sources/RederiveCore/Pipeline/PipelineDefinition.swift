@@ -155,7 +155,8 @@ extension PipelineDefinition {
         let version = try top.int("version", required: true)!
         guard version >= 1, version <= currentVersion else {
             throw .usage(
-                "\(path):\(top.line(of: "version")): pipeline version \(version) is not supported (this build reads 1 to \(currentVersion))"
+                "\(path):\(top.line(of: "version")): pipeline version \(version) is not supported "
+                    + "(this build reads 1 to \(currentVersion))"
             )
         }
         var definition = PipelineDefinition(
@@ -363,7 +364,8 @@ final class MappingReader {
             let name = key.string ?? "?"
             if !read.contains(name) {
                 throw .usage(
-                    "\(path):\(lineOf(key)): unknown key \"\(name)\" in \(context) (known: \(read.sorted().joined(separator: ", ")))"
+                    "\(path):\(lineOf(key)): unknown key \"\(name)\" in \(context) "
+                        + "(known: \(read.sorted().joined(separator: ", ")))"
                 )
             }
         }

@@ -267,7 +267,8 @@ public enum PipelineRunner {
                     try DeriveJob.plan(preview, config: config, store: readOnly).write(to: planPath)
                     log(
                         .info,
-                        "plan written to \(planPath): apply it with `rederive derive --db \(pipeline.store) --apply-plan \(planPath)`",
+                        "plan written to \(planPath): apply it with "
+                            + "`rederive derive --db \(pipeline.store) --apply-plan \(planPath)`",
                         stageMetadata.merging(["plan": .string(planPath)]) { $1 })
                 }
                 if preview.exitStatus != 0 { outcome.exitStatus = preview.exitStatus }

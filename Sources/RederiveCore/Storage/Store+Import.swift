@@ -99,7 +99,8 @@ extension Store {
                         if let hash {
                             try db.execute(
                                 sql: """
-                                    INSERT OR REPLACE INTO imported_file (content_hash, path, bytes, records, run_id, imported_at)
+                                    INSERT OR REPLACE INTO imported_file
+                                        (content_hash, path, bytes, records, run_id, imported_at)
                                     VALUES (?, ?, ?, ?, ?, ?)
                                     """, arguments: [hash, path, bytes, records, runID, now])
                         }
@@ -162,7 +163,8 @@ extension Store {
             try db.cachedStatement(
                 sql: """
                     UPDATE record SET room_name = ?, captured_at = ?, source_format_version = ?, source_file = ?,
-                        source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?, source_summary_version = ?, stored_at = ?
+                        source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?, source_summary_version = ?,
+                        stored_at = ?
                     WHERE seq = ?
                     """
             ).execute(arguments: [
@@ -184,7 +186,8 @@ extension Store {
         try db.cachedStatement(
             sql: """
                 INSERT INTO raw_room (record_seq, core_model_offset, skeleton) VALUES (?, ?, ?)
-                ON CONFLICT(record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset, skeleton = excluded.skeleton
+                ON CONFLICT(record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset,
+                    skeleton = excluded.skeleton
                 """
         ).execute(arguments: [seq, parts.coreModelOffset, Data(parts.skeleton)])
         try db.cachedStatement(

@@ -122,12 +122,14 @@ extension Store {
                 arguments: [key, issue.code.rawValue]) ?? false
         try db.cachedStatement(
             sql: """
-                INSERT INTO failure (record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at)
+                INSERT INTO failure
+                    (record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(record_key) DO UPDATE SET record_id = excluded.record_id, file = excluded.file,
                     line = excluded.line, stage = excluded.stage, code = excluded.code, message = excluded.message,
                     run_id = excluded.run_id, last_seen_at = excluded.last_seen_at,
-                    first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at ELSE excluded.first_seen_at END
+                    first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at
+                        ELSE excluded.first_seen_at END
                 """
         ).execute(arguments: [
             key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code.rawValue, issue.message,

@@ -87,7 +87,8 @@ final class BackfillSafetyCommandTests: XCTestCase {
             f = open(sys.argv[1], 'a+')
             fcntl.flock(f, fcntl.LOCK_EX)
             f.truncate(0)
-            f.write('command=rederive derive --all\\npid=%d\\nhost=host-a\\nsince=2026-11-23T03:00:00Z\\n' % os.getpid())
+            f.write('command=rederive derive --all\\npid=%d\\nhost=host-a\\n\
+            since=2026-11-23T03:00:00Z\\n' % os.getpid())
             f.flush()
             time.sleep(float(sys.argv[2]))
             """

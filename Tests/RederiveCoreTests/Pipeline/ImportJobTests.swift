@@ -173,7 +173,8 @@ final class ImportJobTests: XCTestCase {
         XCTAssertEqual(r2.count("imported"), 0)
         let rows = try StoreInspection.rows(
             db,
-            "SELECT record.seq, raw_hash, summary_json, wall_count, summary.run_id, source_file FROM record JOIN summary ON record_seq = seq"
+            "SELECT record.seq, raw_hash, summary_json, wall_count, summary.run_id, source_file "
+                + "FROM record JOIN summary ON record_seq = seq"
         )
         XCTAssertEqual(rows.count, 1)
         let after = try XCTUnwrap(rows.first)

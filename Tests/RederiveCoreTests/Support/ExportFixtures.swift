@@ -52,8 +52,8 @@ enum ExportFixtures {
     /// A version-3 line with `roomText` spliced in verbatim as the `room` value.
     static func v3Line(id: String, name: String, roomText: [UInt8], summaryVersion: Int? = 1) -> [UInt8] {
         var out = Array(
-            "{\"formatVersion\":3,\"id\":\"\(id)\",\"roomName\":\"\(name)\",\"capturedAt\":\"2026-02-10T09:15:00Z\",\"room\":"
-                .utf8)
+            ("{\"formatVersion\":3,\"id\":\"\(id)\",\"roomName\":\"\(name)\","
+                + "\"capturedAt\":\"2026-02-10T09:15:00Z\",\"room\":").utf8)
         out += roomText
         out += Array(",\"summary\":{\"wall_count\":4}".utf8)
         if let summaryVersion { out += Array(",\"summaryVersion\":\(summaryVersion)".utf8) }
