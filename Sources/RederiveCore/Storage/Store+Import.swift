@@ -70,10 +70,7 @@ extension Store {
             return try pool.write { db in
                 var counts = ImportBatchCounts()
                 let now = Store.now()
-                let ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
-                // Ledger entries of records that went through, cleared at the end in one
-                // statement; a later failure of the same key in this batch keeps its entry.
-                var cleared = Set<String>()
+                var ledger = try LedgerBatch(self, db, runID: runID, now: now)
                 for item in items {
                     switch item {
                     case .row(let row):
@@ -89,12 +86,9 @@ extension Store {
                         case .rederived: counts.rederived += 1
                         case .unchanged: counts.unchanged += 1
                         }
-                        if !ledgerEmpty {
-                            cleared.formUnion(Store.clearedKeys(id: row.record.id, file: row.file, line: row.line))
-                        }
+                        ledger.succeeded(id: row.record.id, file: row.file, line: row.line)
                     case .issue(let issue):
-                        cleared.remove(Store.ledgerKey(issue))
-                        if try recordFailure(db, issue, runID: runID, now: now) { counts.newFailures += 1 }
+                        if try ledger.failed(issue) { counts.newFailures += 1 }
                     case .fileDone(let path, let hash, let bytes, let records):
                         if let hash {
                             try db.execute(
@@ -106,7 +100,7 @@ extension Store {
                         }
                     }
                 }
-                if !cleared.isEmpty { try clearFailures(db, keys: cleared) }
+                try ledger.finish()
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: nil)
                 return counts
             }
