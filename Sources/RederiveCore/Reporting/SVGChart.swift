@@ -47,6 +47,14 @@ enum SVGChart {
         return svg + close(caption: caption)
     }
 
+    /// The HTML reports' `chart-failures`: one bar per code (sorted), one series named `series`.
+    static func failureBars(_ countsByCode: [String: Int], series: String, caption: String) -> String {
+        let codes = countsByCode.keys.sorted()
+        return bars(
+            labels: codes, series: [.init(name: series, values: codes.map { Double(countsByCode[$0]!) })],
+            id: "chart-failures", caption: caption)
+    }
+
     /// Bars per category (`labels`), the series stacked on each other.
     static func bars(
         labels: [String], series: [Series], id: String, caption: String,
