@@ -206,12 +206,7 @@ final class BackfillSafetyCommandTests: XCTestCase {
     func testKill9DuringRevertResumesToTheSameResult() throws {
         // A store big enough for a revert to be caught mid-way.
         let export = dir.file("big.jsonl")
-        var options = CorpusGenerator.Options(records: 3000, seed: 77)
-        options.coreModelBytes = 200
-        options.corruptFraction = 0
-        options.collectLines = false
-        let rooms = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path
-        _ = try CorpusGenerator(roomsDirectory: rooms, options: options).write(to: export)
+        try ExportFixtures.writeLargeExport(records: 3000, seed: 77, to: export)
         let big = dir.file("big.sqlite")
         XCTAssertEqual(try rederive(["import", export, "--db", big, "-q"]).status, 0)
         try makeStale(big)

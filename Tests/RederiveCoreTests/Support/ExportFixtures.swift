@@ -1,4 +1,5 @@
 import Foundation
+import RederiveCorpus
 import XCTest
 @testable import RederiveCore
 
@@ -69,6 +70,17 @@ enum ExportFixtures {
     }
 
     /// Writes lines joined with "\n" (and a final "\n").
+    /// A generated export of `records` good records (small coreModel) at `path`, for tests that
+    /// need a run long enough to be caught mid-way.
+    static func writeLargeExport(records: Int, seed: UInt64, to path: String) throws {
+        var options = CorpusGenerator.Options(records: records, seed: seed)
+        options.coreModelBytes = 200
+        options.corruptFraction = 0
+        options.collectLines = false
+        let rooms = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path
+        _ = try CorpusGenerator(roomsDirectory: rooms, options: options).write(to: path)
+    }
+
     static func write(lines: [String], to path: String) throws {
         try write(Array(lines.map { $0 + "\n" }.joined().utf8), to: path)
     }
