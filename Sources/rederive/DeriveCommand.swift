@@ -45,8 +45,10 @@ struct Derive: ParsableCommand {
     var ids: String?
 
     @Option(
-        help:
-            "Only records stored (imported or changed) at or after this ISO 8601 time, e.g. 2026-11-01T00:00:00Z; stale ones only, unless with --all."
+        help: """
+            Only records stored (imported or changed) at or after this ISO 8601 time, e.g. 2026-11-01T00:00:00Z; \
+            stale ones only, unless with --all.
+            """
     )
     var since: String?
 
@@ -95,7 +97,8 @@ struct Derive: ParsableCommand {
             if dryRun { throw ValidationError("--apply-plan and --dry-run cannot be combined") }
             if all || ids != nil || since != nil || retryFailed || options.allowDowngrade {
                 throw ValidationError(
-                    "--apply-plan applies the plan's own selection: drop --all/--ids/--since/--retry-failed/--allow-downgrade"
+                    "--apply-plan applies the plan's own selection: "
+                        + "drop --all/--ids/--since/--retry-failed/--allow-downgrade"
                 )
             }
         }
@@ -137,9 +140,8 @@ struct Derive: ParsableCommand {
             config.maxChanges = maxChanges.flatMap(ChangeLimit.init)
             if let applyPlan {
                 let plan = try DerivePlan.load(path: applyPlan)
-                logger.info(
-                    "applying the plan \(applyPlan): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries (\(plan.selection))"
-                )
+                let counts = "\(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries"
+                logger.info("applying the plan \(applyPlan): \(counts) (\(plan.selection))")
                 return try output.finish([try DeriveJob.apply(plan, config: config, store: store)], store: store.path)
             }
             return try output.finish([try DeriveJob.run(config, store: store)], store: store.path)

@@ -61,15 +61,10 @@ struct Revert: ParsableCommand {
                 defer { store.close() }
                 return try output.finish([try RevertJob.run(config, store: store)])
             }
-            guard FileManager.default.fileExists(atPath: db) else {
-                throw RederiveError.usage("\(db): no such store")
+            return try ExistingStore.withLockedStore(db, locking: locking) { store in
+                RunControl.installSignalHandlers()
+                return try output.finish([try RevertJob.run(config, store: store)])
             }
-            let lock = try locking.acquire(store: db)
-            defer { lock.release() }
-            let store = try Store(path: db)
-            defer { store.close() }
-            RunControl.installSignalHandlers()
-            return try output.finish([try RevertJob.run(config, store: store)])
         }
         throw ExitCode(status)
     }

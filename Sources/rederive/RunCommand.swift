@@ -45,13 +45,8 @@ struct Run: ParsableCommand {
         completion: .file(extensions: ["jsonl", "zst"]))
     var out: String?
 
-    /// Every stage's workers, batch size and error budget (each overrides the file).
+    /// Every stage's workers, batch size, error budget and `--allow-downgrade` (each overrides the file).
     @OptionGroup var tuning: BatchTuning
-
-    @Flag(
-        name: .customLong("allow-downgrade"),
-        help: "Overwrite summaries a newer rederive derived (default: leave them, counted as newer).")
-    var allowDowngrade = false
 
     @OptionGroup var locking: LockOptions
 
@@ -85,7 +80,6 @@ struct Run: ParsableCommand {
             overrides.inputs = input.isEmpty ? nil : input
             overrides.out = out
             overrides.dryRun = dryRun
-            overrides.allowDowngrade = allowDowngrade
             overrides.metricsFile = output.metricsFile
             overrides.report = report
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)

@@ -101,7 +101,8 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         guard plan.summaryVersion == deriver.version, plan.fingerprint == deriver.fingerprint else {
             throw .refused(
                 "the plan was made by summary v\(plan.summaryVersion) (\(plan.fingerprint)); this build is "
-                    + "v\(deriver.version) (\(deriver.fingerprint)). Make a new plan with this build. Nothing was written"
+                    + "v\(deriver.version) (\(deriver.fingerprint)). "
+                    + "Make a new plan with this build. Nothing was written"
             )
         }
         var config = config

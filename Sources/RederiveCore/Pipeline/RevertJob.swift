@@ -126,7 +126,10 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
             let more = conflicts > conflictIDs.count ? ", …" : ""
             let ids = conflictIDs.joined(separator: ", ") + more
             log.warning(
-                "\(conflicts) record(s) changed by a later run since run \(config.run) were left untouched (conflicts): \(ids)"
+                """
+                \(conflicts) record(s) changed by a later run since run \(config.run) were left untouched \
+                (conflicts): \(ids)
+                """
             )
         }
     }

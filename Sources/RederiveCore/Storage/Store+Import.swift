@@ -70,10 +70,7 @@ extension Store {
             return try pool.write { db in
                 var counts = ImportBatchCounts()
                 let now = Store.now()
-                let ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
-                // Ledger entries of records that went through, cleared at the end in one
-                // statement; a later failure of the same key in this batch keeps its entry.
-                var cleared = Set<String>()
+                var ledger = try LedgerBatch(self, db, runID: runID, now: now)
                 for item in items {
                     switch item {
                     case .row(let row):
@@ -89,23 +86,21 @@ extension Store {
                         case .rederived: counts.rederived += 1
                         case .unchanged: counts.unchanged += 1
                         }
-                        if !ledgerEmpty {
-                            cleared.formUnion(Store.clearedKeys(id: row.record.id, file: row.file, line: row.line))
-                        }
+                        ledger.succeeded(id: row.record.id, file: row.file, line: row.line)
                     case .issue(let issue):
-                        cleared.remove(Store.ledgerKey(issue))
-                        if try recordFailure(db, issue, runID: runID, now: now) { counts.newFailures += 1 }
+                        if try ledger.failed(issue) { counts.newFailures += 1 }
                     case .fileDone(let path, let hash, let bytes, let records):
                         if let hash {
                             try db.execute(
                                 sql: """
-                                    INSERT OR REPLACE INTO imported_file (content_hash, path, bytes, records, run_id, imported_at)
+                                    INSERT OR REPLACE INTO imported_file
+                                        (content_hash, path, bytes, records, run_id, imported_at)
                                     VALUES (?, ?, ?, ?, ?, ?)
                                     """, arguments: [hash, path, bytes, records, runID, now])
                         }
                     }
                 }
-                if !cleared.isEmpty { try clearFailures(db, keys: cleared) }
+                try ledger.finish()
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: nil)
                 return counts
             }
@@ -162,7 +157,8 @@ extension Store {
             try db.cachedStatement(
                 sql: """
                     UPDATE record SET room_name = ?, captured_at = ?, source_format_version = ?, source_file = ?,
-                        source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?, source_summary_version = ?, stored_at = ?
+                        source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?, source_summary_version = ?,
+                        stored_at = ?
                     WHERE seq = ?
                     """
             ).execute(arguments: [
@@ -184,7 +180,8 @@ extension Store {
         try db.cachedStatement(
             sql: """
                 INSERT INTO raw_room (record_seq, core_model_offset, skeleton) VALUES (?, ?, ?)
-                ON CONFLICT(record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset, skeleton = excluded.skeleton
+                ON CONFLICT(record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset,
+                    skeleton = excluded.skeleton
                 """
         ).execute(arguments: [seq, parts.coreModelOffset, Data(parts.skeleton)])
         try db.cachedStatement(

@@ -107,7 +107,8 @@ extension Store {
                 for restore in restores {
                     try db.cachedStatement(
                         sql: """
-                            INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, \(names.joined(separator: ", ")))
+                            INSERT INTO summary_history
+                                (record_seq, replaced_by_run, replaced_at, \(names.joined(separator: ", ")))
                             SELECT record_seq, ?, ?, \(names.joined(separator: ", ")) FROM summary WHERE record_seq = ?
                             """
                     ).execute(arguments: [runID, now, restore.seq])
@@ -115,7 +116,8 @@ extension Store {
                         sql: """
                             INSERT INTO summary (record_seq, \(names.joined(separator: ", ")))
                             VALUES (?, \(names.map { _ in "?" }.joined(separator: ", ")))
-                            ON CONFLICT(record_seq) DO UPDATE SET \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                            ON CONFLICT(record_seq) DO UPDATE SET
+                                \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
                             """
                     ).execute(arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.values))
                 }
@@ -143,7 +145,8 @@ extension Store {
                     try db.execute(
                         sql: """
                             DELETE FROM summary_history WHERE replaced_by_run NOT IN (
-                                SELECT DISTINCT replaced_by_run FROM summary_history ORDER BY replaced_by_run DESC LIMIT ?)
+                                SELECT DISTINCT replaced_by_run FROM summary_history
+                                ORDER BY replaced_by_run DESC LIMIT ?)
                             """, arguments: [keepRuns])
                     removed += db.changesCount
                 }

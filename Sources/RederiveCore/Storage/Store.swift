@@ -78,7 +78,8 @@ public final class Store: @unchecked Sendable {
             let current = (try? pool.read { try migrator.hasCompletedMigrations($0) }) ?? false
             if !current {
                 throw .io(
-                    "\(path): the store's schema is older than this build; run `rederive import` or `rederive derive` once to migrate it"
+                    "\(path): the store's schema is older than this build; "
+                        + "run `rederive import` or `rederive derive` once to migrate it"
                 )
             }
             return
@@ -151,8 +152,9 @@ public final class Store: @unchecked Sendable {
         if stat(path + "-wal", &walInfo) == 0, walInfo.st_size > 0 {
             throw .io(
                 "\(path): cannot open the store read-only (\(firstError.map { "\($0)" } ?? "forced")), and its "
-                    + "\(path)-wal holds \(walInfo.st_size) bytes of changes that can only be read with write access to "
-                    + "the directory; open it once where it is writable (any rederive command checkpoints it)")
+                    + "\(path)-wal holds \(walInfo.st_size) bytes of changes that can only be read "
+                    + "with write access to the directory; open it once where it is writable "
+                    + "(any rederive command checkpoints it)")
         }
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
@@ -180,8 +182,12 @@ public final class Store: @unchecked Sendable {
         let known = Set(migrator.migrations)
         let unknown = Set(applied).subtracting(known)
         if !unknown.isEmpty {
+            let migrations = unknown.sorted().joined(separator: ", ")
             throw RederiveError.io(
-                "\(path): this store was written by a newer rederive (schema migrations \(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. Use a newer rederive (this is rederive \(RederiveVersion.release), store schema \(Store.schemaVersion); see `rederive --version`); the file was not modified."
+                "\(path): this store was written by a newer rederive (schema migrations \(migrations) are unknown "
+                    + "to this build); refusing to open it. Use a newer rederive (this is rederive "
+                    + "\(RederiveVersion.release), store schema \(Store.schemaVersion); see `rederive --version`); "
+                    + "the file was not modified."
             )
         }
         return !applied.isEmpty && applied.count < known.count

@@ -94,7 +94,8 @@ final class BackfillSafetyCommandTests: XCTestCase {
             f = open(sys.argv[1], 'a+')
             fcntl.flock(f, fcntl.LOCK_EX)
             f.truncate(0)
-            f.write('command=rederive derive --all\\npid=%d\\nhost=host-a\\nsince=2026-11-23T03:00:00Z\\n' % os.getpid())
+            f.write('command=rederive derive --all\\npid=%d\\nhost=host-a\\n\
+            since=2026-11-23T03:00:00Z\\n' % os.getpid())
             f.flush()
             time.sleep(float(sys.argv[2]))
             """
@@ -212,12 +213,7 @@ final class BackfillSafetyCommandTests: XCTestCase {
     func testKill9DuringRevertResumesToTheSameResult() throws {
         // A store big enough for a revert to be caught mid-way.
         let export = dir.file("big.jsonl")
-        var options = CorpusGenerator.Options(records: 3000, seed: 77)
-        options.coreModelBytes = 200
-        options.corruptFraction = 0
-        options.collectLines = false
-        let rooms = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path
-        _ = try CorpusGenerator(roomsDirectory: rooms, options: options).write(to: export)
+        try ExportFixtures.writeLargeExport(records: 3000, seed: 77, to: export)
         let big = dir.file("big.sqlite")
         XCTAssertEqual(try rederive(["import", export, "--db", big, "-q"]).status, 0)
         try makeStale(big)
