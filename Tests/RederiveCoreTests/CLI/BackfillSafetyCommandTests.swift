@@ -47,8 +47,9 @@ final class BackfillSafetyCommandTests: XCTestCase {
     func testACleanImportAndDeriveKeepNoHistory() throws {
         XCTAssertEqual(try rederive(["derive", "--db", db, "--all"]).status, 0)
         XCTAssertEqual(try rederive(["derive", "--db", db, "--all", "--rewrite"]).status, 0)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary_history"), 0,
-                       "only a change of a summary keeps its predecessor")
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM summary_history"), 0,
+            "only a change of a summary keeps its predecessor")
     }
 
     // MARK: never downgrade
