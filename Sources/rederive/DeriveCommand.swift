@@ -127,24 +127,20 @@ struct Derive: ParsableCommand {
         let status = CommandRunner.run {
             try output.checkOutputs([("--report", options.report)])
             // A mistyped --db must not quietly create (and "derive") an empty store.
-            guard FileManager.default.fileExists(atPath: options.db) else {
-                throw RederiveError.usage("\(options.db): no such store (`rederive import` creates one)")
+            return try ExistingStore.withLockedStore(options.db, locking: locking) { store in
+                RunControl.installSignalHandlers()
+                var config = DeriveConfiguration(selection: selection, settings: options.settings)
+                config.rewriteUnchanged = rewrite
+                config.maxChanges = maxChanges.flatMap(ChangeLimit.init)
+                if let applyPlan {
+                    let plan = try DerivePlan.load(path: applyPlan)
+                    let counts = "\(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries"
+                    logger.info("applying the plan \(applyPlan): \(counts) (\(plan.selection))")
+                    return try output.finish(
+                        [try DeriveJob.apply(plan, config: config, store: store)], store: store.path)
+                }
+                return try output.finish([try DeriveJob.run(config, store: store)], store: store.path)
             }
-            let lock = try locking.acquire(store: options.db)
-            defer { lock.release() }
-            let store = try Store(path: options.db)
-            defer { store.close() }
-            RunControl.installSignalHandlers()
-            var config = DeriveConfiguration(selection: selection, settings: options.settings)
-            config.rewriteUnchanged = rewrite
-            config.maxChanges = maxChanges.flatMap(ChangeLimit.init)
-            if let applyPlan {
-                let plan = try DerivePlan.load(path: applyPlan)
-                let counts = "\(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries"
-                logger.info("applying the plan \(applyPlan): \(counts) (\(plan.selection))")
-                return try output.finish([try DeriveJob.apply(plan, config: config, store: store)], store: store.path)
-            }
-            return try output.finish([try DeriveJob.run(config, store: store)], store: store.path)
         }
         throw ExitCode(status)
     }

@@ -9,14 +9,7 @@ enum ExistingStore {
     /// The store at `path`, opened read-only. A missing path or a directory is a usage error
     /// (exit 1) named as such, not SQLite's "disk I/O error".
     static func openReadOnly(_ path: String) throws(RederiveError) -> Store {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw .usage("\(path): no such store (`rederive import` creates one)")
-        }
-        if isDirectory.boolValue {
-            throw .usage("\(path): is a directory, not a store file (give the .sqlite file inside it)")
-        }
-        return try Store(path: path, readOnly: true)
+        try Store(path: path, mode: .readOnly)
     }
 
     /// Runs `body` with the store at `path` opened for writing, holding its run lock (taken as
@@ -25,11 +18,11 @@ enum ExistingStore {
         _ path: String, locking: LockOptions, _ body: (Store) throws -> Int32
     ) throws -> Int32 {
         guard FileManager.default.fileExists(atPath: path) else {
-            throw RederiveError.usage("\(path): no such store")
+            throw RederiveError.usage("\(path): no such store (`rederive import` creates one)")
         }
         let lock = try locking.acquire(store: path)
         defer { lock.release() }
-        let store = try Store(path: path)
+        let store = try Store(path: path, mode: .existing)
         defer { store.close() }
         return try body(store)
     }

@@ -51,7 +51,7 @@ struct Import: ParsableCommand {
             }
             let lock = try locking.acquire(store: options.db)
             defer { lock.release() }
-            let store = try Store(path: options.db)
+            let store = try Store(path: options.db, mode: .createIfMissing)
             defer { store.close() }
             RunControl.installSignalHandlers()
             let config = ImportConfiguration(

@@ -231,10 +231,7 @@ public enum PipelineRunner {
         // store is a usage error, not an empty success.
         func writable(mayCreate: Bool = false) throws(RederiveError) -> Store {
             if let store { return store }
-            if !mayCreate, !FileManager.default.fileExists(atPath: pipeline.store) {
-                throw .usage("\(pipeline.store): no such store (an import stage or `rederive import` creates one)")
-            }
-            let opened = try Store(path: pipeline.store)
+            let opened = try Store(path: pipeline.store, mode: mayCreate ? .createIfMissing : .existing)
             store = opened
             return opened
         }
@@ -248,7 +245,7 @@ public enum PipelineRunner {
                 continue
             case .preview(let config, let directory, let planPath):
                 // A preview reads through its own read-only connection: it writes nothing.
-                let readOnly = try Store(path: pipeline.store, readOnly: true)
+                let readOnly = try Store(path: pipeline.store, mode: .readOnly)
                 defer { readOnly.close() }
                 let preview = try DeriveJob.preview(config, store: readOnly)
                 try preview.write(toDirectory: directory)

@@ -10,6 +10,17 @@ import Darwin
 /// The embedded SQLite store (WAL): raw rooms kept byte-exact, derived summaries beside
 /// them, run history and the failure ledger. One writer at a time; reads may run alongside.
 public final class Store: @unchecked Sendable {
+    /// How a command may open its store: whether it may create one, and whether it writes.
+    public enum OpenMode: Sendable, Equatable {
+        /// Create the store when absent (`import`, a pipeline whose first stage imports).
+        case createIfMissing
+        /// Open an existing store for writing; a missing one is a usage error, never an
+        /// empty store quietly created at a mistyped path (`derive`, `export`, `revert`).
+        case existing
+        /// Open an existing, up-to-date store without writing anything (`status`, dry runs).
+        case readOnly
+    }
+
     /// The database file.
     public let path: String
     /// Whether the store was opened read-only.
@@ -32,6 +43,15 @@ public final class Store: @unchecked Sendable {
     /// main file is then read as `immutable` (see `openReadOnly`).
     public convenience init(path: String, readOnly: Bool = false) throws(RederiveError) {
         try self.init(path: path, readOnly: readOnly, forceImmutable: false)
+    }
+
+    /// Opens the store at `path` as `mode` allows (see `init(path:readOnly:)`); with
+    /// `.existing` or `.readOnly` a missing store is a usage error naming the fix.
+    public convenience init(path: String, mode: OpenMode) throws(RederiveError) {
+        if mode != .createIfMissing, !FileManager.default.fileExists(atPath: path) {
+            throw .usage("\(path): no such store (`rederive import` creates one)")
+        }
+        try self.init(path: path, readOnly: mode == .readOnly, forceImmutable: false)
     }
 
     /// `forceImmutable` skips straight to the read-only media fallback (tests run as root,
