@@ -307,7 +307,15 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                     if case .preview(_, let counter) = mode { counter.tally.unchanged += 1 }
                 } else {
                     stats.recordsDone += 1
-                    writes.append(.summary(seq: room.seq, id: room.id, summary: summary, json: json))
+                    // The job knows what it replaces: no history row for a first summary or for
+                    // a --rewrite of identical values, and no comparison in SQL for the others.
+                    let replaced: Store.Replaced =
+                        if let stored = room.storedJSON {
+                            room.storedVersion == deriver.version && room.storedFingerprint == deriver.fingerprint
+                                && stored.utf8.elementsEqual(json) ? .nothing : .differentSummary
+                        } else { .nothing }
+                    writes.append(
+                        .summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: replaced))
                     if case .preview(_, let counter) = mode {
                         counter.tally.write(
                             seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion,

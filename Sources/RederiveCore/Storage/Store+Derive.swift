@@ -174,7 +174,7 @@ extension Store {
 
     /// One derive result to store.
     enum DeriveWrite: Sendable {
-        case summary(seq: Int64, id: String, summary: RoomSummary, json: [UInt8])
+        case summary(seq: Int64, id: String, summary: RoomSummary, json: [UInt8], replacing: Replaced)
         case unchanged(id: String)
         case failure(RecordIssue)
     }
@@ -192,9 +192,10 @@ extension Store {
                 var ledger = try LedgerBatch(self, db, runID: runID, now: now)
                 for write in writes {
                     switch write {
-                    case .summary(let seq, let id, let summary, let json):
+                    case .summary(let seq, let id, let summary, let json, let replaced):
                         try writeSummary(
-                            db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now)
+                            db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now,
+                            replacing: replaced)
                         ledger.succeeded(id: id)
                     case .unchanged(let id):
                         ledger.succeeded(id: id)

@@ -140,7 +140,8 @@ extension Store {
             let seq = db.lastInsertedRowID
             try writeRaw(db, seq: seq, parts: row.parts)
             try writeSummary(
-                db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now)
+                db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now,
+                replacing: .nothing)
             return .inserted
         }
         let seq: Int64 = existing["seq"]
@@ -192,25 +193,43 @@ extension Store {
         ).execute(arguments: [seq, Data(parts.coreModel)])
     }
 
-    /// Upserts the derived columns of one record.
+    /// What a summary write replaces, as far as the writer knows.
+    enum Replaced {
+        /// Nothing: the record has no summary yet.
+        case nothing
+        /// A summary with other values (or version, or fingerprint): kept in the history.
+        case differentSummary
+        /// Not known here: kept in the history unless identical (compared in SQL).
+        case unknown
+    }
+
+    /// Upserts the derived columns of one record. The summary being replaced goes to the
+    /// history first, in the same transaction, so `rederive revert` can restore it; a rewrite
+    /// to identical values keeps nothing, and only a run's first replacement of a record is
+    /// kept (what the record held before the run).
     func writeSummary(
         _ db: Database, seq: Int64, summary s: RoomSummary, json: [UInt8], deriver: SummaryDeriver,
-        runID: Int64, now: String
+        runID: Int64, now: String, replacing replaced: Replaced = .unknown
     ) throws {
         let text = String(decoding: json, as: UTF8.self)
-        // The summary being replaced goes to the history first, in the same transaction, so
-        // `rederive revert` can restore it; a rewrite to identical values keeps nothing.
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, summary_version, fingerprint,
-                    derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, object_count, door_count,
-                    window_count, opening_count, volume_m3, floor_area_method, summary_json)
-                SELECT record_seq, ?, ?, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
-                    ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
-                    floor_area_method, summary_json
-                FROM summary WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)
-                """
-        ).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
+        let keep = """
+            INSERT OR IGNORE INTO summary_history (replaced_by_run, record_seq, replaced_at, summary_version,
+                fingerprint, derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, object_count,
+                door_count, window_count, opening_count, volume_m3, floor_area_method, summary_json)
+            SELECT ?, record_seq, ?, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
+                ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
+                floor_area_method, summary_json
+            FROM summary WHERE record_seq = ?
+            """
+        switch replaced {
+        case .nothing:
+            break
+        case .differentSummary:
+            try db.cachedStatement(sql: keep).execute(arguments: [runID, now, seq])
+        case .unknown:
+            try db.cachedStatement(sql: keep + " AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)")
+                .execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
+        }
         try db.cachedStatement(
             sql: """
                 INSERT INTO summary (record_seq, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,

@@ -117,7 +117,7 @@ extension Store {
             db,
             sql: """
                 SELECT summary_version, fingerprint, derived_at, run_id, summary_json, replaced_by_run, replaced_at
-                FROM \(summaryHistoryTable) WHERE record_seq = ? ORDER BY id
+                FROM \(summaryHistoryTable) WHERE record_seq = ? ORDER BY replaced_by_run
                 """, arguments: [seq]
         ).map { row in
             StoredRecord.HistoryEntry(

@@ -2,8 +2,8 @@ import GRDB
 
 /// One summary a run replaced, next to what the record holds now (for `rederive revert`).
 struct RevertCandidate: Sendable {
-    /// The history row (the keyset key of a revert).
-    var historyID: Int64
+    /// The record key (the keyset key of a revert, within the run's history rows).
+    var historyID: Int64 { seq }
     /// The record.
     var seq: Int64
     /// The record's id.
@@ -51,7 +51,7 @@ extension Store {
         do {
             return try pool.read {
                 try Int64.fetchOne(
-                    $0, sql: "SELECT MAX(id) FROM summary_history WHERE replaced_by_run = ?",
+                    $0, sql: "SELECT MAX(record_seq) FROM summary_history WHERE replaced_by_run = ?",
                     arguments: [run]) ?? 0
             }
         } catch {
@@ -59,8 +59,8 @@ extension Store {
         }
     }
 
-    /// The next summaries run `run` replaced, by history key (`id > after AND id <= upTo`),
-    /// the first replacement of each record only (what the record held before the run).
+    /// The next summaries run `run` replaced, by record key (`record_seq > after AND
+    /// record_seq <= upTo`, the history's own key order): what each record held before the run.
     func fetchRevertCandidates(
         replacedBy run: Int64, after: Int64, upTo: Int64,
         limit: Int
@@ -72,18 +72,16 @@ extension Store {
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT h.id AS history_id, h.record_seq, record.id AS record_id, s.record_seq AS current_seq,
+                        SELECT h.record_seq, record.id AS record_id, s.record_seq AS current_seq,
                                \(historyColumns), \(currentColumns)
                         FROM summary_history h JOIN record ON record.seq = h.record_seq
                         LEFT JOIN summary s ON s.record_seq = h.record_seq
-                        WHERE h.replaced_by_run = ? AND h.id > ? AND h.id <= ?
-                          AND h.id = (SELECT MIN(h2.id) FROM summary_history h2
-                                      WHERE h2.record_seq = h.record_seq AND h2.replaced_by_run = h.replaced_by_run)
-                        ORDER BY h.id LIMIT ?
+                        WHERE h.replaced_by_run = ? AND h.record_seq > ? AND h.record_seq <= ?
+                        ORDER BY h.record_seq LIMIT ?
                         """, arguments: [run, after, upTo, limit]
                 ).map { row in
                     RevertCandidate(
-                        historyID: row["history_id"], seq: row["record_seq"], id: row["record_id"],
+                        seq: row["record_seq"], id: row["record_id"],
                         previous: SummaryColumns(row: row, prefix: "h_"),
                         current: (row["current_seq"] as Int64?) == nil ? nil : SummaryColumns(row: row, prefix: "s_"))
                 }
