@@ -203,24 +203,6 @@ extension Store {
         case unknown
     }
 
-    /// Keeps the current summaries of `seqs` in the history as replaced by `runID` (the
-    /// first replacement in a run wins), in the caller's transaction.
-    func keepHistory(_ db: Database, of seqs: [Int64], runID: Int64, now: String) throws {
-        guard !seqs.isEmpty else { return }
-        try db.execute(
-            sql: """
-                INSERT OR IGNORE INTO summary_history (replaced_by_run, record_seq, replaced_at, summary_version,
-                    fingerprint, derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, object_count,
-                    door_count, window_count, opening_count, volume_m3, floor_area_method, summary_json)
-                SELECT ?, record_seq, ?, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
-                    ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
-                    floor_area_method, summary_json
-                FROM summary WHERE record_seq IN (\(seqs.map { _ in "?" }.joined(separator: ",")))
-                ORDER BY record_seq
-                """,
-            arguments: StatementArguments([runID.databaseValue, now.databaseValue] + seqs.map(\.databaseValue)))
-    }
-
     /// Upserts the derived columns of one record. The summary being replaced goes to the
     /// history first, in the same transaction, so `rederive revert` can restore it; a rewrite
     /// to identical values keeps nothing, and only a run's first replacement of a record is
@@ -230,23 +212,17 @@ extension Store {
         runID: Int64, now: String, replacing replaced: Replaced = .unknown
     ) throws {
         let text = String(decoding: json, as: UTF8.self)
-        let keep = """
-            INSERT OR IGNORE INTO summary_history (replaced_by_run, record_seq, replaced_at, summary_version,
-                fingerprint, derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, object_count,
-                door_count, window_count, opening_count, volume_m3, floor_area_method, summary_json)
-            SELECT ?, record_seq, ?, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
-                ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
-                floor_area_method, summary_json
-            FROM summary WHERE record_seq = ?
-            """
         switch replaced {
         case .nothing:
             break
         case .differentSummary:
-            try db.cachedStatement(sql: keep).execute(arguments: [runID, now, seq])
+            try db.cachedStatement(sql: Self.keepHistorySQL + " WHERE record_seq = ?")
+                .execute(arguments: [runID, now, seq])
         case .unknown:
-            try db.cachedStatement(sql: keep + " AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)")
-                .execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
+            try db.cachedStatement(
+                sql: Self.keepHistorySQL
+                    + " WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)"
+            ).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
         }
         try db.cachedStatement(
             sql: """

@@ -35,6 +35,24 @@ struct SummaryColumns: Sendable, Equatable {
 }
 
 extension Store {
+    /// Copies summary rows into the history as replaced by run `?` at time `?`; the caller
+    /// appends the `WHERE` clause. `OR IGNORE`: a run's first replacement of a record is kept
+    /// (what the record held before the run).
+    static let keepHistorySQL = """
+        INSERT OR IGNORE INTO summary_history (replaced_by_run, record_seq, replaced_at, \(
+            SummaryColumns.names.joined(separator: ", ")))
+        SELECT ?, record_seq, ?, \(SummaryColumns.names.joined(separator: ", ")) FROM summary
+        """
+
+    /// Keeps the current summaries of `seqs` in the history as replaced by `runID`, in the
+    /// caller's transaction (one statement for a whole batch).
+    func keepHistory(_ db: Database, of seqs: [Int64], runID: Int64, now: String) throws {
+        guard !seqs.isEmpty else { return }
+        try db.execute(
+            sql: Self.keepHistorySQL + " WHERE record_seq IN (\(seqs.map { _ in "?" }.joined(separator: ",")))",
+            arguments: StatementArguments([runID.databaseValue, now.databaseValue] + seqs.map(\.databaseValue)))
+    }
+
     /// Whether run `id` exists, and its command.
     func runCommand(id: Int64) throws(RederiveError) -> String? {
         do {
@@ -102,14 +120,8 @@ extension Store {
         do {
             try pool.write { db in
                 let now = Store.now()
+                try keepHistory(db, of: restores.map(\.seq), runID: runID, now: now)
                 for restore in restores {
-                    try db.cachedStatement(
-                        sql: """
-                            INSERT INTO summary_history
-                                (record_seq, replaced_by_run, replaced_at, \(names.joined(separator: ", ")))
-                            SELECT record_seq, ?, ?, \(names.joined(separator: ", ")) FROM summary WHERE record_seq = ?
-                            """
-                    ).execute(arguments: [runID, now, restore.seq])
                     try db.cachedStatement(
                         sql: """
                             INSERT INTO summary (record_seq, \(names.joined(separator: ", ")))
