@@ -28,9 +28,19 @@ struct Derive: ParsableCommand {
               rederive derive --db out/rooms.sqlite --dry-run
               rederive derive --db out/rooms.sqlite --dry-run --preview-out out/p --json
 
+            Backfills: --dry-run --plan FILE also writes a plan; --apply-plan FILE applies \
+            exactly that plan and refuses (exit 7, nothing written) when the store, this build \
+            or the records to write changed since. --max-changes N|P% refuses (exit 7) before \
+            writing when more existing summaries would change. Summaries derived by a newer \
+            rederive are left alone (counted as newer) unless --allow-downgrade. Every \
+            replaced summary is kept: `rederive revert --run N` restores a run's.
+              rederive derive --db out/rooms.sqlite --all --dry-run --plan out/plan.json
+              rederive derive --db out/rooms.sqlite --apply-plan out/plan.json
+
             Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error \
-            budget, 1 usage error, 2 fatal I/O, 130/143 stopped by SIGINT/SIGTERM (batch in \
-            hand committed).
+            budget, 1 usage error, 2 fatal I/O, 6 another writing run holds the store, 7 \
+            refused by --max-changes or a plan that no longer matches, 130/143 stopped by \
+            SIGINT/SIGTERM (batch in hand committed).
             """
     )
 
