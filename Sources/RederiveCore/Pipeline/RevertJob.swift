@@ -87,7 +87,7 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
             replacedBy: config.run, after: cursor, upTo: upper,
             limit: config.settings.batchSize)
         guard let last = batch.last else { return nil }
-        cursor = last.historyID
+        cursor = last.seq
         return batch
     }
 
@@ -110,7 +110,7 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
                 if conflictIDs.count < Self.conflictsShown { conflictIDs.append(candidate.id) }
             }
         }
-        return (restores, batch.last?.historyID ?? cursor)
+        return (restores, batch.last?.seq ?? cursor)
     }
 
     func write(_ write: ([(seq: Int64, summary: SummaryColumns)], Int64), progress: RunStatistics) throws(RederiveError)

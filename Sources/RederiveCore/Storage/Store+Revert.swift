@@ -2,9 +2,7 @@ import GRDB
 
 /// One summary a run replaced, next to what the record holds now (for `rederive revert`).
 struct RevertCandidate: Sendable {
-    /// The record key (the keyset key of a revert, within the run's history rows).
-    var historyID: Int64 { seq }
-    /// The record.
+    /// The record (also the keyset key of a revert within the run's history rows).
     var seq: Int64
     /// The record's id.
     var id: String
