@@ -129,7 +129,11 @@ public final class Store: @unchecked Sendable {
     // On failure nothing is left behind: a 0-byte file would otherwise be taken for a store.
     private static func create(path: String) throws(RederiveError) {
         do {
-            let queue = try DatabaseQueue(path: path)
+            // Switching to WAL needs the file to itself: a reader that opens the new file at
+            // that moment (a monitor, `status`) must make creation wait, not fail.
+            var config = Configuration()
+            config.busyMode = .timeout(10)
+            let queue = try DatabaseQueue(path: path, configuration: config)
             do {
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA page_size = \(pageSize)")
