@@ -169,6 +169,21 @@ void set_message(char *dst, const char *fmt, const char *a = "", const char *b =
     std::snprintf(dst, 192, fmt, a, b);
 }
 
+// Parses `buf` (through its padded copy, returned in `in`) into `root` and rejects duplicate
+// keys. On failure sets `*error` and `message` and returns the error; RJ_OK otherwise.
+int32_t parse_document(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity, const uint8_t *&in,
+                       element &root, int32_t *error, char *message) {
+    in = padded_input(p, buf, len, capacity);
+    auto err = p->dom.parse(in, len, false).get(root);
+    if (err) {
+        *error = map_error(err, in, len);
+        set_message(message, "%s", parse_error_message(err, *error));
+        return *error;
+    }
+    if (reject_duplicate_keys(p, root, error, message)) return *error;
+    return RJ_OK;
+}
+
 void fill_value(const element &e, rj_value *v) {
     switch (e.type()) {
     case element_type::NULL_VALUE: v->kind = RJ_NULL; break;
@@ -218,15 +233,9 @@ int record_field_index(std::string_view key) {
 extern "C" int32_t rj_parse_record(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity,
                                    rj_record *out) {
     std::memset(out, 0, sizeof(*out));
-    const uint8_t *in = padded_input(p, buf, len, capacity);
+    const uint8_t *in;
     element root;
-    auto err = p->dom.parse(in, len, false).get(root);
-    if (err) {
-        out->error = map_error(err, in, len);
-        set_message(out->message, "%s", parse_error_message(err, out->error));
-        return out->error;
-    }
-    if (reject_duplicate_keys(p, root, &out->error, out->message)) return out->error;
+    if (parse_document(p, buf, len, capacity, in, root, &out->error, out->message) != RJ_OK) return out->error;
     simdjson::dom::object obj;
     if (root.get_object().get(obj)) {
         out->error = RJ_NOT_OBJECT;
@@ -476,15 +485,9 @@ int32_t parse_room(rj_parser *p, const element &root, rj_room *out) {
 extern "C" int32_t rj_parse_room(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity, rj_room *out) {
     std::memset(out, 0, sizeof(*out));
     try {
-        const uint8_t *in = padded_input(p, buf, len, capacity);
+        const uint8_t *in;
         element root;
-        auto err = p->dom.parse(in, len, false).get(root);
-        if (err) {
-            out->error = map_error(err, in, len);
-            set_message(out->message, "%s", parse_error_message(err, out->error));
-            return out->error;
-        }
-        if (reject_duplicate_keys(p, root, &out->error, out->message)) return out->error;
+        if (parse_document(p, buf, len, capacity, in, root, &out->error, out->message) != RJ_OK) return out->error;
         return parse_room(p, root, out);
     } catch (...) {
         out->error = RJ_INTERNAL;

@@ -18,7 +18,8 @@ public struct CorpusGeneratorError: Error, Sendable, CustomStringConvertible {
 }
 
 /// The ways a generated record is deliberately broken, one per rule of "What makes a
-/// record corrupt" in the export format (Sources/RederiveCore/RederiveCore.docc/ExportFormat.md). The generator cycles over them in this order.
+/// record corrupt" in the export format (Sources/RederiveCore/RederiveCore.docc/ExportFormat.md).
+/// The generator cycles over them in this order.
 public enum CorruptKind: String, CaseIterable, Sendable, Codable, Comparable {
     /// A v3 record cut off halfway: not valid JSON.
     case truncatedJSON = "truncated_json"

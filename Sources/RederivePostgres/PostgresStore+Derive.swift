@@ -133,8 +133,9 @@ extension PostgresStore {
         var ledger = LedgerBatch()
         for write in writes {
             switch write {
-            case .summary(let seq, let id, let summary, let json):
-                summaries.append(SummaryWrite(seq: seq, summary: summary, json: json))
+            case .summary(let seq, let id, let summary, let json, let replacing):
+                summaries.append(
+                    SummaryWrite(seq: seq, summary: summary, json: json, replacesSummary: replacing != .nothing))
                 ledger.succeeded(Store.clearedKeys(id: id, file: nil, line: nil))
             case .unchanged(let id):
                 ledger.succeeded(Store.clearedKeys(id: id, file: nil, line: nil))
@@ -190,6 +191,8 @@ struct SummaryWrite {
     var seq: Int64
     var summary: RoomSummary
     var json: [UInt8]
+    /// Whether a summary may be replaced (false: the record has none, nothing to keep).
+    var replacesSummary = true
 }
 
 extension PostgresStore {
@@ -208,15 +211,24 @@ extension PostgresStore {
         let seqs = writes.map(\.seq)
         let texts = writes.map { String(decoding: $0.json, as: UTF8.self) }
         let columns = Self.summaryColumnList
-        let history = PostgresSession.Statement(
-            """
-            INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, \(columns))
-            SELECT s.record_seq, $1, $2, \(Self.historySource)
-            FROM summary s JOIN unnest($3::int8[], $4::text[]) WITH ORDINALITY AS n(seq, json, ord)
-                 ON s.record_seq = n.seq
-            WHERE s.summary_json <> n.json OR s.summary_version <> $5 OR s.fingerprint <> $6
-            ORDER BY n.ord
-            """, .of(runID, now, seqs, texts, deriver.version, deriver.fingerprint))
+        let replacing = writes.filter(\.replacesSummary)
+        var statements: [PostgresSession.Statement] = []
+        if !replacing.isEmpty {
+            // A run's first replacement of a record is kept (what it held before the run);
+            // a rewrite to identical values keeps nothing.
+            statements.append(
+                PostgresSession.Statement(
+                    """
+                    INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, \(columns))
+                    SELECT s.record_seq, $1, $2, \(Self.historySource)
+                    FROM summary s JOIN unnest($3::int8[], $4::text[]) AS n(seq, json) ON s.record_seq = n.seq
+                    WHERE s.summary_json <> n.json OR s.summary_version <> $5 OR s.fingerprint <> $6
+                    ON CONFLICT (replaced_by_run, record_seq) DO NOTHING
+                    """,
+                    .of(
+                        runID, now, replacing.map(\.seq), replacing.map { String(decoding: $0.json, as: UTF8.self) },
+                        deriver.version, deriver.fingerprint)))
+        }
         let s = writes.map(\.summary)
         let upsert = PostgresSession.Statement(
             """
@@ -239,6 +251,6 @@ extension PostgresStore {
                 s.map(\.ceilingHeightM), s.map(\.wallCount), s.map(\.objectCount), s.map(\.doorCount),
                 s.map(\.windowCount), s.map(\.openingCount), s.map(\.volumeM3), s.map(\.floorAreaMethod.rawValue),
                 texts))
-        return [history, upsert]
+        return statements + [upsert]
     }
 }

@@ -4,8 +4,9 @@ import Logging
 import RederiveCore
 
 /// Tuning every batch command shares, and `run` applies to each stage (a flag overrides
-/// the pipeline file). Optional so "not given" is visible; the defaults live in
-/// `RunSettings`, and the rules in `PipelineOverrides.validate()`, the same for files.
+/// the pipeline file), with `--allow-downgrade`. Optional so "not given" is visible; the
+/// defaults live in `RunSettings`, and the rules in `PipelineOverrides.validate()`, the same
+/// for files.
 struct BatchTuning: ParsableArguments {
     @Option(parsing: .unconditional, help: "Concurrent workers (default: number of cores).")
     var workers: Int?
@@ -25,6 +26,11 @@ struct BatchTuning: ParsableArguments {
         help: "Abort (exit 4) once more than this share (0-1) of records were skipped.")
     var maxErrorRate: Double?
 
+    @Flag(
+        name: .customLong("allow-downgrade"),
+        help: "Overwrite summaries a newer rederive derived (default: leave them, counted as newer).")
+    var allowDowngrade = false
+
     /// The values as pipeline overrides.
     var overrides: PipelineOverrides {
         var o = PipelineOverrides()
@@ -32,6 +38,7 @@ struct BatchTuning: ParsableArguments {
         o.batchSize = batchSize
         o.maxErrors = maxErrors
         o.maxErrorRate = maxErrorRate
+        o.allowDowngrade = allowDowngrade
         return o
     }
 
@@ -44,9 +51,11 @@ struct BatchTuning: ParsableArguments {
 
     /// Run settings: flags where given, `RunSettings` defaults otherwise.
     func settings(report: String?, arguments: String) -> RunSettings {
-        RunSettings(
+        var settings = RunSettings(
             workers: workers ?? RunSettings.defaultWorkers, batchSize: batchSize ?? RunSettings.defaultBatchSize,
             reportPath: report, control: control, arguments: arguments)
+        settings.allowDowngrade = allowDowngrade
+        return settings
     }
 }
 
@@ -65,17 +74,11 @@ struct BatchOptions: ParsableArguments {
 
     @OptionGroup var tuning: BatchTuning
 
-    @Flag(
-        name: .customLong("allow-downgrade"),
-        help: "Overwrite summaries a newer rederive derived (default: leave them, counted as newer).")
-    var allowDowngrade = false
+    /// `--allow-downgrade`.
+    var allowDowngrade: Bool { tuning.allowDowngrade }
 
     /// Run settings for this command line.
-    var settings: RunSettings {
-        var settings = tuning.settings(report: report, arguments: commandLineText)
-        settings.allowDowngrade = allowDowngrade
-        return settings
-    }
+    var settings: RunSettings { tuning.settings(report: report, arguments: commandLineText) }
 }
 
 /// `--wait`: how a writing command meets another writing run on the same store.

@@ -28,9 +28,19 @@ struct Derive: ParsableCommand {
               rederive derive --db out/rooms.sqlite --dry-run
               rederive derive --db out/rooms.sqlite --dry-run --preview-out out/p --json
 
+            Backfills: --dry-run --plan FILE also writes a plan; --apply-plan FILE applies \
+            exactly that plan and refuses (exit 7, nothing written) when the store, this build \
+            or the records to write changed since. --max-changes N|P% refuses (exit 7) before \
+            writing when more existing summaries would change. Summaries derived by a newer \
+            rederive are left alone (counted as newer) unless --allow-downgrade. Every \
+            replaced summary is kept: `rederive revert --run N` restores a run's.
+              rederive derive --db out/rooms.sqlite --all --dry-run --plan out/plan.json
+              rederive derive --db out/rooms.sqlite --apply-plan out/plan.json
+
             Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error \
-            budget, 1 usage error, 2 fatal I/O, 130/143 stopped by SIGINT/SIGTERM (batch in \
-            hand committed).
+            budget, 1 usage error, 2 fatal I/O, 6 another writing run holds the store, 7 \
+            refused by --max-changes or a plan that no longer matches, 130/143 stopped by \
+            SIGINT/SIGTERM (batch in hand committed).
             """
     )
 
@@ -45,8 +55,10 @@ struct Derive: ParsableCommand {
     var ids: String?
 
     @Option(
-        help:
-            "Only records stored (imported or changed) at or after this ISO 8601 time, e.g. 2026-11-01T00:00:00Z; stale ones only, unless with --all."
+        help: """
+            Only records stored (imported or changed) at or after this ISO 8601 time, e.g. 2026-11-01T00:00:00Z; \
+            stale ones only, unless with --all.
+            """
     )
     var since: String?
 
@@ -110,7 +122,8 @@ struct Derive: ParsableCommand {
             if dryRun { throw ValidationError("--apply-plan and --dry-run cannot be combined") }
             if all || ids != nil || since != nil || retryFailed || options.allowDowngrade {
                 throw ValidationError(
-                    "--apply-plan applies the plan's own selection: drop --all/--ids/--since/--retry-failed/--allow-downgrade"
+                    "--apply-plan applies the plan's own selection: "
+                        + "drop --all/--ids/--since/--retry-failed/--allow-downgrade"
                 )
             }
         }
@@ -149,25 +162,20 @@ struct Derive: ParsableCommand {
         let status = CommandRunner.run {
             try output.checkOutputs([("--report", options.report)])
             // A mistyped --db must not quietly create (and "derive") an empty store.
-            guard RecordStores.isURL(options.db) || FileManager.default.fileExists(atPath: options.db) else {
-                throw RederiveError.usage("\(options.db): no such store (`rederive import` creates one)")
+            return try ExistingStore.withLockedStore(options.db, locking: locking) { store in
+                RunControl.installSignalHandlers()
+                var config = DeriveConfiguration(selection: selection, settings: options.settings)
+                config.rewriteUnchanged = rewrite
+                config.maxChanges = maxChanges.flatMap(ChangeLimit.init)
+                if let applyPlan {
+                    let plan = try DerivePlan.load(path: applyPlan)
+                    let counts = "\(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries"
+                    logger.info("applying the plan \(applyPlan): \(counts) (\(plan.selection))")
+                    return try output.finish(
+                        [try DeriveJob.apply(plan, config: config, store: store)], store: store.path)
+                }
+                return try output.finish([try DeriveJob.run(config, store: store)], store: store.path)
             }
-            let lock = try locking.acquire(store: options.db)
-            defer { lock?.release() }
-            let store = try RecordStores.open(options.db)
-            defer { store.close() }
-            RunControl.installSignalHandlers()
-            var config = DeriveConfiguration(selection: selection, settings: options.settings)
-            config.rewriteUnchanged = rewrite
-            config.maxChanges = maxChanges.flatMap(ChangeLimit.init)
-            if let applyPlan {
-                let plan = try DerivePlan.load(path: applyPlan)
-                logger.info(
-                    "applying the plan \(applyPlan): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries (\(plan.selection))"
-                )
-                return try output.finish([try DeriveJob.apply(plan, config: config, store: store)], store: store.path)
-            }
-            return try output.finish([try DeriveJob.run(config, store: store)], store: store.path)
         }
         throw ExitCode(status)
     }

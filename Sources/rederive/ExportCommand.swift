@@ -67,10 +67,7 @@ struct Export: ParsableCommand {
         let status = CommandRunner.run {
             try output.checkOutputs([("--out", out)])
             // Refuse a missing store rather than create an empty one just to export nothing.
-            guard RecordStores.isURL(db) || FileManager.default.fileExists(atPath: db) else {
-                throw RederiveError.usage("\(db): no such store")
-            }
-            let store = try RecordStores.open(db)
+            let store = try RecordStores.open(db, mode: .existing)
             defer { store.close() }
             RunControl.installSignalHandlers()
             let config = ExportConfiguration(

@@ -15,7 +15,8 @@ struct Generate: ParsableCommand {
             area 0). Output is .jsonl (plain) or .jsonl.zst (zstd). The same options and \
             seed always give byte-identical output.
 
-            Corrupt lines (--corrupt-fraction) cycle over: \(CorruptKind.allCases.map(\.rawValue).joined(separator: ", ")).
+            Corrupt lines (--corrupt-fraction) cycle over: \
+            \(CorruptKind.allCases.map(\.rawValue).joined(separator: ", ")).
 
             Example (a 20,000-record benchmark corpus, ~120 KB per record, 1% corrupt):
               rederive generate --out bench-corpus/rooms.jsonl.zst \\
@@ -117,17 +118,19 @@ struct Generate: ParsableCommand {
         if manifest {
             for line in stats.lines {
                 let version = line.formatVersion.map(String.init) ?? "-"
-                print(
-                    "\(line.line)\tv\(version)\t\(line.corruptKind?.rawValue ?? "good")\t\(line.floorless ? "floorless" : "floors")\t\(line.id ?? "-")\t\(line.sampleRoom)"
-                )
+                let kind = line.corruptKind?.rawValue ?? "good"
+                let floors = line.floorless ? "floorless" : "floors"
+                print("\(line.line)\tv\(version)\t\(kind)\t\(floors)\t\(line.id ?? "-")\t\(line.sampleRoom)")
             }
         }
         let versionsText = (1...3).map { "v\($0) \(stats.goodByVersion[$0, default: 0])" }.joined(separator: ", ")
         let corruptText = stats.corruptByKind.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
             .joined(separator: ", ")
         let mb = Double(stats.uncompressedBytes) / 1e6
+        let corruptSuffix = corruptText.isEmpty ? "" : ": " + corruptText
         var report =
-            "\(out): \(stats.records) records (\(versionsText); floorless \(stats.floorless); corrupt \(stats.corrupt)\(corruptText.isEmpty ? "" : ": " + corruptText))\n"
+            "\(out): \(stats.records) records (\(versionsText); floorless \(stats.floorless); "
+            + "corrupt \(stats.corrupt)\(corruptSuffix))\n"
         report += String(
             format: "  %.1f MB uncompressed, %lld bytes in file, %d frame(s), %.2f s, %.0f records/s, %.1f MB/s",
             mb, stats.fileBytes, stats.frames, seconds, Double(stats.records) / max(seconds, 1e-9),

@@ -59,17 +59,13 @@ struct History: ParsableCommand {
         StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
             if prune {
-                guard FileManager.default.fileExists(atPath: db) else {
-                    throw RederiveError.usage("\(db): no such store")
-                }
                 try ExistingStore.refuseURL(db, command: "history --prune")
-                let lock = try locking.acquire(store: db)
-                defer { lock?.release() }
-                let store = try Store(path: db)
-                defer { store.close() }
-                let removed = try store.pruneHistory(keepRuns: keepRuns, before: before)
-                logger.info("history: \(removed) replaced summaries removed")
-                return ExitStatus.ok
+                return try ExistingStore.withLockedStore(db, locking: locking) { store in
+                    guard let store = store as? Store else { return ExitStatus.usage }
+                    let removed = try store.pruneHistory(keepRuns: keepRuns, before: before)
+                    logger.info("history: \(removed) replaced summaries removed")
+                    return ExitStatus.ok
+                }
             }
             let store = try ExistingStore.openReadOnly(db)
             defer { store.close() }

@@ -20,8 +20,8 @@ struct Import: ParsableCommand {
               zstd -dc rooms.jsonl.zst | rederive import - --db out/rooms.sqlite
 
             Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error \
-            budget, 1 usage error, 2 fatal I/O, 130/143 stopped by SIGINT/SIGTERM (batch in \
-            hand committed).
+            budget, 1 usage error, 2 fatal I/O, 6 another writing run holds the store, 130/143 \
+            stopped by SIGINT/SIGTERM (batch in hand committed).
             """
     )
 
@@ -51,7 +51,7 @@ struct Import: ParsableCommand {
             }
             let lock = try locking.acquire(store: options.db)
             defer { lock?.release() }
-            let store = try RecordStores.open(options.db)
+            let store = try RecordStores.open(options.db, mode: .createIfMissing)
             defer { store.close() }
             RunControl.installSignalHandlers()
             let config = ImportConfiguration(

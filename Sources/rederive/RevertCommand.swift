@@ -57,20 +57,14 @@ struct Revert: ParsableCommand {
             let settings = RunSettings(batchSize: batchSize ?? RunSettings.defaultBatchSize, arguments: commandLineText)
             let config = RevertConfiguration(run: runID, dryRun: dryRun, settings: settings)
             if dryRun {
-                let store = try ExistingStore.openReadOnly(db)
+                let store = try ExistingStore.open(db)
                 defer { store.close() }
                 return try output.finish([try RevertJob.run(config, store: store)])
             }
-            guard FileManager.default.fileExists(atPath: db) else {
-                throw RederiveError.usage("\(db): no such store")
+            return try ExistingStore.withLockedStore(db, locking: locking) { store in
+                RunControl.installSignalHandlers()
+                return try output.finish([try RevertJob.run(config, store: store)])
             }
-            try ExistingStore.refuseURL(db, command: "revert")
-            let lock = try locking.acquire(store: db)
-            defer { lock?.release() }
-            let store = try Store(path: db)
-            defer { store.close() }
-            RunControl.installSignalHandlers()
-            return try output.finish([try RevertJob.run(config, store: store)])
         }
         throw ExitCode(status)
     }

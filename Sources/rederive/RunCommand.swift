@@ -11,10 +11,12 @@ struct Run: ParsableCommand {
             their options (see README "Pipeline files"). Flags given here override the file; \
             unknown keys or stages in the file are errors naming the file and line. A stage \
             that skipped records lets the pipeline go on (exit 3 at the end); the error budget \
-            (4), a signal (130/143) or a fatal error stops it.
+            (4), a derive stage's max-changes guard (7), a signal (130/143) or a fatal error \
+            stops it. A writing pipeline holds the store's run lock across its stages (exit 6 \
+            when another writing run holds it; --wait SECONDS waits).
 
             Relative paths in the file (store, metrics-file, paths, report, preview-out, \
-            out) are relative to the file's folder; paths given here, to the working \
+            plan, out) are relative to the file's folder; paths given here, to the working \
             directory. Issue reports get a per-run name (X-runN.jsonl), so the next run \
             never replaces them; every file written is logged. --json prints one document \
             for the whole pipeline (stages, counts, exit statuses, paths); --results-file \
@@ -45,13 +47,8 @@ struct Run: ParsableCommand {
         completion: .file(extensions: ["jsonl", "zst"]))
     var out: String?
 
-    /// Every stage's workers, batch size and error budget (each overrides the file).
+    /// Every stage's workers, batch size, error budget and `--allow-downgrade` (each overrides the file).
     @OptionGroup var tuning: BatchTuning
-
-    @Flag(
-        name: .customLong("allow-downgrade"),
-        help: "Overwrite summaries a newer rederive derived (default: leave them, counted as newer).")
-    var allowDowngrade = false
 
     @OptionGroup var locking: LockOptions
 
@@ -85,7 +82,6 @@ struct Run: ParsableCommand {
             overrides.inputs = input.isEmpty ? nil : input
             overrides.out = out
             overrides.dryRun = dryRun
-            overrides.allowDowngrade = allowDowngrade
             overrides.metricsFile = output.metricsFile
             overrides.report = report
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)

@@ -59,7 +59,8 @@ struct Show: ParsableCommand {
                 let failures = try store.openFailures(matching: FailureFilter(recordID: key))
                 guard let first = failures.first else { throw RederiveError.usage("\(id): no such record in \(db)") }
                 throw RederiveError.usage(
-                    "\(id): not stored (it failed: \(first.stage) \(first.code)); its original line is \(first.location)"
+                    "\(id): not stored (it failed: \(first.stage) \(first.code)); "
+                        + "its original line is \(first.location)"
                 )
             }
             if let record = try store.record(id: key) {

@@ -25,8 +25,8 @@ public enum ReferenceDate {
         let (y, m, d) = civilDate(daysSinceEpoch: days)
         let secondOfDay = millis / 1000
         let fraction = millis % 1000
-        var text =
-            "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        let time = "\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))"
+        var text = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))T" + time
         if fraction != 0 { text += ".\(pad(fraction, 3))" }
         return text + "Z"
     }

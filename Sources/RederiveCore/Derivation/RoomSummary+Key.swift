@@ -55,3 +55,20 @@ extension RoomSummary {
         }
     }
 }
+
+extension RoomSummary {
+    /// The value of a `float` key (nil for the other kinds): what the finite and sign
+    /// checks walk, so a new float field is checked by adding it to `Key` alone.
+    public func float(_ key: Key) -> Double? {
+        switch key {
+        case .ceilingHeightM: ceilingHeightM
+        case .estimatedFloorAreaSqm: estimatedFloorAreaSqm
+        case .volumeM3: volumeM3
+        case .totalWallAreaSqm: totalWallAreaSqm
+        case .perimeterM: perimeterM
+        case .longestWallM: longestWallM
+        case .shortestWallM: shortestWallM
+        default: nil
+        }
+    }
+}

@@ -40,13 +40,9 @@ public struct SummaryDeriver: Sendable {
             + ";wall_loop=start-minus-end,far-ends-only,nearest-tie-lowest-index"
             + ";wall_join_tolerance=\(String(wallJoinTolerance.bitPattern, radix: 16))"
             + ";json_rounding=2dp-schoolbook"
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in descriptor.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
-        return "v\(version)-" + String(repeating: "0", count: 16 - hex.count) + hex
+        var hash = RunningHash()
+        hash.add(descriptor.utf8)
+        return "v\(version)-" + hash.hex
     }
 
     /// Derives the summary, or a failure when a derived value is not finite
@@ -79,18 +75,6 @@ public struct SummaryDeriver: Sendable {
         let (area, method) = FloorArea.estimate(room, wallJoinTolerance: wallJoinTolerance)
         let volume = area * ceiling
 
-        let checked: [(String, Double)] = [
-            ("ceiling_height_m", ceiling), ("estimated_floor_area_sqm", area), ("volume_m3", volume),
-            ("total_wall_area_sqm", wallArea), ("perimeter_m", perimeter),
-            ("longest_wall_m", longest), ("shortest_wall_m", shortest),
-        ]
-        for (name, value) in checked {
-            if let failure = Self.nonFinite(name, value) { return .failure(failure) }
-            if value < 0 {
-                return .failure(DerivationFailure(code: .negativeValue, message: "\(name) is negative"))
-            }
-        }
-
         var polygon: [SIMD2<Double>] = []
         if let floor = room.floors.first {
             polygon.reserveCapacity(floor.polygonCorners.count)
@@ -110,17 +94,24 @@ public struct SummaryDeriver: Sendable {
         var categories: [String: Int] = [:]
         for object in room.objects { categories[object.category, default: 0] += 1 }
 
-        return .success(
-            RoomSummary(
-                wallCount: walls.count, doorCount: room.doors.count, windowCount: room.windows.count,
-                openingCount: room.openings.count, objectCount: room.objects.count,
-                ceilingHeightM: ceiling, estimatedFloorAreaSqm: area, floorAreaMethod: method,
-                volumeM3: volume, totalWallAreaSqm: wallArea, perimeterM: perimeter,
-                longestWallM: longest, shortestWallM: shortest,
-                roomShape: Self.roomShape(wallCount: walls.count),
-                objectCategories: categories, sectionLabels: room.sectionLabels,
-                floorPolygon2D: polygon
-            ))
+        let summary = RoomSummary(
+            wallCount: walls.count, doorCount: room.doors.count, windowCount: room.windows.count,
+            openingCount: room.openings.count, objectCount: room.objects.count,
+            ceilingHeightM: ceiling, estimatedFloorAreaSqm: area, floorAreaMethod: method,
+            volumeM3: volume, totalWallAreaSqm: wallArea, perimeterM: perimeter,
+            longestWallM: longest, shortestWallM: shortest,
+            roomShape: Self.roomShape(wallCount: walls.count),
+            objectCategories: categories, sectionLabels: room.sectionLabels,
+            floorPolygon2D: polygon)
+        // Every float field, from the one key table: finite (rounding included), not negative.
+        for key in RoomSummary.Key.allCases {
+            guard let value = summary.float(key) else { continue }
+            if let failure = Self.nonFinite(key.rawValue, value) { return .failure(failure) }
+            if value < 0 {
+                return .failure(DerivationFailure(code: .negativeValue, message: "\(key.rawValue) is negative"))
+            }
+        }
+        return .success(summary)
     }
 
     /// A `non_finite_value` failure when `value`, or its JSON form rounded to 2 decimals, is

@@ -35,9 +35,8 @@ public enum ExportFiles {
     ) throws(RederiveError) -> [String] {
         let resolution = try scan(paths)
         if !resolution.ignored.isEmpty {
-            log.warning(
-                "\(describe(resolution.ignored, heading: "ignored \(resolution.ignored.count) file(s) that are not exports"))"
-            )
+            let heading = "ignored \(resolution.ignored.count) file(s) that are not exports"
+            log.warning("\(describe(resolution.ignored, heading: heading))")
         }
         return resolution.files
     }

@@ -22,13 +22,7 @@ public final class RecordParser {
             rj_parse_record(handle, buf.baseAddress, buf.count, line.capacity, &record)
         }
         if status != RJ_OK.rawValue {
-            let code: IssueCode =
-                switch UInt32(status) {
-                case RJ_INVALID_UTF8.rawValue: .invalidUTF8
-                case RJ_NOT_OBJECT.rawValue: .notAnObject
-                case RJ_NUMBER_OUT_OF_RANGE.rawValue: .nonFiniteNumber
-                default: .invalidJSON
-                }
+            let code = Self.issueCode(status, notAnObject: .notAnObject, otherwise: .invalidJSON)
             return .failure(RecordFailure(stage: .parse, code: code, message: messageText(&record.message)))
         }
         // Extracted strings and raw objects point into the parser and into `line`, both alive
@@ -48,25 +42,39 @@ public final class RecordParser {
             rj_parse_room(handle, buf.baseAddress, buf.count, bytes.capacity, &roomOut)
         }
         if status != RJ_OK.rawValue {
-            let code: IssueCode =
-                switch UInt32(status) {
-                case RJ_INVALID_UTF8.rawValue: .invalidUTF8
-                case RJ_NOT_OBJECT.rawValue: .roomNotObject
-                case RJ_NUMBER_OUT_OF_RANGE.rawValue, RJ_NON_FINITE.rawValue: .nonFiniteNumber
-                case RJ_MISSING_KEY.rawValue: .missingKey
-                case RJ_WRONG_TYPE.rawValue: .wrongType
-                case RJ_BAD_TRANSFORM.rawValue: .badTransform
-                case RJ_BAD_DIMENSIONS.rawValue: .badDimensions
-                case RJ_NEGATIVE_DIMENSION.rawValue: .negativeDimension
-                case RJ_INTERNAL.rawValue: .internalError
-                default: .invalidRoomJSON
-                }
+            let code = Self.issueCode(
+                status, notAnObject: .roomNotObject, otherwise: .invalidRoomJSON, specific: Self.roomIssueCodes)
             return .failure(
                 RecordFailure(stage: .decode, code: code, message: "room: " + messageText(&roomOut.message)))
         }
         if let tooLarge = Self.tooLarge(roomOut) { return .failure(tooLarge) }
         return .success(buildRoom(roomOut))
     }
+
+    /// The issue code of a failed parse's status: the codes every document shares (a JSON
+    /// text that is not an object is `notAnObject`), then the document's `specific` codes,
+    /// then `otherwise`.
+    private static func issueCode(
+        _ status: Int32, notAnObject: IssueCode, otherwise: IssueCode, specific: [UInt32: IssueCode] = [:]
+    ) -> IssueCode {
+        switch UInt32(status) {
+        case RJ_INVALID_UTF8.rawValue: .invalidUTF8
+        case RJ_NOT_OBJECT.rawValue: notAnObject
+        case RJ_NUMBER_OUT_OF_RANGE.rawValue: .nonFiniteNumber
+        default: specific[UInt32(status)] ?? otherwise
+        }
+    }
+
+    /// The codes of a room's own checks (a record's other statuses, RJ_INTERNAL included, are `invalidJSON`).
+    private static let roomIssueCodes: [UInt32: IssueCode] = [
+        RJ_NON_FINITE.rawValue: .nonFiniteNumber,
+        RJ_MISSING_KEY.rawValue: .missingKey,
+        RJ_WRONG_TYPE.rawValue: .wrongType,
+        RJ_BAD_TRANSFORM.rawValue: .badTransform,
+        RJ_BAD_DIMENSIONS.rawValue: .badDimensions,
+        RJ_NEGATIVE_DIMENSION.rawValue: .negativeDimension,
+        RJ_INTERNAL.rawValue: .internalError,
+    ]
 
     // Checked on the flat arrays' counts, before any Swift array of the room is built.
     private static func tooLarge(_ r: rj_room) -> RecordFailure? {
@@ -325,8 +333,8 @@ struct RecordFields {
                 }
                 throw RecordFailure(
                     stage: .upgrade, code: .unsupportedFormatVersion,
-                    message:
-                        "formatVersion \(version) is not supported (this build reads 1 to \(ExportRecordV3.formatVersion))",
+                    message: "formatVersion \(version) is not supported "
+                        + "(this build reads 1 to \(ExportRecordV3.formatVersion))",
                     id: id)
             }
         } catch {

@@ -122,7 +122,8 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         guard plan.summaryVersion == deriver.version, plan.fingerprint == deriver.fingerprint else {
             throw .refused(
                 "the plan was made by summary v\(plan.summaryVersion) (\(plan.fingerprint)); this build is "
-                    + "v\(deriver.version) (\(deriver.fingerprint)). Make a new plan with this build. Nothing was written"
+                    + "v\(deriver.version) (\(deriver.fingerprint)). "
+                    + "Make a new plan with this build. Nothing was written"
             )
         }
         var config = config
@@ -388,59 +389,56 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         let before = stats
         let batch = roomBatch.rooms
         let results = pool.map(batch) { processor, room in processor.derive(room: room.skeleton, id: room.id) }
+        // A dry run counts into a tally (and a change report, when asked); a real run does not.
+        let (collector, counter): (ChangeCollector?, TallyBox?) =
+            if case .preview(let c, let t) = mode { (c, t) } else { (nil, nil) }
         var writes: [Store.DeriveWrite] = []
         writes.reserveCapacity(batch.count)
         for (room, result) in zip(batch, results) {
             stats.recordsRead += 1
             stats.decodedBytes += Int64(room.skeleton.count)
+            counter?.tally.examined += 1
             // Selected by --all, --ids or --retry-failed: a newer summary is still left alone.
             if !config.settings.allowDowngrade, let stored = room.storedVersion, stored > deriver.version {
                 stats.recordsNewer += 1
-                if case .preview(_, let counter) = mode { counter.tally.newer += 1; counter.tally.examined += 1 }
+                counter?.tally.newer += 1
                 continue
             }
             switch result {
             case .success(let (summary, json)):
-                if !config.rewriteUnchanged, room.storedVersion == deriver.version,
-                    room.storedFingerprint == deriver.fingerprint, let stored = room.storedJSON,
-                    stored.utf8.elementsEqual(json)
-                {
+                let identical =
+                    room.storedVersion == deriver.version && room.storedFingerprint == deriver.fingerprint
+                    && room.storedJSON.map { $0.utf8.elementsEqual(json) } == true
+                if identical && !config.rewriteUnchanged {
                     stats.recordsUnchanged += 1
                     writes.append(.unchanged(id: room.id))
-                    if case .preview(_, let counter) = mode { counter.tally.unchanged += 1 }
+                    counter?.tally.unchanged += 1
                 } else {
                     stats.recordsDone += 1
-                    writes.append(.summary(seq: room.seq, id: room.id, summary: summary, json: json))
-                    if case .preview(_, let counter) = mode {
-                        counter.tally.write(
-                            seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion,
-                            newJSON: json)
-                    }
+                    // The job knows what it replaces: no history row for a first summary or for
+                    // a --rewrite of identical values, and no comparison in SQL for the others.
+                    let replaced: Store.Replaced = room.storedJSON == nil || identical ? .nothing : .differentSummary
+                    writes.append(
+                        .summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: replaced))
+                    counter?.tally.write(
+                        seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json)
                 }
-                if case .preview(_, let counter) = mode { counter.tally.examined += 1 }
-                if case .preview(let collector?, _) = mode {
-                    collector.add(
-                        id: room.id, roomName: room.roomName, storedJSON: room.storedJSON,
-                        storedVersion: room.storedVersion, storedFingerprint: room.storedFingerprint,
-                        newSummary: summary, newJSON: json, sourceFile: room.sourceFile,
-                        formatVersion: room.formatVersion, storedMethod: room.storedMethod)
-                }
+                collector?.add(
+                    id: room.id, roomName: room.roomName, storedJSON: room.storedJSON,
+                    storedVersion: room.storedVersion, storedFingerprint: room.storedFingerprint,
+                    newSummary: summary, newJSON: json, sourceFile: room.sourceFile,
+                    formatVersion: room.formatVersion, storedMethod: room.storedMethod)
             case .failure(let failure):
                 stats.recordsSkipped += 1
                 let issue = failure.issue(file: room.sourceFile, line: room.sourceLine)
                 try issues.add(issue)
                 writes.append(.failure(issue))
-                if case .preview(_, let counter) = mode {
-                    counter.tally.failing += 1
-                    counter.tally.examined += 1
-                }
-                if case .preview(let collector?, _) = mode {
-                    collector.addFailure(
-                        id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
-                        code: failure.code.rawValue, message: failure.message,
-                        sourceFile: room.sourceFile, formatVersion: room.formatVersion,
-                        storedVersion: room.storedVersion, storedMethod: room.storedMethod)
-                }
+                counter?.tally.failing += 1
+                collector?.addFailure(
+                    id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
+                    code: failure.code.rawValue, message: failure.message,
+                    sourceFile: room.sourceFile, formatVersion: room.formatVersion,
+                    storedVersion: room.storedVersion, storedMethod: room.storedMethod)
             }
         }
         var counts = RunStatistics()

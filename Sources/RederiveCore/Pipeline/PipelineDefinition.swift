@@ -103,6 +103,20 @@ public struct DeriveStage: Sendable, Equatable {
     public var batchSize: Int?
 }
 
+/// The run settings an `import` or a `derive` stage may give for itself: read by
+/// `MappingReader.batchOptions(into:)`, resolved (flags first, then the stage, then the
+/// pipeline, then `RunSettings`) by `ResolvedPipeline.resolve`.
+protocol BatchStageOptions {
+    var report: String? { get set }
+    var maxErrors: Int? { get set }
+    var maxErrorRate: Double? { get set }
+    var workers: Int? { get set }
+    var batchSize: Int? { get set }
+}
+
+extension ImportStage: BatchStageOptions {}
+extension DeriveStage: BatchStageOptions {}
+
 /// Options of an `export` stage.
 public struct ExportStage: Sendable, Equatable {
     /// Output file (`.jsonl` or `.jsonl.zst`).
@@ -155,7 +169,8 @@ extension PipelineDefinition {
         let version = try top.int("version", required: true)!
         guard version >= 1, version <= currentVersion else {
             throw .usage(
-                "\(path):\(top.line(of: "version")): pipeline version \(version) is not supported (this build reads 1 to \(currentVersion))"
+                "\(path):\(top.line(of: "version")): pipeline version \(version) is not supported "
+                    + "(this build reads 1 to \(currentVersion))"
             )
         }
         var definition = PipelineDefinition(
@@ -201,10 +216,7 @@ extension PipelineDefinition {
             var stage = ImportStage()
             stage.paths = try reader.strings("paths") ?? []
             stage.skipImportedFiles = try reader.bool("skip-imported-files") ?? false
-            stage.report = try reader.string("report")
-            (stage.maxErrors, stage.maxErrorRate) = try reader.errorBudget()
-            stage.workers = try reader.positiveInt("workers")
-            stage.batchSize = try reader.positiveInt("batch-size")
+            try reader.batchOptions(into: &stage)
             try reader.rejectUnread()
             return .importExports(stage)
         case "derive":
@@ -228,10 +240,7 @@ extension PipelineDefinition {
                 }
                 stage.maxChanges = limit
             }
-            stage.report = try reader.string("report")
-            (stage.maxErrors, stage.maxErrorRate) = try reader.errorBudget()
-            stage.workers = try reader.positiveInt("workers")
-            stage.batchSize = try reader.positiveInt("batch-size")
+            try reader.batchOptions(into: &stage)
             try reader.rejectUnread()
             return .derive(stage)
         case "export":
@@ -323,6 +332,14 @@ final class MappingReader {
         return (count, rate)
     }
 
+    /// The run settings of a batch stage: `report`, the error budget, `workers`, `batch-size`.
+    func batchOptions(into stage: inout some BatchStageOptions) throws(RederiveError) {
+        stage.report = try string("report")
+        (stage.maxErrors, stage.maxErrorRate) = try errorBudget()
+        stage.workers = try positiveInt("workers")
+        stage.batchSize = try positiveInt("batch-size")
+    }
+
     /// An ISO 8601 date or time (`2026-11-01`, `2026-11-01T00:00:00Z`), checked here so a
     /// bad one stops the pipeline before its first stage.
     func time(_ key: String) throws(RederiveError) -> String? {
@@ -363,7 +380,8 @@ final class MappingReader {
             let name = key.string ?? "?"
             if !read.contains(name) {
                 throw .usage(
-                    "\(path):\(lineOf(key)): unknown key \"\(name)\" in \(context) (known: \(read.sorted().joined(separator: ", ")))"
+                    "\(path):\(lineOf(key)): unknown key \"\(name)\" in \(context) "
+                        + "(known: \(read.sorted().joined(separator: ", ")))"
                 )
             }
         }

@@ -111,6 +111,21 @@ public struct ResolvedPipeline: Sendable {
             let overriddenReport = overrides.report.map {
                 stageReport($0, pipeline: definition.name, label: labels[index])
             }
+            // A batch stage's settings: flags first, then the stage, then the pipeline, then the defaults.
+            func settings(_ s: some BatchStageOptions) -> RunSettings {
+                var settings = RunSettings(
+                    workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
+                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize
+                        ?? RunSettings.defaultBatchSize,
+                    reportPath: overriddenReport ?? s.report,
+                    control: RunControl(
+                        maxErrors: overrides.maxErrors ?? s.maxErrors,
+                        maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
+                    arguments: arguments, pipeline: definition.name)
+                settings.reportPerRun = true
+                settings.allowDowngrade = overrides.allowDowngrade
+                return settings
+            }
             switch stage {
             case .importExports(let s):
                 if overrides.dryRun { stages.append(.skipped("import")); continue }
@@ -118,33 +133,15 @@ public struct ResolvedPipeline: Sendable {
                 guard !paths.isEmpty else {
                     throw .usage("\(definition.path): stage import has no paths (give `paths:` or --input)")
                 }
-                var config = ImportConfiguration(
-                    files: try ExportFiles.resolve(paths),
-                    workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
-                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize
-                        ?? RunSettings.defaultBatchSize,
-                    reportPath: overriddenReport ?? s.report, deriver: deriver,
-                    control: RunControl(
-                        maxErrors: overrides.maxErrors ?? s.maxErrors,
-                        maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
-                    skipImportedFiles: s.skipImportedFiles, arguments: arguments, pipeline: definition.name)
-                config.settings.reportPerRun = true
-                config.settings.allowDowngrade = overrides.allowDowngrade
+                let config = ImportConfiguration(
+                    files: try ExportFiles.resolve(paths), deriver: deriver, skipImportedFiles: s.skipImportedFiles,
+                    settings: settings(s))
                 stages.append(.importExports(config))
             case .derive(let s):
                 var config = DeriveConfiguration(
                     selection: DeriveSelection(all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed),
-                    workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
-                    batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize
-                        ?? RunSettings.defaultBatchSize,
-                    reportPath: overriddenReport ?? s.report, deriver: deriver,
-                    control: RunControl(
-                        maxErrors: overrides.maxErrors ?? s.maxErrors,
-                        maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
-                    arguments: arguments, pipeline: definition.name)
-                config.settings.reportPerRun = true
+                    deriver: deriver, settings: settings(s))
                 config.maxChanges = s.maxChanges
-                config.settings.allowDowngrade = overrides.allowDowngrade
                 if s.dryRun {
                     stages.append(
                         .preview(
@@ -234,11 +231,7 @@ public enum PipelineRunner {
         // store is a usage error, not an empty success.
         func writable(mayCreate: Bool = false) throws(RederiveError) -> any RecordStore {
             if let store { return store }
-            if !mayCreate, !RecordStores.isURL(pipeline.store), !FileManager.default.fileExists(atPath: pipeline.store)
-            {
-                throw .usage("\(pipeline.store): no such store (an import stage or `rederive import` creates one)")
-            }
-            let opened = try RecordStores.open(pipeline.store)
+            let opened = try RecordStores.open(pipeline.store, mode: mayCreate ? .createIfMissing : .existing)
             store = opened
             return opened
         }
@@ -252,7 +245,7 @@ public enum PipelineRunner {
                 continue
             case .preview(let config, let directory, let planPath):
                 // A preview reads through its own read-only connection: it writes nothing.
-                let readOnly = try RecordStores.open(pipeline.store, readOnly: true)
+                let readOnly = try RecordStores.open(pipeline.store, mode: .readOnly)
                 defer { readOnly.close() }
                 let preview = try DeriveJob.preview(config, store: readOnly)
                 try preview.write(toDirectory: directory)
@@ -268,7 +261,8 @@ public enum PipelineRunner {
                     try DeriveJob.plan(preview, config: config, store: readOnly).write(to: planPath)
                     log(
                         .info,
-                        "plan written to \(planPath): apply it with `rederive derive --db \(pipeline.store) --apply-plan \(planPath)`",
+                        "plan written to \(planPath): apply it with "
+                            + "`rederive derive --db \(pipeline.store) --apply-plan \(planPath)`",
                         stageMetadata.merging(["plan": .string(planPath)]) { $1 })
                 }
                 if preview.exitStatus != 0 { outcome.exitStatus = preview.exitStatus }

@@ -92,7 +92,7 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
             replacedBy: config.run, after: cursor, upTo: upper,
             limit: config.settings.batchSize)
         guard let last = batch.last else { return nil }
-        cursor = last.historyID
+        cursor = last.seq
         return batch
     }
 
@@ -115,7 +115,7 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
                 if conflictIDs.count < Self.conflictsShown { conflictIDs.append(candidate.id) }
             }
         }
-        return (restores, batch.last?.historyID ?? cursor)
+        return (restores, batch.last?.seq ?? cursor)
     }
 
     func write(_ write: ([(seq: Int64, summary: SummaryColumns)], Int64), progress: RunStatistics) throws(RederiveError)
@@ -131,7 +131,10 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
             let more = conflicts > conflictIDs.count ? ", …" : ""
             let ids = conflictIDs.joined(separator: ", ") + more
             log.warning(
-                "\(conflicts) record(s) changed by a later run since run \(config.run) were left untouched (conflicts): \(ids)"
+                """
+                \(conflicts) record(s) changed by a later run since run \(config.run) were left untouched \
+                (conflicts): \(ids)
+                """
             )
         }
     }

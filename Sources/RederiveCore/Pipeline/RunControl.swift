@@ -54,8 +54,8 @@ public struct RunControl: Sendable {
             return "\(skipped) records skipped, more than the error budget allows (max-errors \(maxErrors))"
         }
         if let maxErrorRate, read >= minimumSampleForRate, read > 0, Double(skipped) / Double(read) > maxErrorRate {
-            return
-                "\(skipped) of \(read) records skipped, more than the error budget allows (max-error-rate \(maxErrorRate))"
+            return "\(skipped) of \(read) records skipped, "
+                + "more than the error budget allows (max-error-rate \(maxErrorRate))"
         }
         return nil
     }

@@ -95,9 +95,10 @@ public final class ChangeCollector {
             let b = old[key], a = after[key]
             if b == a && before != nil { continue }
             changedKeys.append(key)
-            var acc = accumulators[key] ?? FieldAccumulator(key: key, kind: .structured, topCount: topCount)
-            acc.add(id: id, roomName: roomName, before: b, after: a)
-            accumulators[key] = acc
+            // Mutated in place: a copy taken out of the dictionary would share the value
+            // arrays, and every append would then copy them whole (quadratic in the records).
+            accumulators[key, default: FieldAccumulator(key: key, kind: .structured, topCount: topCount)]
+                .add(id: id, roomName: roomName, before: b, after: a)
             if changeList != nil { listed.append(Self.changeEntry(key: key, before: b, after: a)) }
         }
         let method = storedMethod ?? old[RoomSummary.Key.floorAreaMethod.rawValue]?.displayText ?? Self.missing

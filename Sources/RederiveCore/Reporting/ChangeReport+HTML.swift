@@ -86,9 +86,7 @@ extension ChangeReport {
             doc.element("h2", "Would fail")
             let codes = failuresByCode.keys.sorted()
             doc.raw(
-                SVGChart.bars(
-                    labels: codes, series: [.init(name: "records", values: codes.map { Double(failuresByCode[$0]!) })],
-                    id: "chart-failures", caption: "Records that would fail, by code"))
+                SVGChart.failureBars(failuresByCode, series: "records", caption: "Records that would fail, by code"))
             doc.table(
                 header: ["code", "records"], rows: codes.map { [HTMLDocument.code($0), String(failuresByCode[$0]!)] },
                 numeric: [1])

@@ -4,7 +4,8 @@ extension ChangeReport {
     /// The report as JSON (`preview.json`, and `--json` on stdout): one object, keys in a fixed
     /// order, every field's entries always present (null when not applicable), so scripts can
     /// rely on the shape. Relative changes are fractions (0.05 = +5 %); a histogram is
-    /// `{"start","width",series...}`, bin i holding [start + i·width, start + (i+1)·width). `pretty` indents it by two spaces.
+    /// `{"start","width",series...}`, bin i holding [start + i·width, start + (i+1)·width).
+    /// `pretty` indents it by two spaces.
     public func json(pretty: Bool = true) -> String {
         var out = ""
         jsonTree.render(into: &out, indent: pretty ? 0 : nil)

@@ -135,8 +135,8 @@ extension ChangeReport {
         var md = "\(title), ties by id" + (shown.count < total ? " (first \(shown.count))" : "") + ":\n\n"
         md += "| # | id | room | before | after | Δ | Δ % |\n| ---: | --- | --- | ---: | ---: | ---: | ---: |\n"
         for (i, c) in shown.enumerated() {
-            md +=
-                "| \(i + 1) | `\(c.id)` | \(cell(c.roomName ?? "")) | \(Self.plain(c.before)) | \(Self.plain(c.after)) | "
+            md += "| \(i + 1) | `\(c.id)` | \(cell(c.roomName ?? "")) | "
+            md += "\(Self.plain(c.before)) | \(Self.plain(c.after)) | "
             md += "\(Self.signed(c.delta)) | \(Self.percent(c.relative)) |\n"
         }
         return md + "\n"

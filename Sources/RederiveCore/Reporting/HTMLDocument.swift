@@ -78,7 +78,8 @@ struct HTMLDocument {
         h1{font-size:24px;margin:0 0 8px}h2{font-size:19px;margin:28px 0 8px;border-bottom:1px solid #d8dde6;\
         padding-bottom:4px}h3{font-size:15px;margin:18px 0 6px}
         p.meta{color:#5b6475;margin:2px 0}
-        code{font:12.5px ui-monospace,SFMono-Regular,Menlo,monospace;background:#f1f3f7;padding:1px 4px;border-radius:3px}
+        code{font:12.5px ui-monospace,SFMono-Regular,Menlo,monospace;background:#f1f3f7;padding:1px 4px;\
+        border-radius:3px}
         table{border-collapse:collapse;margin:8px 0 14px;font-size:13px}
         th,td{border:1px solid #d8dde6;padding:3px 8px;text-align:left;vertical-align:top}
         th{background:#f4f6fa}td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}

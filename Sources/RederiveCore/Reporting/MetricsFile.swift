@@ -44,7 +44,7 @@ public enum MetricsFile {
         /// there is no store there or it cannot be read (the metrics then leave them out).
         public static func read(storeAt path: String) -> StoreFigures? {
             if RecordStores.isURL(path) {
-                guard let store = try? RecordStores.open(path, readOnly: true) else { return nil }
+                guard let store = try? RecordStores.open(path, mode: .readOnly) else { return nil }
                 defer { store.close() }
                 return (try? store.status(deriver: SummaryDeriver(), runLimit: 0)).map(StoreFigures.init)
             }

@@ -72,9 +72,8 @@ public struct RunReport: Sendable {
             "\"fileFaults\":\(statistics.fileFaults)", "\"newFailures\":\(newFailures)",
         ]
         fields.append("\"counts\":{\(countFields.joined(separator: ","))}")
-        fields.append(
-            "\"issuesByCode\":{\(issuesByCode.keys.sorted().map { "\(JSONText.string($0)):\(issuesByCode[$0]!)" }.joined(separator: ","))}"
-        )
+        let issueCounts = issuesByCode.keys.sorted().map { "\(JSONText.string($0)):\(issuesByCode[$0]!)" }
+        fields.append("\"issuesByCode\":{\(issueCounts.joined(separator: ","))}")
         fields.append("\"summaryVersion\":\(summaryVersion)")
         fields.append("\"fingerprint\":\(JSONText.string(fingerprint))")
         fields.append("\"durationSeconds\":\(JSONText.number((statistics.seconds * 1000).rounded() / 1000))")

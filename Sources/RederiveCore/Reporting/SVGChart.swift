@@ -39,12 +39,20 @@ enum SVGChart {
         let step = max(1, Int((Double(bins) / 6).rounded(.up)))
         for i in stride(from: 0, through: bins, by: step) {
             let x = left + Double(i) * bw
-            svg +=
-                "<line class=\"axis\" x1=\"\(n(x))\" y1=\"\(n(top + plotH))\" x2=\"\(n(x))\" y2=\"\(n(top + plotH + 4))\"/>"
+            svg += "<line class=\"axis\" x1=\"\(n(x))\" y1=\"\(n(top + plotH))\" "
+            svg += "x2=\"\(n(x))\" y2=\"\(n(top + plotH + 4))\"/>"
             svg += text(x: x, y: top + plotH + 16, anchor: "middle", edge(h.lower(i)))
         }
         svg += legend(names.prefix(h.series.count).map { $0 })
         return svg + close(caption: caption)
+    }
+
+    /// The HTML reports' `chart-failures`: one bar per code (sorted), one series named `series`.
+    static func failureBars(_ countsByCode: [String: Int], series: String, caption: String) -> String {
+        let codes = countsByCode.keys.sorted()
+        return bars(
+            labels: codes, series: [.init(name: series, values: codes.map { Double(countsByCode[$0]!) })],
+            id: "chart-failures", caption: caption)
     }
 
     /// Bars per category (`labels`), the series stacked on each other.

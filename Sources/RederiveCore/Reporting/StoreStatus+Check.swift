@@ -45,7 +45,8 @@ extension StoreStatus {
                 Problem(
                     kind: .staleRecords,
                     message: "\(stale.total) stale record\(stale.total == 1 ? "" : "s") (\(stale.version) version, "
-                        + "\(stale.fingerprint) fingerprint, \(stale.missing) missing): run `rederive derive --db \(path)`"
+                        + "\(stale.fingerprint) fingerprint, \(stale.missing) missing): "
+                        + "run `rederive derive --db \(path)`"
                 ))
         }
         if openFailures > 0 {

@@ -58,11 +58,7 @@ extension StoreStatus {
         if failures.isEmpty {
             doc.element("p", "None.")
         } else {
-            let codes = failuresByCode.keys.sorted()
-            doc.raw(
-                SVGChart.bars(
-                    labels: codes, series: [.init(name: "open", values: codes.map { Double(failuresByCode[$0]!) })],
-                    id: "chart-failures", caption: "Open failures by code"))
+            doc.raw(SVGChart.failureBars(failuresByCode, series: "open", caption: "Open failures by code"))
             doc.table(
                 header: ["stage", "code", "open"],
                 rows: failures.map { [esc($0.stage), HTMLDocument.code($0.code), String($0.count)] }, numeric: [2])

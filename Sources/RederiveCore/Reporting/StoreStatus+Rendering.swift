@@ -29,7 +29,8 @@ extension StoreStatus {
                 "\"status\":\(JSONText.string(run.status))",
                 "\"exitStatus\":\(run.exitStatus.map(String.init) ?? "null")",
                 "\"startedAt\":\(JSONText.string(run.startedAt))",
-                "\"durationSeconds\":\(run.durationSeconds.map { JSONText.number(($0 * 1000).rounded() / 1000) } ?? "null")",
+                "\"durationSeconds\":"
+                    + (run.durationSeconds.map { JSONText.number(($0 * 1000).rounded() / 1000) } ?? "null"),
                 "\"read\":\(run.read)",
                 "\"done\":\(run.done)",
                 "\"unchanged\":\(run.unchanged)",
@@ -42,11 +43,14 @@ extension StoreStatus {
             "\"store\":\(JSONText.string(path))",
             "\"currentSummaryVersion\":\(currentVersion)",
             "\"currentFingerprint\":\(JSONText.string(currentFingerprint))",
-            "\"records\":{\"total\":\(totalRecords),\"fresh\":\(freshRecords),\"byVersion\":[\(versions.joined(separator: ","))]}",
-            "\"stale\":{\"total\":\(stale.total),\"version\":\(stale.version),\"fingerprint\":\(stale.fingerprint),\"missing\":\(stale.missing)}",
+            "\"records\":{\"total\":\(totalRecords),\"fresh\":\(freshRecords),"
+                + "\"byVersion\":[\(versions.joined(separator: ","))]}",
+            "\"stale\":{\"total\":\(stale.total),\"version\":\(stale.version),"
+                + "\"fingerprint\":\(stale.fingerprint),\"missing\":\(stale.missing)}",
             "\"newer\":{\"records\":\(newer),\"newestVersion\":\(newestVersion.map(String.init) ?? "null")}",
             "\"history\":{\"summaries\":\(historyRows),\"bytes\":\(historyBytes)}",
-            "\"failures\":{\"open\":\(openFailures),\"byCode\":\(object(failuresByCode)),\"byStage\":\(object(failuresByStage)),"
+            "\"failures\":{\"open\":\(openFailures),\"byCode\":\(object(failuresByCode)),"
+                + "\"byStage\":\(object(failuresByStage)),"
                 + "\"byStageAndCode\":[\(failureRows.joined(separator: ","))]}",
             "\"runs\":{\"total\":\(totalRuns),\"recent\":[\(runs.joined(separator: ","))]}",
         ]
@@ -70,8 +74,8 @@ extension StoreStatus {
                 + (newer > 0 ? ", \(newer) newer)" : ")"))
         if newer > 0 {
             line(
-                "newer          \(newer) derived by a newer rederive (v\(newestVersion ?? 0)); this is v\(currentVersion): "
-                    + "left as they are (--allow-downgrade overwrites them)")
+                "newer          \(newer) derived by a newer rederive (v\(newestVersion ?? 0)); "
+                    + "this is v\(currentVersion): left as they are (--allow-downgrade overwrites them)")
         }
         line(
             "history        \(historyRows) replaced summaries kept (\(format(Double(historyBytes) / 1e6, 1)) MB); "

@@ -41,7 +41,7 @@ extension StoredRecord {
         let current = summary.map {
             entry($0.summaryVersion, $0.fingerprint, $0.derivedAt, $0.runID, $0.json, replacedBy: nil, replacedAt: nil)
         }
-        return
-            "{\"id\":\(JSONText.string(id)),\"history\":[\(past.joined(separator: ","))],\"current\":\(current ?? "null")}"
+        return "{\"id\":\(JSONText.string(id)),\"history\":[\(past.joined(separator: ","))],"
+            + "\"current\":\(current ?? "null")}"
     }
 }

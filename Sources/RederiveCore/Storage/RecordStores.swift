@@ -3,8 +3,9 @@ import Synchronization
 /// Opens stores by the text that names them (`--db`, `store:`): SQLite for a path, another
 /// engine for a URL whose scheme was registered (the command line registers `postgres`).
 package enum RecordStores {
-    /// Opens a store: `readOnly` writes nothing (and migrates nothing).
-    package typealias Opener = @Sendable (_ location: String, _ readOnly: Bool) throws(RederiveError) -> any RecordStore
+    /// Opens a store as `mode` says (`.readOnly` writes and migrates nothing).
+    package typealias Opener =
+        @Sendable (_ location: String, _ mode: Store.OpenMode) throws(RederiveError) -> any RecordStore
 
     private static let openers = Mutex<[String: Opener]>([:])
 
@@ -27,15 +28,15 @@ package enum RecordStores {
     package static func isURL(_ location: String) -> Bool { scheme(of: location) != nil }
 
     /// Opens the store `location` names.
-    package static func open(_ location: String, readOnly: Bool = false) throws(RederiveError) -> any RecordStore {
-        guard let scheme = scheme(of: location) else { return try Store(path: location, readOnly: readOnly) }
+    package static func open(_ location: String, mode: Store.OpenMode) throws(RederiveError) -> any RecordStore {
+        guard let scheme = scheme(of: location) else { return try Store(path: location, mode: mode) }
         if scheme == "postgresql" || scheme == "postgres" {
             let opener = openers.withLock { $0["postgres"] }
             guard let opener else { throw .usage("\(location): this build has no PostgreSQL engine") }
-            return try opener(location, readOnly)
+            return try opener(location, mode)
         }
         let opener = openers.withLock { $0[scheme] }
         guard let opener else { throw .usage("\(scheme)://: no store engine for this scheme (postgres:// or a path)") }
-        return try opener(location, readOnly)
+        return try opener(location, mode)
     }
 }

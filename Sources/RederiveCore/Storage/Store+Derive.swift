@@ -88,36 +88,35 @@ extension Store {
     private func filter(
         _ selection: DeriveSelection, deriver: SummaryDeriver,
         allowDowngrade: Bool
-    ) -> (String, StatementArguments) {
-        var sql = ""
-        var args: StatementArguments = []
+    ) -> KeysetFilter {
+        var filter = KeysetFilter()
         if selection.retryFailed {
             let stages = [RecordIssue.Stage.decode, .derive].map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            sql +=
-                " AND record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))"
+            filter.and(
+                "record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))")
         } else if !selection.all {
             if allowDowngrade {
-                sql += " AND (summary.record_seq IS NULL OR summary.summary_version <> ? OR summary.fingerprint <> ?)"
-                args += [deriver.version, deriver.fingerprint]
+                filter.and(
+                    "(summary.record_seq IS NULL OR summary.summary_version <> ? OR summary.fingerprint <> ?)",
+                    [deriver.version, deriver.fingerprint])
             } else {
-                sql +=
-                    " AND (summary.record_seq IS NULL OR summary.summary_version < ?"
-                    + " OR (summary.summary_version = ? AND summary.fingerprint <> ?))"
-                args += [deriver.version, deriver.version, deriver.fingerprint]
+                filter.and(
+                    "(summary.record_seq IS NULL OR summary.summary_version < ?"
+                        + " OR (summary.summary_version = ? AND summary.fingerprint <> ?))",
+                    [deriver.version, deriver.version, deriver.fingerprint])
             }
         }
         if let ids = selection.ids {
             let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }
-            sql += " AND record.id IN (\(canonical.map { _ in "?" }.joined(separator: ",")))"
-            args += StatementArguments(canonical)
+            filter.and(
+                "record.id IN (\(canonical.map { _ in "?" }.joined(separator: ",")))", StatementArguments(canonical))
         }
         if let since = selection.since {
             // Compare instants, not text: stored times omit a zero fraction ("…:00Z" sorts
             // after "…:00.500Z" as text) and --since may carry another precision or offset.
-            sql += " AND julianday(record.stored_at) >= julianday(?)"
-            args += [since]
+            filter.and("julianday(record.stored_at) >= julianday(?)", [since])
         }
-        return (sql, args)
+        return filter
     }
 
     /// The highest record key now: a run never goes past it, so rows added meanwhile wait
@@ -133,44 +132,40 @@ extension Store {
         _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
         upTo: Int64
     ) throws(RederiveError) -> Int {
-        let (where_, args) = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
+        let conditions = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
         do {
             return try pool.read { db in
                 try Int.fetchOne(
                     db,
                     sql: """
                         SELECT COUNT(*) FROM record LEFT JOIN summary ON summary.record_seq = record.seq
-                        WHERE record.seq > ? AND record.seq <= ?\(where_)
-                        """, arguments: [after, upTo] + args) ?? 0
+                        WHERE record.seq > ? AND record.seq <= ?\(conditions.sql)
+                        """, arguments: [after, upTo] + conditions.arguments) ?? 0
             }
         } catch {
             throw .io("\(path): cannot read: \(error)")
         }
     }
 
-    /// The next batch by keyset: `seq > after AND seq <= upTo ORDER BY seq LIMIT limit`.
-    /// Never OFFSET: rows changing under the loop can neither be skipped nor visited twice.
+    /// The next batch by keyset (`KeysetFilter.page`): `seq > after AND seq <= upTo ORDER BY seq
+    /// LIMIT limit`. Never OFFSET: rows changing under the loop can neither be skipped nor visited twice.
     package func fetchRooms(
         _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
         upTo: Int64, limit: Int
     ) throws(RederiveError) -> [StoredRoom] {
-        let (where_, args) = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
+        let conditions = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
         do {
             return try pool.read { db in
-                let rows = try Row.fetchCursor(
+                try conditions.page(
                     db,
-                    sql: """
-                        SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                               summary.summary_json, record.source_file, record.source_line, record.room_name,
-                               record.source_format_version, summary.floor_area_method
-                        FROM record JOIN raw_room ON raw_room.record_seq = record.seq
-                        LEFT JOIN summary ON summary.record_seq = record.seq
-                        WHERE record.seq > ? AND record.seq <= ?\(where_)
-                        ORDER BY record.seq LIMIT ?
-                        """, arguments: [after, upTo] + args + [limit])
-                var out: [StoredRoom] = []
-                out.reserveCapacity(limit)
-                while let row = try rows.next() {
+                    """
+                    SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
+                           summary.summary_json, record.source_file, record.source_line, record.room_name,
+                           record.source_format_version, summary.floor_area_method
+                    FROM record JOIN raw_room ON raw_room.record_seq = record.seq
+                    LEFT JOIN summary ON summary.record_seq = record.seq
+                    """, after: after, upTo: upTo, limit: limit
+                ) { row in
                     let skeleton: [UInt8] = try row.withUnsafeData(named: "skeleton") { data in
                         guard let data else { return [] }
                         var bytes = [UInt8]()
@@ -178,14 +173,12 @@ extension Store {
                         bytes.append(contentsOf: data)
                         return bytes
                     }
-                    out.append(
-                        StoredRoom(
-                            seq: row["seq"], id: row["id"], roomName: row["room_name"], sourceFile: row["source_file"],
-                            sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
-                            storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"],
-                            formatVersion: row["source_format_version"], storedMethod: row["floor_area_method"]))
+                    return StoredRoom(
+                        seq: row["seq"], id: row["id"], roomName: row["room_name"], sourceFile: row["source_file"],
+                        sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
+                        storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"],
+                        formatVersion: row["source_format_version"], storedMethod: row["floor_area_method"])
                 }
-                return out
             }
         } catch {
             throw .io("\(path): cannot read: \(error)")
@@ -194,7 +187,7 @@ extension Store {
 
     /// One derive result to store.
     package enum DeriveWrite: Sendable {
-        case summary(seq: Int64, id: String, summary: RoomSummary, json: [UInt8])
+        case summary(seq: Int64, id: String, summary: RoomSummary, json: [UInt8], replacing: Replaced)
         case unchanged(id: String)
         case failure(RecordIssue)
     }
@@ -209,24 +202,27 @@ extension Store {
             return try pool.write { db in
                 let now = Store.now()
                 var newFailures = 0
-                let ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
-                // Ledger entries of records that went through, cleared at the end in one
-                // statement; a later failure of the same key in this batch keeps its entry.
-                var cleared = Set<String>()
+                var ledger = try LedgerBatch(self, db, runID: runID, now: now)
+                // What the batch replaces goes to the history in one statement, before the
+                // summaries change (one B-tree walk instead of one statement per record).
+                let replacedSeqs: [Int64] = writes.compactMap {
+                    if case .summary(let seq, _, _, _, .differentSummary) = $0 { seq } else { nil }
+                }
+                try keepHistory(db, of: replacedSeqs, runID: runID, now: now)
                 for write in writes {
                     switch write {
-                    case .summary(let seq, let id, let summary, let json):
+                    case .summary(let seq, let id, let summary, let json, let replaced):
                         try writeSummary(
-                            db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now)
-                        if !ledgerEmpty { cleared.formUnion(Store.clearedKeys(id: id, file: nil, line: nil)) }
+                            db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now,
+                            replacing: replaced == .differentSummary ? .nothing : replaced)
+                        ledger.succeeded(id: id)
                     case .unchanged(let id):
-                        if !ledgerEmpty { cleared.formUnion(Store.clearedKeys(id: id, file: nil, line: nil)) }
+                        ledger.succeeded(id: id)
                     case .failure(let issue):
-                        cleared.remove(Store.ledgerKey(issue))
-                        if try recordFailure(db, issue, runID: runID, now: now) { newFailures += 1 }
+                        if try ledger.failed(issue) { newFailures += 1 }
                     }
                 }
-                if !cleared.isEmpty { try clearFailures(db, keys: cleared) }
+                try ledger.finish()
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpointSeq)
                 return newFailures
             }

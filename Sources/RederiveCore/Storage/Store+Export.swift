@@ -26,24 +26,20 @@ extension Store {
     // The WHERE clause after the keyset bounds: fresh summaries only unless `includeStale`,
     // and derived at or after `derivedSince` (UTC with milliseconds) when given. Records without a summary are
     // excluded by the inner join.
-    private func exportFilter(
-        includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver
-    ) -> (String, StatementArguments) {
-        var sql = ""
-        var args: StatementArguments = []
+    private func exportFilter(includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver) -> KeysetFilter {
+        var filter = KeysetFilter()
         if !includeStale {
-            sql += " AND summary.summary_version = ? AND summary.fingerprint = ?"
-            args += [deriver.version, deriver.fingerprint]
+            filter.and(
+                "summary.summary_version = ? AND summary.fingerprint = ?", [deriver.version, deriver.fingerprint])
         }
         if let derivedSince {
             // Stored times omit `.000` on whole seconds; compare in the always-milliseconds form.
-            sql +=
-                " AND (CASE WHEN instr(summary.derived_at, '.') = 0"
-                + " THEN substr(summary.derived_at, 1, length(summary.derived_at) - 1) || '.000Z'"
-                + " ELSE summary.derived_at END) >= ?"
-            args += [derivedSince]
+            filter.and(
+                "(CASE WHEN instr(summary.derived_at, '.') = 0"
+                    + " THEN substr(summary.derived_at, 1, length(summary.derived_at) - 1) || '.000Z'"
+                    + " ELSE summary.derived_at END) >= ?", [derivedSince])
         }
-        return (sql, args)
+        return filter
     }
 
     /// The next export page by keyset: `seq > after AND seq <= upTo ORDER BY seq LIMIT limit`.
@@ -53,28 +49,22 @@ extension Store {
         includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver, after: Int64,
         upTo: Int64, limit: Int
     ) throws(RederiveError) -> [ExportRow] {
-        let (where_, args) = exportFilter(includeStale: includeStale, derivedSince: derivedSince, deriver: deriver)
+        let filter = exportFilter(includeStale: includeStale, derivedSince: derivedSince, deriver: deriver)
         do {
             return try pool.read { db in
-                let rows = try Row.fetchCursor(
+                try filter.page(
                     db,
-                    sql: """
-                        SELECT record.seq, record.id, record.room_name, record.captured_at, summary.summary_version,
-                               summary.fingerprint, summary.derived_at, summary.summary_json
-                        FROM record JOIN summary ON summary.record_seq = record.seq
-                        WHERE record.seq > ? AND record.seq <= ?\(where_)
-                        ORDER BY record.seq LIMIT ?
-                        """, arguments: [after, upTo] + args + [limit])
-                var out: [ExportRow] = []
-                out.reserveCapacity(limit)
-                while let row = try rows.next() {
-                    out.append(
-                        ExportRow(
-                            seq: row[0], id: row[1], roomName: row[2], capturedAt: row[3],
-                            summaryVersion: row[4], fingerprint: row[5], derivedAt: row[6],
-                            summaryJSON: row[7]))
+                    """
+                    SELECT record.seq, record.id, record.room_name, record.captured_at, summary.summary_version,
+                           summary.fingerprint, summary.derived_at, summary.summary_json
+                    FROM record JOIN summary ON summary.record_seq = record.seq
+                    """, after: after, upTo: upTo, limit: limit
+                ) { row in
+                    ExportRow(
+                        seq: row[0], id: row[1], roomName: row[2], capturedAt: row[3],
+                        summaryVersion: row[4], fingerprint: row[5], derivedAt: row[6],
+                        summaryJSON: row[7])
                 }
-                return out
             }
         } catch {
             throw .io("\(path): cannot read: \(error)")

@@ -73,10 +73,7 @@ extension Store {
             return try pool.write { db in
                 var counts = ImportBatchCounts()
                 let now = Store.now()
-                let ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
-                // Ledger entries of records that went through, cleared at the end in one
-                // statement; a later failure of the same key in this batch keeps its entry.
-                var cleared = Set<String>()
+                var ledger = try LedgerBatch(self, db, runID: runID, now: now)
                 for item in items {
                     switch item {
                     case .row(let row):
@@ -92,23 +89,21 @@ extension Store {
                         case .rederived: counts.rederived += 1
                         case .unchanged: counts.unchanged += 1
                         }
-                        if !ledgerEmpty {
-                            cleared.formUnion(Store.clearedKeys(id: row.record.id, file: row.file, line: row.line))
-                        }
+                        ledger.succeeded(id: row.record.id, file: row.file, line: row.line)
                     case .issue(let issue):
-                        cleared.remove(Store.ledgerKey(issue))
-                        if try recordFailure(db, issue, runID: runID, now: now) { counts.newFailures += 1 }
+                        if try ledger.failed(issue) { counts.newFailures += 1 }
                     case .fileDone(let path, let hash, let bytes, let records):
                         if let hash {
                             try db.execute(
                                 sql: """
-                                    INSERT OR REPLACE INTO imported_file (content_hash, path, bytes, records, run_id, imported_at)
+                                    INSERT OR REPLACE INTO imported_file
+                                        (content_hash, path, bytes, records, run_id, imported_at)
                                     VALUES (?, ?, ?, ?, ?, ?)
                                     """, arguments: [hash, path, bytes, records, runID, now])
                         }
                     }
                 }
-                if !cleared.isEmpty { try clearFailures(db, keys: cleared) }
+                try ledger.finish()
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: nil)
                 return counts
             }
@@ -148,7 +143,8 @@ extension Store {
             let seq = db.lastInsertedRowID
             try writeRaw(db, seq: seq, parts: row.parts)
             try writeSummary(
-                db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now)
+                db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now,
+                replacing: .nothing)
             return .inserted
         }
         let seq: Int64 = existing["seq"]
@@ -165,7 +161,8 @@ extension Store {
             try db.cachedStatement(
                 sql: """
                     UPDATE record SET room_name = ?, captured_at = ?, source_format_version = ?, source_file = ?,
-                        source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?, source_summary_version = ?, stored_at = ?
+                        source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?, source_summary_version = ?,
+                        stored_at = ?
                     WHERE seq = ?
                     """
             ).execute(arguments: [
@@ -187,7 +184,8 @@ extension Store {
         try db.cachedStatement(
             sql: """
                 INSERT INTO raw_room (record_seq, core_model_offset, skeleton) VALUES (?, ?, ?)
-                ON CONFLICT(record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset, skeleton = excluded.skeleton
+                ON CONFLICT(record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset,
+                    skeleton = excluded.skeleton
                 """
         ).execute(arguments: [seq, parts.coreModelOffset, Data(parts.skeleton)])
         try db.cachedStatement(
@@ -198,25 +196,37 @@ extension Store {
         ).execute(arguments: [seq, Data(parts.coreModel)])
     }
 
-    /// Upserts the derived columns of one record.
+    /// What a summary write replaces, as far as the writer knows.
+    package enum Replaced: Sendable {
+        /// Nothing: the record has no summary yet.
+        case nothing
+        /// A summary with other values (or version, or fingerprint): kept in the history.
+        case differentSummary
+        /// Not known here: kept in the history unless identical (compared in SQL).
+        case unknown
+    }
+
+    /// Upserts the derived columns of one record. The summary being replaced goes to the
+    /// history first, in the same transaction, so `rederive revert` can restore it; a rewrite
+    /// to identical values keeps nothing, and only a run's first replacement of a record is
+    /// kept (what the record held before the run).
     func writeSummary(
         _ db: Database, seq: Int64, summary s: RoomSummary, json: [UInt8], deriver: SummaryDeriver,
-        runID: Int64, now: String
+        runID: Int64, now: String, replacing replaced: Replaced = .unknown
     ) throws {
         let text = String(decoding: json, as: UTF8.self)
-        // The summary being replaced goes to the history first, in the same transaction, so
-        // `rederive revert` can restore it; a rewrite to identical values keeps nothing.
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, summary_version, fingerprint,
-                    derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, object_count, door_count,
-                    window_count, opening_count, volume_m3, floor_area_method, summary_json)
-                SELECT record_seq, ?, ?, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
-                    ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
-                    floor_area_method, summary_json
-                FROM summary WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)
-                """
-        ).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
+        switch replaced {
+        case .nothing:
+            break
+        case .differentSummary:
+            try db.cachedStatement(sql: Self.keepHistorySQL + " WHERE record_seq = ?")
+                .execute(arguments: [runID, now, seq])
+        case .unknown:
+            try db.cachedStatement(
+                sql: Self.keepHistorySQL
+                    + " WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)"
+            ).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
+        }
         try db.cachedStatement(
             sql: """
                 INSERT INTO summary (record_seq, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,

@@ -22,8 +22,9 @@ extension Store {
                     let row = try Row.fetchOne(
                         db,
                         sql: """
-                            SELECT record.seq, record.id, record.room_name, record.captured_at, record.source_format_version,
-                                   record.source_file, record.source_line, record.raw_hash, record.raw_size, record.stored_at,
+                            SELECT record.seq, record.id, record.room_name, record.captured_at,
+                                   record.source_format_version, record.source_file, record.source_line,
+                                   record.raw_hash, record.raw_size, record.stored_at,
                                    summary.summary_version, summary.fingerprint, summary.derived_at, summary.run_id,
                                    summary.summary_json
                             FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ?
@@ -116,7 +117,7 @@ extension Store {
             db,
             sql: """
                 SELECT summary_version, fingerprint, derived_at, run_id, summary_json, replaced_by_run, replaced_at
-                FROM \(summaryHistoryTable) WHERE record_seq = ? ORDER BY id
+                FROM \(summaryHistoryTable) WHERE record_seq = ? ORDER BY replaced_by_run
                 """, arguments: [seq]
         ).map { row in
             StoredRecord.HistoryEntry(

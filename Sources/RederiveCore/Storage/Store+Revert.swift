@@ -2,9 +2,7 @@ import GRDB
 
 /// One summary a run replaced, next to what the record holds now (for `rederive revert`).
 package struct RevertCandidate: Sendable {
-    /// The history row (the keyset key of a revert).
-    var historyID: Int64
-    /// The record.
+    /// The record (also the keyset key of a revert within the run's history rows).
     var seq: Int64
     /// The record's id.
     var id: String
@@ -35,6 +33,24 @@ package struct SummaryColumns: Sendable, Equatable {
 }
 
 extension Store {
+    /// Copies summary rows into the history as replaced by run `?` at time `?`; the caller
+    /// appends the `WHERE` clause. `OR IGNORE`: a run's first replacement of a record is kept
+    /// (what the record held before the run).
+    static let keepHistorySQL = """
+        INSERT OR IGNORE INTO summary_history (replaced_by_run, record_seq, replaced_at, \(
+            SummaryColumns.names.joined(separator: ", ")))
+        SELECT ?, record_seq, ?, \(SummaryColumns.names.joined(separator: ", ")) FROM summary
+        """
+
+    /// Keeps the current summaries of `seqs` in the history as replaced by `runID`, in the
+    /// caller's transaction (one statement for a whole batch).
+    func keepHistory(_ db: Database, of seqs: [Int64], runID: Int64, now: String) throws {
+        guard !seqs.isEmpty else { return }
+        try db.execute(
+            sql: Self.keepHistorySQL + " WHERE record_seq IN (\(seqs.map { _ in "?" }.joined(separator: ",")))",
+            arguments: StatementArguments([runID.databaseValue, now.databaseValue] + seqs.map(\.databaseValue)))
+    }
+
     /// Whether run `id` exists, and its command.
     package func runCommand(id: Int64) throws(RederiveError) -> String? {
         do {
@@ -51,7 +67,7 @@ extension Store {
         do {
             return try pool.read {
                 try Int64.fetchOne(
-                    $0, sql: "SELECT MAX(id) FROM summary_history WHERE replaced_by_run = ?",
+                    $0, sql: "SELECT MAX(record_seq) FROM summary_history WHERE replaced_by_run = ?",
                     arguments: [run]) ?? 0
             }
         } catch {
@@ -59,8 +75,8 @@ extension Store {
         }
     }
 
-    /// The next summaries run `run` replaced, by history key (`id > after AND id <= upTo`),
-    /// the first replacement of each record only (what the record held before the run).
+    /// The next summaries run `run` replaced, by record key (`record_seq > after AND
+    /// record_seq <= upTo`, the history's own key order): what each record held before the run.
     package func fetchRevertCandidates(
         replacedBy run: Int64, after: Int64, upTo: Int64,
         limit: Int
@@ -72,18 +88,16 @@ extension Store {
                 try Row.fetchAll(
                     db,
                     sql: """
-                        SELECT h.id AS history_id, h.record_seq, record.id AS record_id, s.record_seq AS current_seq,
+                        SELECT h.record_seq, record.id AS record_id, s.record_seq AS current_seq,
                                \(historyColumns), \(currentColumns)
                         FROM summary_history h JOIN record ON record.seq = h.record_seq
                         LEFT JOIN summary s ON s.record_seq = h.record_seq
-                        WHERE h.replaced_by_run = ? AND h.id > ? AND h.id <= ?
-                          AND h.id = (SELECT MIN(h2.id) FROM summary_history h2
-                                      WHERE h2.record_seq = h.record_seq AND h2.replaced_by_run = h.replaced_by_run)
-                        ORDER BY h.id LIMIT ?
+                        WHERE h.replaced_by_run = ? AND h.record_seq > ? AND h.record_seq <= ?
+                        ORDER BY h.record_seq LIMIT ?
                         """, arguments: [run, after, upTo, limit]
                 ).map { row in
                     RevertCandidate(
-                        historyID: row["history_id"], seq: row["record_seq"], id: row["record_id"],
+                        seq: row["record_seq"], id: row["record_id"],
                         previous: SummaryColumns(row: row, prefix: "h_"),
                         current: (row["current_seq"] as Int64?) == nil ? nil : SummaryColumns(row: row, prefix: "s_"))
                 }
@@ -104,18 +118,14 @@ extension Store {
         do {
             try pool.write { db in
                 let now = Store.now()
+                try keepHistory(db, of: restores.map(\.seq), runID: runID, now: now)
                 for restore in restores {
-                    try db.cachedStatement(
-                        sql: """
-                            INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, \(names.joined(separator: ", ")))
-                            SELECT record_seq, ?, ?, \(names.joined(separator: ", ")) FROM summary WHERE record_seq = ?
-                            """
-                    ).execute(arguments: [runID, now, restore.seq])
                     try db.cachedStatement(
                         sql: """
                             INSERT INTO summary (record_seq, \(names.joined(separator: ", ")))
                             VALUES (?, \(names.map { _ in "?" }.joined(separator: ", ")))
-                            ON CONFLICT(record_seq) DO UPDATE SET \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
+                            ON CONFLICT(record_seq) DO UPDATE SET
+                                \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
                             """
                     ).execute(arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.values))
                 }
@@ -143,7 +153,8 @@ extension Store {
                     try db.execute(
                         sql: """
                             DELETE FROM summary_history WHERE replaced_by_run NOT IN (
-                                SELECT DISTINCT replaced_by_run FROM summary_history ORDER BY replaced_by_run DESC LIMIT ?)
+                                SELECT DISTINCT replaced_by_run FROM summary_history
+                                ORDER BY replaced_by_run DESC LIMIT ?)
                             """, arguments: [keepRuns])
                     removed += db.changesCount
                 }

@@ -132,12 +132,14 @@ extension Store {
                 arguments: [key, issue.code.rawValue]) ?? false
         try db.cachedStatement(
             sql: """
-                INSERT INTO failure (record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at)
+                INSERT INTO failure
+                    (record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(record_key) DO UPDATE SET record_id = excluded.record_id, file = excluded.file,
                     line = excluded.line, stage = excluded.stage, code = excluded.code, message = excluded.message,
                     run_id = excluded.run_id, last_seen_at = excluded.last_seen_at,
-                    first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at ELSE excluded.first_seen_at END
+                    first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at
+                        ELSE excluded.first_seen_at END
                 """
         ).execute(arguments: [
             key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code.rawValue, issue.message,
@@ -166,5 +168,42 @@ extension Store {
                 arguments: StatementArguments(Array(chunk)))
             start += 500
         }
+    }
+}
+
+/// One batch's changes to the failure ledger, inside the batch's transaction. The entries of
+/// records that went through are cleared at the end in one statement; a later failure of the
+/// same key in this batch keeps its entry.
+struct LedgerBatch {
+    private let store: Store
+    private let db: Database
+    private let runID: Int64
+    private let now: String
+    /// Nothing to clear: the ledger held no entry when the batch began.
+    private let ledgerEmpty: Bool
+    private var cleared = Set<String>()
+
+    init(_ store: Store, _ db: Database, runID: Int64, now: String) throws {
+        self.store = store
+        self.db = db
+        self.runID = runID
+        self.now = now
+        ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
+    }
+
+    /// A record went through: its entries (see `Store.clearedKeys`) are cleared at the end.
+    mutating func succeeded(id: String, file: String? = nil, line: Int? = nil) {
+        if !ledgerEmpty { cleared.formUnion(Store.clearedKeys(id: id, file: file, line: line)) }
+    }
+
+    /// Adds (or refreshes) the open failure of `issue`. Returns true when it was not already open.
+    mutating func failed(_ issue: RecordIssue) throws -> Bool {
+        cleared.remove(Store.ledgerKey(issue))
+        return try store.recordFailure(db, issue, runID: runID, now: now)
+    }
+
+    /// Clears the entries of the records that went through.
+    func finish() throws {
+        if !cleared.isEmpty { try store.clearFailures(db, keys: cleared) }
     }
 }

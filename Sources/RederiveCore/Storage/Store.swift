@@ -10,6 +10,17 @@ import Darwin
 /// The embedded SQLite store (WAL): raw rooms kept byte-exact, derived summaries beside
 /// them, run history and the failure ledger. One writer at a time; reads may run alongside.
 public final class Store: @unchecked Sendable {
+    /// How a command may open its store: whether it may create one, and whether it writes.
+    public enum OpenMode: Sendable, Equatable {
+        /// Create the store when absent (`import`, a pipeline whose first stage imports).
+        case createIfMissing
+        /// Open an existing store for writing; a missing one is a usage error, never an
+        /// empty store quietly created at a mistyped path (`derive`, `export`, `revert`).
+        case existing
+        /// Open an existing, up-to-date store without writing anything (`status`, dry runs).
+        case readOnly
+    }
+
     /// The database file.
     public let path: String
     /// Whether the store was opened read-only.
@@ -32,6 +43,15 @@ public final class Store: @unchecked Sendable {
     /// main file is then read as `immutable` (see `openReadOnly`).
     public convenience init(path: String, readOnly: Bool = false) throws(RederiveError) {
         try self.init(path: path, readOnly: readOnly, forceImmutable: false)
+    }
+
+    /// Opens the store at `path` as `mode` allows (see `init(path:readOnly:)`); with
+    /// `.existing` or `.readOnly` a missing store is a usage error naming the fix.
+    public convenience init(path: String, mode: OpenMode) throws(RederiveError) {
+        if mode != .createIfMissing, !FileManager.default.fileExists(atPath: path) {
+            throw .usage("\(path): no such store (`rederive import` creates one)")
+        }
+        try self.init(path: path, readOnly: mode == .readOnly, forceImmutable: false)
     }
 
     /// `forceImmutable` skips straight to the read-only media fallback (tests run as root,
@@ -78,7 +98,8 @@ public final class Store: @unchecked Sendable {
             let current = (try? pool.read { try migrator.hasCompletedMigrations($0) }) ?? false
             if !current {
                 throw .io(
-                    "\(path): the store's schema is older than this build; run `rederive import` or `rederive derive` once to migrate it"
+                    "\(path): the store's schema is older than this build; "
+                        + "run `rederive import` or `rederive derive` once to migrate it"
                 )
             }
             return
@@ -108,7 +129,11 @@ public final class Store: @unchecked Sendable {
     // On failure nothing is left behind: a 0-byte file would otherwise be taken for a store.
     private static func create(path: String) throws(RederiveError) {
         do {
-            let queue = try DatabaseQueue(path: path)
+            // Switching to WAL needs the file to itself: a reader that opens the new file at
+            // that moment (a monitor, `status`) must make creation wait, not fail.
+            var config = Configuration()
+            config.busyMode = .timeout(10)
+            let queue = try DatabaseQueue(path: path, configuration: config)
             do {
                 try queue.writeWithoutTransaction { db in
                     try db.execute(sql: "PRAGMA page_size = \(pageSize)")
@@ -151,8 +176,9 @@ public final class Store: @unchecked Sendable {
         if stat(path + "-wal", &walInfo) == 0, walInfo.st_size > 0 {
             throw .io(
                 "\(path): cannot open the store read-only (\(firstError.map { "\($0)" } ?? "forced")), and its "
-                    + "\(path)-wal holds \(walInfo.st_size) bytes of changes that can only be read with write access to "
-                    + "the directory; open it once where it is writable (any rederive command checkpoints it)")
+                    + "\(path)-wal holds \(walInfo.st_size) bytes of changes that can only be read "
+                    + "with write access to the directory; open it once where it is writable "
+                    + "(any rederive command checkpoints it)")
         }
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "?#%")
@@ -180,8 +206,12 @@ public final class Store: @unchecked Sendable {
         let known = Set(migrator.migrations)
         let unknown = Set(applied).subtracting(known)
         if !unknown.isEmpty {
+            let migrations = unknown.sorted().joined(separator: ", ")
             throw RederiveError.io(
-                "\(path): this store was written by a newer rederive (schema migrations \(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. Use a newer rederive (this is rederive \(RederiveVersion.release), store schema \(Store.schemaVersion); see `rederive --version`); the file was not modified."
+                "\(path): this store was written by a newer rederive (schema migrations \(migrations) are unknown "
+                    + "to this build); refusing to open it. Use a newer rederive (this is rederive "
+                    + "\(RederiveVersion.release), store schema \(Store.schemaVersion); see `rederive --version`); "
+                    + "the file was not modified."
             )
         }
         return !applied.isEmpty && applied.count < known.count

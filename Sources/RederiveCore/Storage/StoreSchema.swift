@@ -114,11 +114,12 @@ enum StoreSchema {
     private static func addSummaryHistory(_ db: Database) throws {
         try db.execute(
             sql: """
-                -- A summary as it was before a run replaced it (`replaced_by_run`).
+                -- A summary as it was before a run replaced it (`replaced_by_run`): one row per run and
+                -- record (the first replacement in a run is what the record held before it), keyed
+                -- so a revert walks a run's rows in record order with no extra index to maintain.
                 CREATE TABLE summary_history (
-                    id INTEGER PRIMARY KEY,
-                    record_seq INTEGER NOT NULL REFERENCES record(seq) ON DELETE CASCADE,
                     replaced_by_run INTEGER NOT NULL,
+                    record_seq INTEGER NOT NULL REFERENCES record(seq) ON DELETE CASCADE,
                     replaced_at TEXT NOT NULL,
                     summary_version INTEGER NOT NULL,
                     fingerprint TEXT NOT NULL,
@@ -133,10 +134,9 @@ enum StoreSchema {
                     opening_count INTEGER NOT NULL,
                     volume_m3 REAL NOT NULL,
                     floor_area_method TEXT NOT NULL,
-                    summary_json TEXT NOT NULL
-                );
-                CREATE INDEX summary_history_by_run ON summary_history(replaced_by_run, id);
-                CREATE INDEX summary_history_by_record ON summary_history(record_seq, id);
+                    summary_json TEXT NOT NULL,
+                    PRIMARY KEY (replaced_by_run, record_seq)
+                ) WITHOUT ROWID;
                 ALTER TABLE run ADD COLUMN records_newer INTEGER NOT NULL DEFAULT 0;
                 ALTER TABLE run ADD COLUMN allow_downgrade INTEGER NOT NULL DEFAULT 0;
                 CREATE TABLE store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);

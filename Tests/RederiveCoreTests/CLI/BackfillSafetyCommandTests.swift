@@ -44,6 +44,14 @@ final class BackfillSafetyCommandTests: XCTestCase {
         try XCTUnwrap(StoreInspection.rows(db, "SELECT id FROM record WHERE seq = ?", [seq]).first?["id"])
     }
 
+    func testACleanImportAndDeriveKeepNoHistory() throws {
+        XCTAssertEqual(try rederive(["derive", "--db", db, "--all"]).status, 0)
+        XCTAssertEqual(try rederive(["derive", "--db", db, "--all", "--rewrite"]).status, 0)
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM summary_history"), 0,
+            "only a change of a summary keeps its predecessor")
+    }
+
     // MARK: never downgrade
 
     func testAnOlderBuildLeavesNewerSummariesAndSaysSo() throws {
@@ -87,7 +95,8 @@ final class BackfillSafetyCommandTests: XCTestCase {
             f = open(sys.argv[1], 'a+')
             fcntl.flock(f, fcntl.LOCK_EX)
             f.truncate(0)
-            f.write('command=rederive derive --all\\npid=%d\\nhost=host-a\\nsince=2026-11-23T03:00:00Z\\n' % os.getpid())
+            f.write('command=rederive derive --all\\npid=%d\\nhost=host-a\\n\
+            since=2026-11-23T03:00:00Z\\n' % os.getpid())
             f.flush()
             time.sleep(float(sys.argv[2]))
             """
@@ -205,12 +214,7 @@ final class BackfillSafetyCommandTests: XCTestCase {
     func testKill9DuringRevertResumesToTheSameResult() throws {
         // A store big enough for a revert to be caught mid-way.
         let export = dir.file("big.jsonl")
-        var options = CorpusGenerator.Options(records: 3000, seed: 77)
-        options.coreModelBytes = 200
-        options.corruptFraction = 0
-        options.collectLines = false
-        let rooms = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path
-        _ = try CorpusGenerator(roomsDirectory: rooms, options: options).write(to: export)
+        try ExportFixtures.writeLargeExport(records: 3000, seed: 77, to: export)
         let big = dir.file("big.sqlite")
         XCTAssertEqual(try rederive(["import", export, "--db", big, "-q"]).status, 0)
         try makeStale(big)

@@ -1,7 +1,6 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
-import RederiveCorpus
 
 /// Commands check what they will write before touching the store, and stop cleanly.
 final class OutputSafetyCommandTests: XCTestCase {
@@ -58,14 +57,7 @@ final class OutputSafetyCommandTests: XCTestCase {
 
     func testSummarizeStopsCleanlyOnSIGTERM() throws {
         let export = dir.file("big.jsonl")
-        var options = CorpusGenerator.Options(records: 12000, seed: 9)
-        options.coreModelBytes = 200
-        options.corruptFraction = 0
-        options.collectLines = false
-        _ = try CorpusGenerator(
-            roomsDirectory: RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path,
-            options: options
-        ).write(to: export)
+        try ExportFixtures.writeLargeExport(records: 12000, seed: 9, to: export)
         let out = dir.file("summaries.jsonl"), report = dir.file("issues.jsonl")
         let child = try CommandLineTool.Child(
             ["summarize", export, "--workers", "1", "-o", out, "--report", report],

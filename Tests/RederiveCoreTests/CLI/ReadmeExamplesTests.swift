@@ -72,7 +72,8 @@ final class ReadmeExamplesTests: XCTestCase {
 
     func testExampleParsing() {
         let text =
-            "# R\n\n## Commands\n\ntext\n\n```sh\na --x\n# comment\nb  # exits 3\n```\n\n```cron\nc\n```\n\n## Next\n```sh\nd\n```\n"
+            "# R\n\n## Commands\n\ntext\n\n```sh\na --x\n# comment\nb  # exits 3\n```\n\n"
+            + "```cron\nc\n```\n\n## Next\n```sh\nd\n```\n"
         let examples = Self.examples(in: text, section: "## Commands")
         XCTAssertEqual(examples.map(\.line), ["a --x", "b  # exits 3"])
         XCTAssertEqual(examples.map(\.status), [0, 3])

@@ -49,7 +49,8 @@ final class LayeringTests: XCTestCase {
 
     static func declarations(_ code: String) -> Set<String> {
         let pattern =
-            #"(?m)^(?:public |package |final |private |fileprivate |internal |@\w+ )*(?:struct|class|enum|protocol|typealias|actor|func|let|var) +([A-Za-z_][A-Za-z0-9_]*)"#
+            #"(?m)^(?:public |package |final |private |fileprivate |internal |@\w+ )*"#
+            + #"(?:struct|class|enum|protocol|typealias|actor|func|let|var) +([A-Za-z_][A-Za-z0-9_]*)"#
         let regex = try! NSRegularExpression(pattern: pattern)
         let range = NSRange(code.startIndex..., in: code)
         return Set(regex.matches(in: code, range: range).map { String(code[Range($0.range(at: 1), in: code)!]) })

@@ -44,4 +44,12 @@ final class ReadmeContractTests: XCTestCase {
         }
         XCTAssertEqual(readmeStatuses, ExitStatus.documented.map { Optional($0) })
     }
+
+    func testSummaryFieldTableMatchesTheKeyTable() throws {
+        let rows = tableRows(startingWith: "| key | kind | unit |", in: try readme())
+        XCTAssertFalse(rows.isEmpty, "README has a `| key | kind | unit |` table")
+        let readme = rows.map { [backticked($0[0]).first ?? "", $0[1], $0[2]] }
+        let code = RoomSummary.Key.allCases.map { [$0.rawValue, $0.kind.rawValue, $0.unit ?? ""] }
+        XCTAssertEqual(readme, code, "README's summary table and RoomSummary.Key differ")
+    }
 }

@@ -12,8 +12,8 @@ final class InputValidationTests: XCTestCase {
 
     private func v3(capturedAt: String = "2026-02-10T09:15:00Z", room: String? = nil) -> [UInt8] {
         Array(
-            #"{"formatVersion":3,"id":"\#(uuid)","roomName":"x","capturedAt":"\#(capturedAt)","room":\#(room ?? tinyRoom)}"#
-                .utf8)
+            (#"{"formatVersion":3,"id":"\#(uuid)","roomName":"x","capturedAt":"\#(capturedAt)","#
+                + #""room":\#(room ?? tinyRoom)}"#).utf8)
     }
 
     private func code(

@@ -72,8 +72,8 @@ final class RecordParserTests: XCTestCase {
     func testGoodV3RoomIsTheRawSliceOfTheLine() throws {
         // Odd spacing, escapes and number spellings that a re-serialisation would change.
         let roomText = Array(
-            #"{ "walls" : [ {"dimensions":[3.50,2.5e0,0], "transform":[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]} ], "note":"a\/b \u00e9" , "coreModel":"QUJD" }"#
-                .utf8)
+            (#"{ "walls" : [ {"dimensions":[3.50,2.5e0,0], "transform":[1,0,0,0, 0,1,0,0, 0,0,1,0, 0,0,0,1]} ], "#
+                + #""note":"a\/b \u00e9" , "coreModel":"QUJD" }"#).utf8)
         var text = ExportFixtures.v3Line(id: uuid, name: "Bath", roomText: roomText)
         // Whitespace after the room object before the comma.
         text = Array(
@@ -316,8 +316,8 @@ final class RecordParserTests: XCTestCase {
         let room = try XCTUnwrap(
             parser.decodeRoom(
                 Array(
-                    #"{"walls":[],"doors":[],"windows":[],"openings":[],"objects":[],"coreModel":"QUJD","future":{"x":[1]}}"#
-                        .utf8)
+                    (#"{"walls":[],"doors":[],"windows":[],"openings":[],"objects":[],"#
+                        + #""coreModel":"QUJD","future":{"x":[1]}}"#).utf8)
             ).successValue())
         XCTAssertEqual(room, Room())
         let two = try XCTUnwrap(parser.decodeRoom(tinyRoom).successValue())
@@ -334,8 +334,11 @@ final class RecordParserTests: XCTestCase {
     func testFloorCornersCategoriesAndSections() throws {
         let t16 = "[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]"
         let text = """
-            {"floors":[{"dimensions":[4,3,0],"transform":\(t16),"polygonCorners":[[0,0,0],[4,0,0],[4,3]]},{"dimensions":[1,1,0],"transform":\(t16),"polygonCorners":[]},{"dimensions":[2,2,0],"transform":\(t16),"polygonCorners":[[1,1,0],[2,1,0],[2,2,0]]}],\
-            "objects":[{"category":{"chair":{}},"dimensions":[0.5,1,0.5],"transform":\(t16)},{"category":{"storage":{}},"dimensions":[1,2,0.4],"transform":\(t16)}],\
+            {"floors":[{"dimensions":[4,3,0],"transform":\(t16),"polygonCorners":[[0,0,0],[4,0,0],[4,3]]},\
+            {"dimensions":[1,1,0],"transform":\(t16),"polygonCorners":[]},\
+            {"dimensions":[2,2,0],"transform":\(t16),"polygonCorners":[[1,1,0],[2,1,0],[2,2,0]]}],\
+            "objects":[{"category":{"chair":{}},"dimensions":[0.5,1,0.5],"transform":\(t16)},\
+            {"category":{"storage":{}},"dimensions":[1,2,0.4],"transform":\(t16)}],\
             "sections":[{"label":"kitchen"},{"story":0},{"label":"living room"}]}
             """
         let room = try XCTUnwrap(parser.decodeRoom(Array(text.utf8)).successValue())

@@ -38,6 +38,12 @@ final class CrashRecoveryTests: XCTestCase {
 
     override func tearDown() { dir = nil }
 
+    // The corpus is shared by this class's tests: drop it (and its temporary folder) after the last.
+    override class func tearDown() {
+        lock.withLock { shared = nil }
+        super.tearDown()
+    }
+
     private static func makeCorpus() throws -> Corpus {
         let dir = try TemporaryDirectory()
         let rooms = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path
@@ -150,10 +156,8 @@ final class CrashRecoveryTests: XCTestCase {
                                 .first?["status"] as String?
                         }), "crashed")
             }
-            try assertMatchesReference(
-                db,
-                "import trial \(index) (killed after \(trial.threshold.map { "\($0) records" } ?? "\(trial.delay ?? 0) s"))"
-            )
+            let killedAfter = trial.threshold.map { "\($0) records" } ?? "\(trial.delay ?? 0) s"
+            try assertMatchesReference(db, "import trial \(index) (killed after \(killedAfter))")
         }
         XCTAssertGreaterThan(midRunKills, 0, "at least one kill landed mid-run")
     }
@@ -345,10 +349,10 @@ final class CrashRecoveryTests: XCTestCase {
             let seq: Int64 = try other.write { db in
                 try db.execute(
                     sql: """
-                        INSERT INTO record (id, room_name, captured_at, source_format_version, source_file, source_line, raw_hash,
-                                            raw_size, source_summary, source_summary_version, stored_at)
-                        SELECT ?, room_name, captured_at, source_format_version, source_file, source_line, raw_hash, raw_size,
-                               source_summary, source_summary_version, stored_at FROM record WHERE seq = ?
+                        INSERT INTO record (id, room_name, captured_at, source_format_version, source_file, source_line,
+                                            raw_hash, raw_size, source_summary, source_summary_version, stored_at)
+                        SELECT ?, room_name, captured_at, source_format_version, source_file, source_line, raw_hash,
+                               raw_size, source_summary, source_summary_version, stored_at FROM record WHERE seq = ?
                         """, arguments: [UUID().uuidString, source])
                 let seq = db.lastInsertedRowID
                 try db.execute(
@@ -385,7 +389,8 @@ final class CrashRecoveryTests: XCTestCase {
         XCTAssertEqual(
             try StoreInspection.int(
                 db,
-                "SELECT COUNT(*) FROM record LEFT JOIN summary ON record_seq = seq WHERE seq <= ? AND (run_id IS NOT ? OR summary.record_seq IS NULL)",
+                "SELECT COUNT(*) FROM record LEFT JOIN summary ON record_seq = seq "
+                    + "WHERE seq <= ? AND (run_id IS NOT ? OR summary.record_seq IS NULL)",
                 [maxSeq, id]), 0,
             "no record up to the bound skipped")
         // Nothing past the bound touched.

@@ -95,7 +95,8 @@ final class ExportJobTests: XCTestCase {
         try StoreFixtures.execute(
             store,
             """
-            UPDATE summary SET fingerprint = 'v1-0000000000000000' WHERE record_seq IN (SELECT seq FROM record ORDER BY seq DESC LIMIT 2)
+            UPDATE summary SET fingerprint = 'v1-0000000000000000'
+            WHERE record_seq IN (SELECT seq FROM record ORDER BY seq DESC LIMIT 2)
             """)
         try StoreFixtures.execute(
             store, "DELETE FROM summary WHERE record_seq = (SELECT seq FROM record ORDER BY seq LIMIT 1 OFFSET 20)")
@@ -103,7 +104,8 @@ final class ExportJobTests: XCTestCase {
             try StoreFixtures.strings(
                 store,
                 """
-                SELECT id FROM record JOIN summary ON seq = record_seq WHERE summary_version <> 1 OR fingerprint <> '\(SummaryDeriver().fingerprint)'
+                SELECT id FROM record JOIN summary ON seq = record_seq
+                WHERE summary_version <> 1 OR fingerprint <> '\(SummaryDeriver().fingerprint)'
                 """))
         XCTAssertEqual(staleIDs.count, 7)
 
@@ -218,7 +220,8 @@ final class ExportJobTests: XCTestCase {
         try StoreFixtures.execute(
             store,
             """
-            UPDATE summary SET derived_at = '2020-01-01T00:00:05Z' WHERE record_seq IN (SELECT seq FROM record ORDER BY seq LIMIT 10)
+            UPDATE summary SET derived_at = '2020-01-01T00:00:05Z'
+            WHERE record_seq IN (SELECT seq FROM record ORDER BY seq LIMIT 10)
             """)
         func count(since: String) throws -> Int {
             let out = dir.file("since.jsonl")

@@ -7,6 +7,18 @@ import XCTest
 final class ImportJobTests: XCTestCase {
     private var dir: TemporaryDirectory!
     override func setUpWithError() throws { dir = try TemporaryDirectory() }
+
+    /// Asserts that the store at `db` equals one made by a single uninterrupted import of `files`.
+    private func assertMatchesUninterruptedImport(
+        _ db: String, of files: [String], _ what: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let reference = dir.file("reference.sqlite")
+        let referenceStore = try Store(path: reference)
+        try StoreFixtures.importFiles(files, into: referenceStore)
+        referenceStore.close()
+        StoreInspection.assertEqual(
+            try StoreInspection.dump(db), try StoreInspection.dump(reference), what, file: file, line: line)
+    }
     override func tearDown() {
         RunControl.resetStop()
         dir = nil
@@ -148,18 +160,11 @@ final class ImportJobTests: XCTestCase {
     func testChangedRawDataIsUpdatedAndRederived() throws {
         let id = "11111111-1111-4111-8111-111111111111"
         let first = dir.file("a.jsonl"), second = dir.file("b.jsonl")
-        try ExportFixtures.write(
-            lines: [
-                String(
-                    decoding: ExportFixtures.v3Line(
-                        id: id, name: "Room", roomText: try ExportFixtures.compactRoom("Kitchen")), as: UTF8.self)
-            ], to: first)
-        try ExportFixtures.write(
-            lines: [
-                String(
-                    decoding: ExportFixtures.v3Line(
-                        id: id, name: "Room", roomText: try ExportFixtures.compactRoom("Bedroom3")), as: UTF8.self)
-            ], to: second)
+        // The same record id, first with one room, then with another.
+        for (path, room) in [(first, "Kitchen"), (second, "Bedroom3")] {
+            let line = ExportFixtures.v3Line(id: id, name: "Room", roomText: try ExportFixtures.compactRoom(room))
+            try ExportFixtures.write(lines: [String(decoding: line, as: UTF8.self)], to: path)
+        }
         let db = dir.file("store.sqlite")
         let store = try Store(path: db)
         let r1 = try StoreFixtures.importFiles([first], into: store)
@@ -173,7 +178,8 @@ final class ImportJobTests: XCTestCase {
         XCTAssertEqual(r2.count("imported"), 0)
         let rows = try StoreInspection.rows(
             db,
-            "SELECT record.seq, raw_hash, summary_json, wall_count, summary.run_id, source_file FROM record JOIN summary ON record_seq = seq"
+            "SELECT record.seq, raw_hash, summary_json, wall_count, summary.run_id, source_file "
+                + "FROM record JOIN summary ON record_seq = seq"
         )
         XCTAssertEqual(rows.count, 1)
         let after = try XCTUnwrap(rows.first)
@@ -216,12 +222,7 @@ final class ImportJobTests: XCTestCase {
         XCTAssertEqual(rerun.status, .completed)
         XCTAssertEqual(rerun.resumedFrom, report.runID)
         store.close()
-        let reference = dir.file("reference.sqlite")
-        let referenceStore = try Store(path: reference)
-        try StoreFixtures.importFiles([corruptFile], into: referenceStore)
-        referenceStore.close()
-        StoreInspection.assertEqual(
-            try StoreInspection.dump(db), try StoreInspection.dump(reference), "aborted + rerun vs uninterrupted")
+        try assertMatchesUninterruptedImport(db, of: [corruptFile], "aborted + rerun vs uninterrupted")
     }
 
     func testStopRequestInterruptsAndRerunCompletes() throws {
@@ -250,12 +251,7 @@ final class ImportJobTests: XCTestCase {
         XCTAssertEqual(rerun.exitStatus, 3)
         XCTAssertEqual(rerun.resumedFrom, stoppedAgain.runID)
         store.close()
-        let reference = dir.file("reference.sqlite")
-        let referenceStore = try Store(path: reference)
-        try StoreFixtures.importFiles(files, into: referenceStore)
-        referenceStore.close()
-        StoreInspection.assertEqual(
-            try StoreInspection.dump(db), try StoreInspection.dump(reference), "interrupted + rerun vs uninterrupted")
+        try assertMatchesUninterruptedImport(db, of: files, "interrupted + rerun vs uninterrupted")
     }
 
     func testSkipImportedFilesRegistersEachCompleteFile() throws {

@@ -150,11 +150,12 @@ final class PipelineRunnerTests: XCTestCase {
     }
 
     func testErrorBudgetStopsThePipeline() throws {
+        let corrupt = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt").path
         let definition = try PipelineDefinition.parse(
             """
             version: 1
             stages:
-              - import: { paths: [\(RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt").path)], max-errors: 0, batch-size: 1 }
+              - import: { paths: [\(corrupt)], max-errors: 0, batch-size: 1 }
               - derive: {}
             """, path: "p.yml")
         var overrides = PipelineOverrides()

@@ -51,7 +51,8 @@ final class SummarizeJobTests: XCTestCase {
         try ExportFixtures.write(lines: aLines, to: a)
         var bLines = [
             text(
-                ExportFixtures.v3Line(id: u2, name: "Bathroom2", roomText: try ExportFixtures.compactRoom("Bathroom2"))),
+                ExportFixtures.v3Line(
+                    id: u2, name: "Bathroom2", roomText: try ExportFixtures.compactRoom("Bathroom2"))),
             try ExportFixtures.v1Line(
                 name: "Bedroom3", timestamp: 792576000.25, room: try ExportFixtures.roomFileBytes("Bedroom3")),
         ]

@@ -58,7 +58,8 @@ final class ChangeReportTests: XCTestCase {
         XCTAssertEqual(r.exitStatus, 3)
         XCTAssertTrue(
             r.tallyLine().hasPrefix(
-                "derive --dry-run: 8 examined, 3 would change, 2 unchanged (1 version/fingerprint only), 1 never derived, 2 would fail (1 negative_dimension, 1 non_finite_value)"
+                "derive --dry-run: 8 examined, 3 would change, 2 unchanged (1 version/fingerprint only), "
+                    + "1 never derived, 2 would fail (1 negative_dimension, 1 non_finite_value)"
             ),
             r.tallyLine())
     }

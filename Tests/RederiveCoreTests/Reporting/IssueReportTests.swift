@@ -113,7 +113,8 @@ final class IssueReportTests: XCTestCase {
         let line = report.tallyLine()
         XCTAssertTrue(
             line.hasPrefix(
-                "summarize: 120 read, 110 summarized, 10 skipped, 1 file fault (10 invalid_json) in 2.00 s (60 records/s, 2.0 MB/s, peak "
+                "summarize: 120 read, 110 summarized, 10 skipped, 1 file fault (10 invalid_json) in 2.00 s "
+                    + "(60 records/s, 2.0 MB/s, peak "
             ), line)
         XCTAssertTrue(line.hasSuffix(" MB)"), line)
     }

@@ -61,7 +61,8 @@ final class StoreMigrationTests: XCTestCase {
         for suffix in suffixes {
             XCTAssertTrue(
                 before[suffix]! == after[suffix]!,
-                "\(path)\(suffix) changed (before \(before[suffix]!?.count ?? -1) bytes, after \(after[suffix]!?.count ?? -1))",
+                "\(path)\(suffix) changed "
+                    + "(before \(before[suffix]!?.count ?? -1) bytes, after \(after[suffix]!?.count ?? -1))",
                 file: file, line: line)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + ".backup-v1-initial"), file: file, line: line)

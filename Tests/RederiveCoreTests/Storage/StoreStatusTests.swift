@@ -65,7 +65,8 @@ final class StoreStatusTests: XCTestCase {
         try StoreFixtures.execute(
             store,
             """
-            UPDATE summary SET summary_version = 0 WHERE record_seq IN (SELECT seq FROM record ORDER BY seq DESC LIMIT 3)
+            UPDATE summary SET summary_version = 0
+            WHERE record_seq IN (SELECT seq FROM record ORDER BY seq DESC LIMIT 3)
             """)
         let status = try store.status()
         XCTAssertEqual(status.totalRecords, 45)

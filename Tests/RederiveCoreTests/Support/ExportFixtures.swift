@@ -1,4 +1,5 @@
 import Foundation
+import RederiveCorpus
 import XCTest
 @testable import RederiveCore
 
@@ -52,8 +53,8 @@ enum ExportFixtures {
     /// A version-3 line with `roomText` spliced in verbatim as the `room` value.
     static func v3Line(id: String, name: String, roomText: [UInt8], summaryVersion: Int? = 1) -> [UInt8] {
         var out = Array(
-            "{\"formatVersion\":3,\"id\":\"\(id)\",\"roomName\":\"\(name)\",\"capturedAt\":\"2026-02-10T09:15:00Z\",\"room\":"
-                .utf8)
+            ("{\"formatVersion\":3,\"id\":\"\(id)\",\"roomName\":\"\(name)\","
+                + "\"capturedAt\":\"2026-02-10T09:15:00Z\",\"room\":").utf8)
         out += roomText
         out += Array(",\"summary\":{\"wall_count\":4}".utf8)
         if let summaryVersion { out += Array(",\"summaryVersion\":\(summaryVersion)".utf8) }
@@ -69,6 +70,17 @@ enum ExportFixtures {
     }
 
     /// Writes lines joined with "\n" (and a final "\n").
+    /// A generated export of `records` good records (small coreModel) at `path`, for tests that
+    /// need a run long enough to be caught mid-way.
+    static func writeLargeExport(records: Int, seed: UInt64, to path: String) throws {
+        var options = CorpusGenerator.Options(records: records, seed: seed)
+        options.coreModelBytes = 200
+        options.corruptFraction = 0
+        options.collectLines = false
+        let rooms = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path
+        _ = try CorpusGenerator(roomsDirectory: rooms, options: options).write(to: path)
+    }
+
     static func write(lines: [String], to path: String) throws {
         try write(Array(lines.map { $0 + "\n" }.joined().utf8), to: path)
     }

@@ -57,8 +57,8 @@ enum StoreInspection {
                 let skeleton = (row["skeleton"] as Data?).map { ContentHash.digest([UInt8]($0)).hex } ?? "nil"
                 let core = (row["bytes"] as Data?).map { ContentHash.digest([UInt8]($0)).hex } ?? "nil"
                 let seq = ex.seq ? "" : " seq=\(row["seq"] as Int64)"
-                return
-                    "id=\(row["id"] as String)\(seq) offset=\(String(describing: row["core_model_offset"] as Int?)) skeleton=\(skeleton) core=\(core)"
+                let offset = String(describing: row["core_model_offset"] as Int?)
+                return "id=\(row["id"] as String)\(seq) offset=\(offset) skeleton=\(skeleton) core=\(core)"
             }.sorted()
             out["summary"] = try rows(
                 "SELECT record.id AS record_id, summary.* FROM summary JOIN record ON record.seq = summary.record_seq",
@@ -81,7 +81,8 @@ enum StoreInspection {
             let onlyA = Set(x).subtracting(y).sorted().prefix(2).map { String($0.prefix(400)) }
             let onlyB = Set(y).subtracting(x).sorted().prefix(2).map { String($0.prefix(400)) }
             XCTFail(
-                "\(what): table \(table) differs (\(x.count) vs \(y.count) rows); only in first: \(Array(onlyA)); only in second: \(Array(onlyB))",
+                "\(what): table \(table) differs (\(x.count) vs \(y.count) rows); "
+                    + "only in first: \(Array(onlyA)); only in second: \(Array(onlyB))",
                 file: file, line: line)
         }
     }
@@ -95,7 +96,8 @@ enum StoreInspection {
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT record.id, record.raw_hash, raw_room.core_model_offset, raw_room.skeleton, raw_core_model.bytes
+                    SELECT record.id, record.raw_hash, raw_room.core_model_offset, raw_room.skeleton,
+                           raw_core_model.bytes
                     FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                     JOIN raw_core_model ON raw_core_model.record_seq = record.seq
                     """)

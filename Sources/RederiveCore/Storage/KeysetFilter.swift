@@ -1,0 +1,34 @@
+import GRDB
+
+/// The conditions a keyset query adds after its bounds (`WHERE record.seq > ? AND
+/// record.seq <= ?`): each one ` AND`-joined onto `sql`, its arguments appended in order.
+struct KeysetFilter {
+    /// The conditions, each starting with ` AND ` (empty: no condition).
+    private(set) var sql = ""
+    /// The conditions' arguments, in the order of their placeholders.
+    private(set) var arguments: StatementArguments = []
+
+    /// Adds `condition` (an SQL expression) with the arguments of its placeholders.
+    mutating func and(_ condition: String, _ arguments: StatementArguments = []) {
+        sql += " AND " + condition
+        self.arguments += arguments
+    }
+
+    /// One keyset page: `select` (its SELECT and FROM, `record` among the tables), then
+    /// `record.seq > after AND record.seq <= upTo` with these conditions, `ORDER BY record.seq
+    /// LIMIT limit`; each row made into a value by `value`. Never OFFSET: each page costs the
+    /// same whatever its position, and rows changing between pages are neither skipped nor
+    /// read twice.
+    func page<T>(
+        _ db: Database, _ select: String, after: Int64, upTo: Int64, limit: Int, _ value: (Row) throws -> T
+    ) throws -> [T] {
+        let rows = try Row.fetchCursor(
+            db,
+            sql: select + "\nWHERE record.seq > ? AND record.seq <= ?\(sql)\nORDER BY record.seq LIMIT ?",
+            arguments: [after, upTo] + arguments + [limit])
+        var out: [T] = []
+        out.reserveCapacity(limit)
+        while let row = try rows.next() { out.append(try value(row)) }
+        return out
+    }
+}
