@@ -9,6 +9,10 @@
 #                   (records/s, MB/s, peak resident memory); no test asserts on time
 #   make bench-preview  time a dry-run preview where every one of $(BENCH_PREVIEW_RECORDS) records
 #                   changes (5 fields, all kinds) and print its peak resident memory
+#   make scale-demo start a throwaway local PostgreSQL cluster, import the fixtures into it and
+#                   derive them with 2 worker processes claiming ranges (per-worker ranges, records/s)
+#   make bench-postgres  the PostgreSQL lines of make bench alone (import MB/s; derive records/s
+#                   with 1 and 2 worker processes), against a throwaway local cluster
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
 #   make backfill   preview a backfill and write a plan (DB=path); APPLY=1 applies the plan
 #   make fuzz       libFuzzer over the record parser, room decoder and derivation for
@@ -29,7 +33,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config postgresql
 
-.PHONY: run test fixtures bench bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
+.PHONY: run test fixtures bench bench-postgres scale-demo bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -193,7 +197,31 @@ bench: build
 	@for w in 1 2; do $(REDERIVE) summarize $(BENCH_CORPUS) --workers $$w --out $(BENCH_DIR)/summaries.jsonl.zst \
 	    --quiet --json > $(BENCH_DIR)/last.json; s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s; \
 	  $(call BENCH_LINE,summarize (no store)$(,) $$w worker(s)); done
+	@$(MAKE) --no-print-directory bench-postgres
 	@$(MAKE) --no-print-directory bench-preview
+
+# PostgreSQL lines (.ci/bench-postgres): the same corpus into a throwaway local cluster (fsync
+# on), then derive --all --rewrite with 1 and 2 worker processes (records/s over the wall clock).
+bench-postgres: build
+	@mkdir -p $(BENCH_DIR)
+	@[ -f $(BENCH_CORPUS) ] || $(REDERIVE) generate --out $(BENCH_CORPUS) --records $(BENCH_RECORDS) --seed 42 \
+	    --core-model-bytes 100000 --floorless-fraction 0.2 --corrupt-fraction 0.005 --frames-every 1000
+	@.ci/bench-postgres $(REDERIVE) $(BENCH_CORPUS)
+
+# Scale demo: a throwaway local PostgreSQL cluster (.ci/pg-cluster, stopped and removed at the
+# end), the fixtures imported into it, then one derive command that starts 2 worker processes;
+# each claims ranges of SCALE_RANGE records in the database and logs the ranges it committed
+# and its records/s. The same derive command started on other hosts would join the same run.
+SCALE_RANGE ?= 4
+SCALE_DIR   ?= /tmp/rederive-scale-demo
+scale-demo: build
+	@url=$$(.ci/pg-cluster start $(SCALE_DIR)) || exit 1; trap '.ci/pg-cluster stop $(SCALE_DIR)' EXIT; \
+	echo "PostgreSQL: $$url (a throwaway cluster in $(SCALE_DIR))"; \
+	$(REDERIVE) import Fixtures/exports --db $$url --quiet --report $(SCALE_DIR)/import-issues.jsonl; \
+	s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s; \
+	$(REDERIVE) derive --db $$url --all --rewrite --processes 2 --workers 1 --batch-size $(SCALE_RANGE) \
+	    || exit $$?; \
+	$(REDERIVE) status --db $$url
 
 # Preview benchmark: a store of BENCH_PREVIEW_RECORDS small records (tiny coreModel) whose
 # stored summaries are then perturbed (python3's sqlite3) so every record changes a float

@@ -263,6 +263,8 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     private let mode: Mode
     private let stop = StopFlag()
     let rangesLost = Mutex(0)
+    /// The ranges this process committed (first and last key, records read), for its log.
+    let rangesDone = Mutex<[(from: Int64, to: Int64, records: Int)]>([])
     private(set) var rangeClaims: (any DeriveRangeClaims)?
     private let pool: WorkerPool<RecordProcessor>
     private let failuresAdded = Mutex(0)
@@ -483,6 +485,10 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                 return
             }
             failuresAdded.withLock { $0 += added }
+            rangesDone.withLock { $0.append((claim.after + 1, claim.upTo, results.counts.recordsRead)) }
+            log.debug(
+                "range \(claim.after + 1)...\(claim.upTo) done (attempt \(claim.attempt))",
+                metadata: ["records": "\(results.counts.recordsRead)", "worker": "\(claims.workerName)"])
         } catch {
             try claims.releaseRange(claim, error: "\(error)")
             log.warning(
@@ -495,7 +501,22 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         fetcher?.cancel()
     }
 
-    func finish(status: RunStatus, stats: inout RunStatistics) {}
+    func finish(status: RunStatus, stats: inout RunStatistics) {
+        guard let claims = rangeClaims else { return }
+        let done = rangesDone.withLock { $0 }
+        let records = done.reduce(0) { $0 + $1.records }
+        let list = Self.rangeList(done.map { ($0.from, $0.to) })
+        Logger(label: "rederive.derive").info(
+            "\(claims.workerName) committed \(done.count) range(s) of run \(runID), \(records) records: \(list)",
+            metadata: ["ranges": "\(done.count)", "records": "\(records)", "worker": "\(claims.workerName)"])
+    }
+
+    /// `1...500, 1001...1500, …` (at most the first 8, then how many more).
+    static func rangeList(_ ranges: [(Int64, Int64)]) -> String {
+        guard !ranges.isEmpty else { return "none" }
+        let shown = ranges.prefix(8).map { "\($0.0)...\($0.1)" }.joined(separator: ", ")
+        return ranges.count > 8 ? shown + " and \(ranges.count - 8) more" : shown
+    }
 
     func progressFraction(_ stats: RunStatistics) -> Double? {
         total > 0 ? Double(stats.recordsRead) / Double(total) : nil
