@@ -52,6 +52,10 @@ enum PostgresSchema {
             record_seq BIGINT PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,
             bytes BYTEA NOT NULL
         );
+        -- Raw rooms are stored as they are, as SQLite stores them: the core model is base64 of
+        -- compressed data, not worth the server's compression attempt on every insert.
+        ALTER TABLE raw_room ALTER COLUMN skeleton SET STORAGE EXTERNAL;
+        ALTER TABLE raw_core_model ALTER COLUMN bytes SET STORAGE EXTERNAL;
         CREATE TABLE summary (
             record_seq BIGINT PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,
             \(summaryColumns)

@@ -369,7 +369,9 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                                 selection, deriver: deriver, allowDowngrade: allowDowngrade,
                                 after: cursor, upTo: claim.upTo, limit: limit)
                             rooms += page
-                            guard let last = page.last, page.count == limit else { break }
+                            // A range holds about `limit` selected records: a full page that
+                            // reaches its end needs no second (empty) read.
+                            guard let last = page.last, page.count == limit, last.seq < claim.upTo else { break }
                             cursor = last.seq
                         }
                         if !emit(.success(RoomBatch(rooms: rooms, claim: claim))) { return }
