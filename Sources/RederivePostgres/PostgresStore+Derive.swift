@@ -196,7 +196,9 @@ struct SummaryWrite {
 }
 
 extension PostgresStore {
-    private static let summaryColumnList =
+    /// Every column of a summary row, in `SummaryColumns.names` order (`summary` and
+    /// `summary_history` share them).
+    static let summaryColumnList =
         "summary_version, fingerprint, derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, "
         + "object_count, door_count, window_count, opening_count, volume_m3, floor_area_method, summary_json"
     private static let historySource = summaryColumnList.split(separator: ",")

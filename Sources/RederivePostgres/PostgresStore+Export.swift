@@ -61,29 +61,4 @@ extension PostgresStore {
             return (try row.get("stale", as: Int.self), try row.get("missing", as: Int.self))
         }
     }
-
-    // MARK: Revert (not yet on PostgreSQL)
-
-    private var revertMissing: RederiveError {
-        .usage("\(path): revert is not available on PostgreSQL stores yet (the history is kept: summary_history)")
-    }
-
-    /// Not yet on PostgreSQL: a revert is refused here, before its run is recorded.
-    package func runCommand(id: Int64) throws(RederiveError) -> String? { throw revertMissing }
-
-    /// Not yet on PostgreSQL: refused before anything is written.
-    package func maxHistoryID(replacedBy run: Int64) throws(RederiveError) -> Int64 { throw revertMissing }
-
-    /// Not yet on PostgreSQL.
-    package func fetchRevertCandidates(
-        replacedBy run: Int64, after: Int64, upTo: Int64, limit: Int
-    )
-        throws(RederiveError) -> [RevertCandidate]
-    { throw revertMissing }
-
-    /// Not yet on PostgreSQL.
-    package func writeRevertBatch(
-        _ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
-        progress: RunStatistics
-    ) throws(RederiveError) { throw revertMissing }
 }

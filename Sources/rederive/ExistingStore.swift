@@ -2,17 +2,11 @@ import Foundation
 import RederiveCore
 
 /// Opens a store that must already exist: read-only for the inspecting commands (`status`,
-/// `show`, `failures`), which never create, migrate or write anything; under the store's run
-/// lock for the commands that change an existing store (`history --prune`, `revert`), which
-/// never create one.
+/// `show`, `failures`, `history --id`, dry runs), which never create, migrate or write
+/// anything; under the store's run lock for the commands that change an existing store
+/// (`history --prune`, `revert`), which never create one. Either engine: a SQLite file or a
+/// server URL.
 enum ExistingStore {
-    /// The store at `path`, opened read-only. A missing path or a directory is a usage error
-    /// (exit 1) named as such, not SQLite's "disk I/O error".
-    static func openReadOnly(_ path: String) throws(RederiveError) -> Store {
-        try refuseURL(path, command: "this command")
-        return try Store(path: path, mode: .readOnly)
-    }
-
     /// Runs `body` with the store `location` names opened for writing, holding its run lock
     /// (taken as `locking` says; a server store has none) until `body` returns. A missing
     /// path is a usage error (exit 1).
@@ -29,17 +23,11 @@ enum ExistingStore {
         return try body(store)
     }
 
-    /// Refuses a PostgreSQL store for a command that works on SQLite stores only (so far).
-    static func refuseURL(_ location: String, command: String) throws(RederiveError) {
-        if RecordStores.isURL(location) {
-            throw .usage("\(command) works on SQLite stores only so far; \(location) is a server store")
-        }
-    }
-
-    /// The store `location` names (a SQLite file as `openReadOnly`, or a server URL),
-    /// opened read-only, for the commands that work on either engine (`status`, dry runs).
+    /// The store `location` names, opened read-only: a server URL, or a SQLite file (a
+    /// missing path or a directory is then a usage error, exit 1, named as such rather than
+    /// SQLite's "disk I/O error").
     static func open(_ location: String) throws(RederiveError) -> any RecordStore {
         if RecordStores.isURL(location) { return try RecordStores.open(location, mode: .readOnly) }
-        return try openReadOnly(location)
+        return try Store(path: location, mode: .readOnly)
     }
 }

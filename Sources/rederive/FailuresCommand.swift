@@ -7,7 +7,7 @@ struct Failures: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the open failures in a store's ledger, with the original file and line.",
         discussion: """
-            Opens the store read-only (the file is never modified). Lists every open failure \
+            Opens the store read-only (nothing in it is modified). Lists every open failure \
             (a record, line or file that could not be processed and has not gone through \
             since): the export file and line it came from, stage, code, record id when known, \
             the run that last saw it, when it was first seen, and the message. Sorted by file, \
@@ -27,7 +27,9 @@ struct Failures: ParsableCommand {
             """
     )
 
-    @Option(help: "The SQLite store (must exist; opened read-only).", completion: .file())
+    @Option(
+        help: "The store: a SQLite file or postgres://user@host:port/dbname (must exist; opened read-only).",
+        completion: .file())
     var db: String
 
     @Option(help: "Only this stage (\(RecordIssue.Stage.allCases.map(\.rawValue).joined(separator: ", "))).")
@@ -55,7 +57,7 @@ struct Failures: ParsableCommand {
     func run() throws {
         StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
-            let store = try ExistingStore.openReadOnly(db)
+            let store = try ExistingStore.open(db)
             defer { store.close() }
             let filter = FailureFilter(stage: stage, code: code, file: file, runID: runID)
             let failures = try store.openFailures(matching: filter)

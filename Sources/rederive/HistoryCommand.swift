@@ -23,7 +23,8 @@ struct History: ParsableCommand {
             """
     )
 
-    @Option(help: "The SQLite store.", completion: .file())
+    @Option(
+        help: "The store: a SQLite file or postgres://user@host:port/dbname (must exist).", completion: .file())
     var db: String
 
     @Option(help: "The record whose summaries to list.")
@@ -59,17 +60,15 @@ struct History: ParsableCommand {
         StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
             if prune {
-                try ExistingStore.refuseURL(db, command: "history --prune")
                 return try ExistingStore.withLockedStore(db, locking: locking) { store in
-                    guard let store = store as? Store else { return ExitStatus.usage }
                     let removed = try store.pruneHistory(keepRuns: keepRuns, before: before)
                     logger.info("history: \(removed) replaced summaries removed")
                     return ExitStatus.ok
                 }
             }
-            let store = try ExistingStore.openReadOnly(db)
+            let store = try ExistingStore.open(db)
             defer { store.close() }
-            guard let id, let record = try store.record(id: id) else {
+            guard let id, let record = try store.record(id: id, deriver: SummaryDeriver()) else {
                 throw RederiveError.usage("\(db): no record with id \(id ?? "")")
             }
             print(json ? record.historyJSON() : record.historyText(), terminator: json ? "\n" : "")

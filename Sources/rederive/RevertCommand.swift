@@ -25,7 +25,8 @@ struct Revert: ParsableCommand {
             """
     )
 
-    @Option(help: "The SQLite store.", completion: .file())
+    @Option(
+        help: "The store: a SQLite file or postgres://user@host:port/dbname (must exist).", completion: .file())
     var db: String
 
     @Option(

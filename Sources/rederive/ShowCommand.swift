@@ -7,7 +7,7 @@ struct Show: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show one record: its stored summary, source file and line, open failures.",
         discussion: """
-            Opens the store read-only (the file is never modified). Shows the record's id, \
+            Opens the store read-only (nothing in it is modified). Shows the record's id, \
             room name, capture time, the export file and line it was last imported from and \
             the format version it was written in, the size and hash of its raw room, its \
             stored summary (version, fingerprint, when and by which run it was derived, and \
@@ -32,7 +32,9 @@ struct Show: ParsableCommand {
     @Argument(help: "The record id.")
     var id: String
 
-    @Option(help: "The SQLite store (must exist; opened read-only).", completion: .file())
+    @Option(
+        help: "The store: a SQLite file or postgres://user@host:port/dbname (must exist; opened read-only).",
+        completion: .file())
     var db: String
 
     @Flag(help: "Print the raw room byte-exact, as received, instead of the description.")
@@ -48,7 +50,7 @@ struct Show: ParsableCommand {
     func run() throws {
         StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
-            let store = try ExistingStore.openReadOnly(db)
+            let store = try ExistingStore.open(db)
             defer { store.close() }
             let key = RecordIdentity.canonicalUUID(id) ?? id
             if raw {
@@ -63,7 +65,7 @@ struct Show: ParsableCommand {
                         + "its original line is \(first.location)"
                 )
             }
-            if let record = try store.record(id: key) {
+            if let record = try store.record(id: key, deriver: SummaryDeriver()) {
                 print(json ? record.json() : record.text(), terminator: json ? "\n" : "")
                 return 0
             }

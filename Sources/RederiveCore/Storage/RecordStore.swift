@@ -92,11 +92,28 @@ package protocol RecordStore: AnyObject, Sendable {
         replacedBy run: Int64, after: Int64, upTo: Int64, limit: Int
     )
         throws(RederiveError) -> [RevertCandidate]
-    /// Restores summaries in one transaction with the revert run's checkpoint.
+    /// Restores summaries in one transaction with the revert run's checkpoint, keeping what
+    /// each record held in the history under the revert run first.
     func writeRevertBatch(
         _ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
         progress: RunStatistics
     ) throws(RederiveError)
+    /// Deletes the history of all but the latest `keepRuns` runs that replaced summaries and
+    /// (when given) what was replaced before `before` (ISO 8601, UTC); returns the rows removed.
+    func pruneHistory(keepRuns: Int?, before: String?) throws(RederiveError) -> Int
+
+    // MARK: Inspect
+
+    /// Everything stored about the record `id` (canonical UUID spelling or as stored), with
+    /// its staleness for `deriver`, its open failures and its summary history; nil when no
+    /// record has that id.
+    func record(id: String, deriver: SummaryDeriver) throws(RederiveError) -> StoredRecord?
+    /// Open failures matching `filter`, in a stable order: by file, then line (file-level
+    /// faults after the lines of their file; failures without a file last), then stage, code
+    /// and ledger key (compared bytewise).
+    func openFailures(matching filter: FailureFilter) throws(RederiveError) -> [OpenFailure]
+    /// The raw room of a record, byte-exact as received, or nil for an unknown id.
+    func rawRoom(id: String) throws(RederiveError) -> [UInt8]?
 }
 
 extension Store: RecordStore {

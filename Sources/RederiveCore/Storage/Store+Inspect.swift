@@ -36,13 +36,7 @@ extension Store {
                         summaryVersion: version, fingerprint: row["fingerprint"], derivedAt: row["derived_at"],
                         runID: row["run_id"], json: row["summary_json"])
                 }
-                let staleness: StoredRecord.Staleness =
-                    switch summary {
-                    case nil: .missing
-                    case let s? where s.summaryVersion != deriver.version: .version
-                    case let s? where s.fingerprint != deriver.fingerprint: .fingerprint
-                    default: .fresh
-                    }
+                let staleness = StoredRecord.Staleness(of: summary, for: deriver)
                 let id: String = row["id"]
                 return StoredRecord(
                     id: id, roomName: row["room_name"], capturedAt: row["captured_at"],

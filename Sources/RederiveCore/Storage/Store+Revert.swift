@@ -10,11 +10,20 @@ package struct RevertCandidate: Sendable {
     var previous: SummaryColumns
     /// What the record holds now; nil if its summary is gone.
     var current: SummaryColumns?
+
+    /// Creates a candidate (another engine builds them from its own rows).
+    package init(seq: Int64, id: String, previous: SummaryColumns, current: SummaryColumns?) {
+        self.seq = seq
+        self.id = id
+        self.previous = previous
+        self.current = current
+    }
 }
 
 /// Every stored column of a summary row, as kept in `summary` and `summary_history`.
 package struct SummaryColumns: Sendable, Equatable {
-    static let names = [
+    /// The column names, in the order of `values`.
+    package static let names = [
         "summary_version", "fingerprint", "derived_at", "run_id", "floor_area_sqm", "ceiling_height_m",
         "wall_count", "object_count", "door_count", "window_count", "opening_count", "volume_m3",
         "floor_area_method", "summary_json",

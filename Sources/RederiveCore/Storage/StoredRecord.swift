@@ -66,6 +66,17 @@ public struct StoredRecord: Sendable, Equatable {
         case fingerprint
         /// No summary stored.
         case missing
+
+        /// How current `summary` is for `deriver`.
+        package init(of summary: Summary?, for deriver: SummaryDeriver) {
+            self =
+                switch summary {
+                case nil: .missing
+                case let s? where s.summaryVersion != deriver.version: .version
+                case let s? where s.fingerprint != deriver.fingerprint: .fingerprint
+                default: .fresh
+                }
+        }
     }
 
     /// The record id.

@@ -1,0 +1,117 @@
+import PostgresNIO
+import RederiveCore
+
+/// `rederive revert` and `rederive history --prune` on PostgreSQL: SQLite's semantics
+/// (`Store+Revert`), each batch one transaction of a few pipelined statements over arrays.
+extension PostgresStore {
+    /// Whether run `id` exists, and its command.
+    package func runCommand(id: Int64) throws(RederiveError) -> String? {
+        try io("read the run history") {
+            try reader.run("SELECT command FROM run WHERE id = $1", .of(id)).rows.first?.decode(String.self)
+        }
+    }
+
+    /// The highest history row run `run` left (a revert's upper bound): its highest record key.
+    package func maxHistoryID(replacedBy run: Int64) throws(RederiveError) -> Int64 {
+        try io("read the summary history") {
+            try reader.run("SELECT max(record_seq) FROM summary_history WHERE replaced_by_run = $1", .of(run))
+                .rows.first?.decode(Int64?.self) ?? 0
+        }
+    }
+
+    /// The next summaries run `run` replaced, by record key (`record_seq > after AND
+    /// record_seq <= upTo`): what each record held before the run, and what it holds now.
+    package func fetchRevertCandidates(
+        replacedBy run: Int64, after: Int64, upTo: Int64, limit: Int
+    ) throws(RederiveError) -> [RevertCandidate] {
+        let history = SummaryColumns.names.map { "h.\($0) AS h_\($0)" }.joined(separator: ", ")
+        let current = SummaryColumns.names.map { "s.\($0) AS s_\($0)" }.joined(separator: ", ")
+        return try io("read the summary history") {
+            try reader.run(
+                """
+                SELECT h.record_seq, record.id AS record_id, s.record_seq AS current_seq, \(history), \(current)
+                FROM summary_history h JOIN record ON record.seq = h.record_seq
+                LEFT JOIN summary s ON s.record_seq = h.record_seq
+                WHERE h.replaced_by_run = $1 AND h.record_seq > $2 AND h.record_seq <= $3
+                ORDER BY h.record_seq LIMIT $4
+                """, .of(run, after, upTo, limit)
+            ).rows.map { row in
+                let r = row.makeRandomAccess()
+                return RevertCandidate(
+                    seq: try r["record_seq"].decode(Int64.self), id: try r["record_id"].decode(String.self),
+                    previous: try SummaryColumns(r, prefix: "h_"),
+                    current: try r["current_seq"].decode(Int64?.self) == nil ? nil : SummaryColumns(r, prefix: "s_"))
+            }
+        }
+    }
+
+    /// Restores `restores` in one transaction with the revert run's checkpoint, in one round
+    /// trip: what each record holds goes to the history under the revert run first (so a
+    /// revert can itself be reverted), then the summaries are upserted from arrays.
+    package func writeRevertBatch(
+        _ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
+        progress: RunStatistics
+    ) throws(RederiveError) {
+        var statements: [PostgresSession.Statement] = []
+        if !restores.isEmpty {
+            let seqs = restores.map(\.seq)
+            let list = Self.summaryColumnList
+            // As SQLite's `keepHistory`: a run's first replacement of a record is kept.
+            statements.append(
+                PostgresSession.Statement(
+                    """
+                    INSERT INTO summary_history (replaced_by_run, record_seq, replaced_at, \(list))
+                    SELECT $1, record_seq, $2, \(list) FROM summary WHERE record_seq = ANY($3::int8[])
+                    ON CONFLICT (replaced_by_run, record_seq) DO NOTHING
+                    """, .of(runID, Self.now(), seqs)))
+            var args = SQLArguments()
+            let seqArray = args.add(seqs)
+            let columns = SummaryColumns.unnest(restores.map(\.summary), &args)
+            let updates = SummaryColumns.names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            statements.append(
+                PostgresSession.Statement(
+                    """
+                    INSERT INTO summary (record_seq, \(list))
+                    SELECT n.seq, \(columns.select.joined(separator: ", "))
+                    FROM unnest(\(seqArray)::int8[], \(columns.arrays.joined(separator: ", ")))
+                         AS n(seq, \(columns.aliases.joined(separator: ", ")))
+                    ON CONFLICT (record_seq) DO UPDATE SET \(updates)
+                    """, args.binds))
+        }
+        statements.append(Self.progress(runID: runID, progress, checkpointSeq: checkpoint))
+        try io("write the batch") {
+            try writer.transaction { tx in try tx.run(statements) }
+        }
+    }
+
+    /// Deletes the history of all but the latest `keepRuns` runs that replaced summaries, and
+    /// (when given) everything replaced before `before` (ISO 8601; without a zone, UTC, as on
+    /// SQLite). Returns the rows removed.
+    package func pruneHistory(keepRuns: Int?, before: String?) throws(RederiveError) -> Int {
+        try io("prune the summary history") {
+            try writer.transaction { tx in
+                var removed = 0
+                if let keepRuns {
+                    removed +=
+                        try tx.run(
+                            """
+                            DELETE FROM summary_history WHERE replaced_by_run NOT IN (
+                                SELECT DISTINCT replaced_by_run FROM summary_history
+                                ORDER BY replaced_by_run DESC LIMIT $1)
+                            """, .of(keepRuns)
+                        ).affected
+                }
+                if let before {
+                    // A time without a zone means UTC, whatever the server's TimeZone says.
+                    try tx.run("SET LOCAL TimeZone = 'UTC'")
+                    removed +=
+                        try tx.run(
+                            "DELETE FROM summary_history WHERE replaced_at::timestamptz < $1::timestamptz",
+                            .of(before)
+                        ).affected
+                }
+                return removed
+            }
+        }
+    }
+}
