@@ -129,6 +129,24 @@ final class PostgresStoreTests: XCTestCase {
         throw PostgresCluster.Failure(description: "the worker never claimed a range")
     }
 
+    /// Stops `child` (SIGSTOP) while it holds a claimed range; returns that range's id. The
+    /// range is read after the stop has settled (statements already sent have landed): a range
+    /// seen claimed just before the stop may have been committed in between, so the child is
+    /// let go and stopped again until it is caught holding one.
+    private func stopHoldingARange(_ child: CommandLineTool.Child) throws -> String {
+        for _ in 0..<50 {
+            _ = try claimedRange(by: child)
+            child.signal(SIGSTOP)
+            usleep(200_000)
+            let rows = try cluster.sql(
+                "SELECT id FROM derive_range WHERE state = 'claimed' AND claimed_by LIKE '%:\(child.pid)' LIMIT 1",
+                url: url)
+            if let id = rows.first { return id }
+            child.signal(SIGCONT)
+        }
+        throw PostgresCluster.Failure(description: "the worker was never caught holding a range")
+    }
+
     func testKilledWorkersRangeIsFinishedByAnotherWithTheSameResult() throws {
         let sqlite = dir + "/rooms.sqlite"
         let input = try corpus(300)
@@ -137,8 +155,7 @@ final class PostgresStoreTests: XCTestCase {
         setenv("REDERIVE_LEASE_SECONDS", "1", 1)
         let arguments = ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "20", "--quiet"]
         let first = try start(arguments)
-        let range = try claimedRange(by: first)
-        first.signal(SIGSTOP)
+        let range = try stopHoldingARange(first)
         first.signal(SIGKILL)
         first.wait()
         XCTAssertEqual(try rederive(arguments), 0)
@@ -154,8 +171,7 @@ final class PostgresStoreTests: XCTestCase {
         setenv("REDERIVE_LEASE_SECONDS", "1", 1)
         let arguments = ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "20"]
         let stalled = try start(arguments)
-        let range = try claimedRange(by: stalled)
-        stalled.signal(SIGSTOP)
+        let range = try stopHoldingARange(stalled)
         XCTAssertEqual(try rederive(arguments + ["--quiet"]), 0)
         let before = try cluster.sql("SELECT claimed_by, attempt FROM derive_range WHERE id = \(range)", url: url)
         stalled.signal(SIGCONT)
