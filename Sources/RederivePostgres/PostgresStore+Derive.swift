@@ -77,7 +77,12 @@ extension PostgresStore {
         limit: Int
     ) throws(RederiveError) -> [StoredRoom] {
         var args = SQLArguments()
-        let bounds = "record.seq > \(args.add(after)) AND record.seq <= \(args.add(upTo))"
+        let (from, to) = (args.add(after), args.add(upTo))
+        // The bounds on raw_room's key too: on the record's alone the planner may hash-join a
+        // scan of every raw room, for every range (quadratic over a run).
+        let bounds =
+            "record.seq > \(from) AND record.seq <= \(to) AND raw_room.record_seq > \(from)"
+            + " AND raw_room.record_seq <= \(to)"
         let where_ = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade, &args)
         let limitArg = args.add(limit)
         return try io("read") {

@@ -73,6 +73,10 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         for session in [reader, writer] {
             _ = try? session.run("SET idle_in_transaction_session_timeout = \(idle)")
         }
+        // The reader's only writes are range claims: one lost in a server crash is harmless
+        // (the range is open again, and the claimer's commit is fenced out by its attempt), so
+        // a claim does not wait for its own WAL flush. Results are committed durably (writer).
+        _ = try? reader.run("SET synchronous_commit = off")
         do {
             try migrate()
         } catch {
