@@ -26,6 +26,7 @@ struct Rederive: ParsableCommand {
         subcommands: [
             Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Show.self,
             Failures.self, Export.self, Revert.self, History.self,
+            CopyStore.self,
         ]
     )
 

@@ -81,6 +81,12 @@ package protocol RecordStore: AnyObject, Sendable {
     /// Records up to `upTo` whose summary is stale or missing for `deriver`.
     func countNotFresh(upTo: Int64, deriver: SummaryDeriver) throws(RederiveError) -> (stale: Int, missing: Int)
 
+    // MARK: Copy (rederive copy-store)
+
+    /// The next page of records to copy by keyset (`seq > after AND seq <= upTo ORDER BY seq
+    /// LIMIT limit`): metadata and raw room as stored, nothing derived.
+    func fetchCopyPage(after: Int64, upTo: Int64, limit: Int) throws(RederiveError) -> [CopyRow]
+
     // MARK: Revert
 
     /// Whether run `id` exists, and its command.

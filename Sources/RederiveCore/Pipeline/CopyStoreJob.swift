@@ -1,0 +1,156 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// What `rederive copy-store` does, beyond the two stores it is given.
+package struct CopyStoreConfiguration: Sendable {
+    /// The derivation the copied records' summaries are derived with.
+    package var deriver: SummaryDeriver
+    /// Workers, batch size (records per page and per transaction), report, error budget and
+    /// run-history details.
+    package var settings: RunSettings
+
+    /// Creates a configuration.
+    package init(
+        deriver: SummaryDeriver = SummaryDeriver(), settings: RunSettings = RunSettings(arguments: "copy-store")
+    ) {
+        self.deriver = deriver
+        self.settings = settings
+    }
+}
+
+/// `rederive copy-store --from SRC --to DST`: brings every record of one store into another,
+/// whatever their engines (SQLite to PostgreSQL, typically). It walks the source by keyset up
+/// to the highest key it held when the copy started, reads each record's metadata and raw
+/// room as stored, derives its summary anew on the workers (as import does) and writes it
+/// with import's batch write, so the destination holds what importing the same exports
+/// with this build would give: the same records, byte-identical raw rooms, the same source
+/// file and line. The copy is a run of the destination; a rerun continues an unfinished
+/// one, and records already copied come out unchanged. The source is only read.
+// @unchecked: `start`, `nextBatch` and `process` run on the driver's thread only; `write`
+// (the writer thread) reads immutable state and the `Mutex`-guarded totals.
+package final class CopyStoreJob: BatchJob, @unchecked Sendable {
+    /// Copies `source` into `destination`.
+    package static func run(
+        _ config: CopyStoreConfiguration, from source: any RecordStore, to destination: any RecordStore
+    ) throws(RederiveError) -> RunReport {
+        // Keyed by the source's identity: a rerun from the same store continues the copy.
+        let sourceID = try source.storeID()
+        if !sourceID.isEmpty, sourceID == (try destination.storeID()) {
+            throw .usage(
+                "\(destination.path): is the store to copy (\(source.path)) or a file copy of it (the same store id); "
+                    + "give --to another store")
+        }
+        let key = "copy-store:" + (sourceID.isEmpty ? source.path : sourceID)
+        let job = CopyStoreJob(config, source: source, destination: destination, resumeKey: key)
+        return try BatchRunner.run(job, settings: config.settings)
+    }
+
+    let command = "copy-store"
+    let deriver: SummaryDeriver
+    let recording: RunRecording?
+    private let config: CopyStoreConfiguration
+    private let source: any RecordStore
+    private let destination: any RecordStore
+    private let pool: WorkerPool<RecordProcessor>
+    private let totals = Mutex(ImportBatchCounts())
+    private var runID: Int64 = 0
+    private var total = 0
+    private var fetcher: Prefetcher<Result<[CopyRow], RederiveError>>?
+
+    private init(
+        _ config: CopyStoreConfiguration, source: any RecordStore, destination: any RecordStore, resumeKey: String
+    ) {
+        self.config = config
+        self.source = source
+        self.destination = destination
+        self.deriver = config.deriver
+        recording = RunRecording(store: destination, resumeKey: resumeKey)
+        let deriver = config.deriver
+        pool = WorkerPool(workers: config.settings.workers) { RecordProcessor(deriver: deriver) }
+    }
+
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError) {
+        runID = run?.runID ?? 0
+        // The source's records when the copy started: ones added since wait for the next copy.
+        let upper: Int64
+        if let bound = run?.upperBoundSeq { upper = bound } else { upper = try source.maxSeq() }
+        if let run {
+            try destination.setUpperBound(runID: run.runID, upperBoundSeq: upper)
+            if let previous = run.resumedFrom {
+                log.notice("continuing unfinished run \(previous): records already copied are left as they are")
+            }
+        }
+        // A count is a scan of its own and only feeds the progress line's ETA.
+        if config.settings.showProgress && isatty(2) == 1 { total = try source.countRecords(upTo: upper) }
+        log.info(
+            "copying \(source.path) to \(destination.path)", metadata: ["upTo": "\(upper)", "run": "\(runID)"])
+        let (source, limit) = (source, config.settings.batchSize)
+        fetcher = Prefetcher(capacity: 1) { emit in
+            var cursor: Int64 = 0
+            while true {
+                do throws(RederiveError) {
+                    let page = try source.fetchCopyPage(after: cursor, upTo: upper, limit: limit)
+                    guard let last = page.last else { return }
+                    cursor = last.seq
+                    if !emit(.success(page)) { return }
+                } catch {
+                    _ = emit(.failure(error))
+                    return
+                }
+            }
+        }
+    }
+
+    func nextBatch() throws(RederiveError) -> [CopyRow]? { try fetcher?.next()?.get() }
+
+    func process(
+        _ rows: [CopyRow], stats: inout RunStatistics, issues: IssueReport
+    ) throws(RederiveError)
+        -> [ImportItem]
+    {
+        let items = pool.map(rows) { processor, row in processor.copyItem(row) }
+        for (row, item) in zip(rows, items) {
+            stats.recordsRead += 1
+            stats.decodedBytes += Int64(row.parts.skeleton.count + row.parts.coreModel.count)
+            if case .issue(let issue) = item {
+                stats.recordsSkipped += 1
+                try issues.add(issue)
+            }
+        }
+        return items
+    }
+
+    func write(_ items: [ImportItem], progress: RunStatistics) throws(RederiveError) {
+        let counts = try destination.writeImportBatch(
+            items, runID: runID, deriver: deriver, allowDowngrade: config.settings.allowDowngrade,
+            progress: Self.merged(totals.withLock { $0 }, into: progress))
+        totals.withLock { $0.add(counts) }
+    }
+
+    func cancel() { fetcher?.cancel() }
+
+    func finish(status: RunStatus, stats: inout RunStatistics) {
+        stats = Self.merged(totals.withLock { $0 }, into: stats)
+    }
+
+    func progressFraction(_ stats: RunStatistics) -> Double? {
+        total > 0 ? min(1, Double(stats.recordsRead) / Double(total)) : nil
+    }
+
+    func counts(_ stats: RunStatistics) -> [(String, Int)] {
+        let c = totals.withLock { $0 }
+        return [("copied", c.inserted + c.updated + c.rederived), ("newer", c.newer)]
+    }
+
+    var newFailures: Int { totals.withLock { $0.newFailures } }
+
+    /// `stats` with done/unchanged/newer from the writer's counts.
+    private static func merged(_ c: ImportBatchCounts, into stats: RunStatistics) -> RunStatistics {
+        var s = stats
+        s.recordsDone = c.inserted + c.updated + c.rederived
+        s.recordsUnchanged = c.unchanged
+        s.recordsNewer = c.newer
+        return s
+    }
+}

@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import RederiveCore
+
+/// `rederive copy-store`: one store's records into another (SQLite to PostgreSQL, typically).
+struct CopyStore: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy-store",
+        abstract: "Copy every record of one store into another (e.g. SQLite to PostgreSQL).",
+        discussion: """
+            Reads the records of --from (opened read-only: the old store is left untouched) \
+            in keyset pages of --batch-size, up to the last record present when the copy \
+            started, and writes them to --to (a SQLite file is created when absent; a \
+            PostgreSQL database gets its schema), one transaction per page. Each record keeps \
+            its id, name, capture time, source file and line, the summary the app wrote and \
+            its raw room byte-exact; its summary is derived anew by this build on concurrent \
+            workers, as import does (a raw room that no longer decodes is skipped and \
+            reported). The copy is a run of --to: a copy stopped by a crash or a signal is \
+            finished by running the same command again, and records already copied count as \
+            unchanged.
+
+            Not copied: the run history, the summary history (so `rederive revert` of a run \
+            made on the old store works only there) and the failure ledger of records that \
+            were never stored (their exports fail again when imported into the new store).
+
+            Examples:
+              rederive copy-store --from out/rooms.sqlite --to postgres://me@db/rooms
+              rederive copy-store --from out/rooms.sqlite --to out/copy.sqlite --json
+
+            Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error \
+            budget, 1 usage error (no such --from store, --from and --to the same store), 2 \
+            fatal I/O, 6 another writing run holds --to, 130/143 stopped by SIGINT/SIGTERM \
+            (rerun to continue).
+            """
+    )
+
+    @Option(
+        help: "The store to copy: a SQLite file or a postgres:// URL (must exist; opened read-only).",
+        completion: .file())
+    var from: String
+
+    @Option(
+        help: "The store to copy into: a SQLite file (created when absent) or a postgres:// URL.",
+        completion: .file())
+    var to: String
+
+    @Option(
+        help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
+        completion: .file(extensions: ["jsonl"]))
+    var report: String?
+
+    @OptionGroup var tuning: BatchTuning
+
+    @OptionGroup var locking: LockOptions
+
+    @OptionGroup var output: OutputOptions
+
+    func run() throws {
+        output.bootstrap()
+        let status = CommandRunner.run {
+            try output.checkOutputs([("--report", report)])
+            if !RecordStores.isURL(from), !FileManager.default.fileExists(atPath: from) {
+                throw RederiveError.usage("\(from): no such store (--from names the store to copy)")
+            }
+            if Self.sameLocation(from, to) {
+                throw RederiveError.usage("\(to): is the store to copy (--from); give --to another store")
+            }
+            let source = try ExistingStore.open(from)
+            defer { source.close() }
+            if !RecordStores.isURL(to), !FileManager.default.fileExists(atPath: to) {
+                logger.notice("creating a new store at \(to)")
+            }
+            let lock = try locking.acquire(store: to)
+            defer { lock?.release() }
+            let destination = try RecordStores.open(to, mode: .createIfMissing)
+            defer { destination.close() }
+            RunControl.installSignalHandlers()
+            let settings = tuning.settings(report: report, arguments: Self.withoutPasswords(commandLineText))
+            let config = CopyStoreConfiguration(settings: settings)
+            let report = try CopyStoreJob.run(config, from: source, to: destination)
+            return try output.finish([report], store: destination.path)
+        }
+        throw ExitCode(status)
+    }
+
+    /// Whether two locations name the same store: the same file (through links and relative
+    /// paths) or the same URL. Two URLs naming one database differently are caught once both
+    /// are open, by the stores' identities (`CopyStoreJob.run`).
+    static func sameLocation(_ a: String, _ b: String) -> Bool {
+        if RecordStores.isURL(a) || RecordStores.isURL(b) { return a == b }
+        var (x, y) = (stat(), stat())
+        if stat(a, &x) == 0, stat(b, &y) == 0 { return x.st_dev == y.st_dev && x.st_ino == y.st_ino }
+        func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+        return resolved(a) == resolved(b)
+    }
+
+    /// The command line for the run history, without the password of any URL in it (the
+    /// history is kept in the destination store, which others may read).
+    static func withoutPasswords(_ text: String) -> String {
+        text.replacingOccurrences(of: #"(://[^:/@\s]*):[^@/\s]*@"#, with: "$1@", options: .regularExpression)
+    }
+}
