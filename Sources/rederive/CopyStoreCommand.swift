@@ -75,7 +75,7 @@ struct CopyStore: ParsableCommand {
             let destination = try RecordStores.open(to, mode: .createIfMissing)
             defer { destination.close() }
             RunControl.installSignalHandlers()
-            let settings = tuning.settings(report: report, arguments: Self.withoutPasswords(commandLineText))
+            let settings = tuning.settings(report: report, arguments: commandLineText)
             let config = CopyStoreConfiguration(settings: settings)
             let report = try CopyStoreJob.run(config, from: source, to: destination)
             return try output.finish([report], store: destination.path)
@@ -92,11 +92,5 @@ struct CopyStore: ParsableCommand {
         if stat(a, &x) == 0, stat(b, &y) == 0 { return x.st_dev == y.st_dev && x.st_ino == y.st_ino }
         func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
         return resolved(a) == resolved(b)
-    }
-
-    /// The command line for the run history, without the password of any URL in it (the
-    /// history is kept in the destination store, which others may read).
-    static func withoutPasswords(_ text: String) -> String {
-        text.replacingOccurrences(of: #"(://[^:/@\s]*):[^@/\s]*@"#, with: "$1@", options: .regularExpression)
     }
 }

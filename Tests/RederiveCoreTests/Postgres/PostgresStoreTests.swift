@@ -65,6 +65,17 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try cluster.sql("SELECT count(*) FROM summary_history", url: url), ["0"])
     }
 
+    func testPasswordInTheURLIsNotKeptInTheRunHistory() throws {
+        // Trust authentication accepts any password: the point is what the store keeps.
+        let withPassword = url.replacingOccurrences(of: "postgres@", with: "postgres:s3cret-pw@")
+        XCTAssertEqual(try rederive(["import", exports, "--db", withPassword, "--quiet"]), 0)
+        XCTAssertEqual(try rederive(["derive", "--db", withPassword, "--all", "--quiet"]), 0)
+        let arguments = try cluster.sql("SELECT arguments FROM run ORDER BY id", url: url)
+        XCTAssertEqual(arguments.count, 2)
+        XCTAssertFalse(arguments.joined().contains("s3cret-pw"), "\(arguments)")
+        XCTAssertTrue(arguments.allSatisfy { $0.contains("postgres@127.0.0.1") }, "\(arguments)")
+    }
+
     func testNewerSchemaIsRefusedUntouched() throws {
         XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
         try cluster.sql("INSERT INTO schema_migration VALUES ('pg-v99-future', now())", url: url)
