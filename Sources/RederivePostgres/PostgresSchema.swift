@@ -54,7 +54,8 @@ enum PostgresSchema {
         );
         -- Raw rooms are stored as they are, as SQLite stores them: the core model is base64 of
         -- compressed data, not worth the server's compression attempt on every insert.
-        ALTER TABLE raw_room ALTER COLUMN skeleton SET STORAGE EXTERNAL;
+        ALTER TABLE raw_room ALTER COLUMN skeleton SET STORAGE MAIN;
+        ALTER TABLE raw_room ALTER COLUMN skeleton SET COMPRESSION lz4;
         ALTER TABLE raw_core_model ALTER COLUMN bytes SET STORAGE EXTERNAL;
         CREATE TABLE summary (
             record_seq BIGINT PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,

@@ -157,21 +157,23 @@ extension PostgresStore {
                 r.map(\.record.summaryVersion)))
     }
 
-    // The raw room, byte-exact: skeleton and core model as bytea, from arrays.
+    // The raw room, byte-exact: skeleton and core model as bytea, from arrays. `unnest` in the
+    // select list streams the rows (a ProjectSet); in FROM it would first be materialized,
+    // spilling a batch's megabytes of raw rooms to a temporary file on the server.
     private static func rawUpserts(_ rows: [(seq: Int64, parts: RawRoomParts)]) -> [PostgresSession.Statement] {
         let seqs = rows.map(\.seq)
         return [
             PostgresSession.Statement(
                 """
                 INSERT INTO raw_room (record_seq, core_model_offset, skeleton)
-                SELECT * FROM unnest($1::int8[], $2::int8[], $3::bytea[])
+                SELECT unnest($1::int8[]), unnest($2::int8[]), unnest($3::bytea[])
                 ON CONFLICT (record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset,
                     skeleton = excluded.skeleton
                 """,
                 .of(seqs, rows.map(\.parts.coreModelOffset), rows.map { ByteBuffer(bytes: $0.parts.skeleton) })),
             PostgresSession.Statement(
                 """
-                INSERT INTO raw_core_model (record_seq, bytes) SELECT * FROM unnest($1::int8[], $2::bytea[])
+                INSERT INTO raw_core_model (record_seq, bytes) SELECT unnest($1::int8[]), unnest($2::bytea[])
                 ON CONFLICT (record_seq) DO UPDATE SET bytes = excluded.bytes
                 """, .of(seqs, rows.map { ByteBuffer(bytes: $0.parts.coreModel) })),
         ]
