@@ -212,13 +212,19 @@ bench-postgres: build
 # end), the fixtures imported into it, then one derive command that starts 2 worker processes;
 # each claims ranges of SCALE_RANGE records in the database and logs the ranges it committed
 # and its records/s. The same derive command started on other hosts would join the same run.
-SCALE_RANGE ?= 4
+# SCALE_RECORDS=N adds a generated corpus of N records (with SCALE_RANGE=500, say) for rates
+# that mean something.
+SCALE_RANGE   ?= 4
+SCALE_RECORDS ?= 0
 SCALE_DIR   ?= /tmp/rederive-scale-demo
 scale-demo: build
 	@url=$$(.ci/pg-cluster start $(SCALE_DIR)) || exit 1; trap '.ci/pg-cluster stop $(SCALE_DIR)' EXIT; \
 	echo "PostgreSQL: $$url (a throwaway cluster in $(SCALE_DIR))"; \
 	$(REDERIVE) import Fixtures/exports --db $$url --quiet --report $(SCALE_DIR)/import-issues.jsonl; \
 	s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s; \
+	if [ "$(SCALE_RECORDS)" -gt 0 ]; then \
+	  $(REDERIVE) generate --out $(SCALE_DIR)/corpus.jsonl.zst --records $(SCALE_RECORDS) --seed 5 --quiet && \
+	  $(REDERIVE) import $(SCALE_DIR)/corpus.jsonl.zst --db $$url --quiet || exit $$?; fi; \
 	$(REDERIVE) derive --db $$url --all --rewrite --processes 2 --workers 1 --batch-size $(SCALE_RANGE) \
 	    || exit $$?; \
 	$(REDERIVE) status --db $$url
