@@ -104,7 +104,8 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
         for candidate in batch {
             stats.recordsRead += 1
             if let current = candidate.current, current.runID == config.run {
-                restores.append((candidate.seq, candidate.previous))
+                // Restored as written by this revert (the history keeps the original row).
+                restores.append((candidate.seq, candidate.previous.writtenBy(runID)))
                 stats.recordsDone += 1
                 restored += 1
             } else if let current = candidate.current, current.sameSummary(as: candidate.previous) {

@@ -35,6 +35,13 @@ package struct SummaryColumns: Sendable, Equatable {
     }
 
     var runID: Int64? { Int64.fromDatabaseValue(values[3]) }
+    /// The same summary, recorded as written by run `runID` (a revert writes what it restores:
+    /// reverting the revert then finds its rows and redoes the run it undid).
+    func writtenBy(_ runID: Int64) -> SummaryColumns {
+        var copy = self
+        copy.values[3] = runID.databaseValue
+        return copy
+    }
     /// Same derived values (version, fingerprint and summary), whoever derived them when.
     func sameSummary(as other: SummaryColumns) -> Bool {
         values[0] == other.values[0] && values[1] == other.values[1] && values[13] == other.values[13]

@@ -187,9 +187,13 @@ final class BackfillSafetyCommandTests: XCTestCase {
             revert.stdout.contains("\"restored\":\(n - 1),\"conflicts\":1,\"alreadyReverted\":0"), revert.stdout)
         XCTAssertTrue(revert.stderr.contains("left untouched (conflicts): \(victim)"), revert.stderr)
         let after = try summaries()
+        let revertRun = try XCTUnwrap(StoreInspection.run(db))["id"] as Int64
         XCTAssertEqual(
-            after.filter { !$0.contains(victim) }, before.filter { !$0.contains(victim) },
-            "restored exactly, run and time included")
+            try withoutRunIDs(after.filter { !$0.contains(victim) }),
+            try withoutRunIDs(before.filter { !$0.contains(victim) }), "restored exactly, derivation time included")
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE run_id = ?", [revertRun]), n - 1,
+            "restored rows are written by the revert")
         XCTAssertEqual(after.filter { $0.contains(victim) }, victimNow, "the conflict is untouched")
 
         let again = try rederive(["revert", "--db", db, "--run", String(backfillRun), "--json"])
@@ -205,6 +209,20 @@ final class BackfillSafetyCommandTests: XCTestCase {
         XCTAssertEqual(history2["summaries"] as? Int, n + 1 + (n - 1))
         XCTAssertEqual(try rederive(["history", "--db", db, "--prune", "--keep-runs", "1"]).status, 0)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary_history"), n - 1, "the revert's own")
+
+        // Reverting the revert redoes the backfill (the victim, changed since, is left alone).
+        let redo = try rederive(["revert", "--db", db, "--run", String(revertRun), "--json"])
+        XCTAssertEqual(redo.status, 0, redo.stderr)
+        XCTAssertTrue(
+            redo.stdout.contains("\"restored\":\(n - 1),\"conflicts\":0,\"alreadyReverted\":0"), redo.stdout)
+        XCTAssertEqual(
+            try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 0"), 0,
+            "every summary is the backfill's again")
+    }
+
+    /// Summary dump rows without their run_id column (as `summaries()` gives them).
+    private func withoutRunIDs(_ rows: [String]) throws -> [String] {
+        rows.map { $0.replacingOccurrences(of: #"run_id=[^ ]*"#, with: "run_id", options: .regularExpression) }
     }
 
     func testRevertOfAnUnknownRunIsAUsageError() throws {
@@ -236,7 +254,14 @@ final class BackfillSafetyCommandTests: XCTestCase {
         let resumed = try rederive(["revert", "--db", big, "--run", String(runID)])
         XCTAssertEqual(resumed.status, 0, resumed.stderr)
         XCTAssertTrue(resumed.stderr.contains("continuing unfinished run"), resumed.stderr)
-        XCTAssertEqual(try summaries(big), reference, "same result as an uninterrupted revert")
+        // The same summaries; each restored row names the revert run that wrote it (the killed
+        // run, or the one continuing it), so run ids are compared apart.
+        XCTAssertEqual(
+            try withoutRunIDs(summaries(big)), try withoutRunIDs(reference), "same result as an uninterrupted revert")
+        let revertRuns = try StoreInspection.int(
+            big, "SELECT COUNT(*) FROM summary WHERE run_id IN (SELECT id FROM run WHERE command = 'revert')")
+        XCTAssertEqual(
+            revertRuns, try StoreInspection.int(copy, "SELECT COUNT(*) FROM summary WHERE run_id = ?", [runID + 1]))
     }
 
     // MARK: a preview that gates the apply

@@ -136,12 +136,24 @@ final class PostgresInspectTests: XCTestCase {
             XCTAssertTrue(r.stderr.contains("left untouched (conflicts): \(b.victim)"), r.stderr)
         }
         let after = try pgSummaries()
+        let revertRun = try pgInt("SELECT max(id) FROM run WHERE command = 'revert'")
+        // Columns: record_seq, version, fingerprint, derived_at, run_id, …: run_id is the fifth.
+        func withoutRunID(_ rows: [String]) -> [String] {
+            rows.map { row in
+                var columns = row.split(separator: "|", omittingEmptySubsequences: false)
+                columns[4] = "-"
+                return columns.joined(separator: "|")
+            }
+        }
         XCTAssertEqual(
-            after.filter { !$0.hasPrefix(victimSeq + "|") }, b.before.filter { !$0.hasPrefix(victimSeq + "|") },
-            "restored exactly, derivation time and run included")
+            withoutRunID(after.filter { !$0.hasPrefix(victimSeq + "|") }),
+            withoutRunID(b.before.filter { !$0.hasPrefix(victimSeq + "|") }),
+            "restored exactly, derivation time included")
+        XCTAssertEqual(
+            try pgInt("SELECT count(*) FROM summary WHERE run_id = \(revertRun)"), b.records - 1,
+            "restored rows are written by the revert")
         XCTAssertEqual(after.first { $0.hasPrefix(victimSeq + "|") }, victimRow, "the conflict is left alone")
         XCTAssertEqual(try exported(url), try exported(sqlite))
-        let revertRun = try pgInt("SELECT max(id) FROM run WHERE command = 'revert'")
         XCTAssertEqual(
             try pgInt("SELECT count(*) FROM summary_history WHERE replaced_by_run = \(revertRun)"), b.records - 1,
             "what the revert replaced is kept")
@@ -161,6 +173,9 @@ final class PostgresInspectTests: XCTestCase {
         // Reverting the revert: the same outcome on both engines.
         let redo = try both(["revert", "--run", String(revertRun), "--json"])
         XCTAssertEqual(try counts(redo.pg), try counts(redo.sqlite))
+        XCTAssertTrue(
+            redo.pg.stdout.contains("\"restored\":\(b.records - 1),\"conflicts\":0"),
+            "redoes the backfill: \(redo.pg.stdout)")
         XCTAssertEqual(try exported(url), try exported(sqlite))
         XCTAssertEqual(
             try pgInt("SELECT count(*) FROM summary_history"),
