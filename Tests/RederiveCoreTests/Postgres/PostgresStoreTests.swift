@@ -167,6 +167,17 @@ final class PostgresStoreTests: XCTestCase {
         let arguments = ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "20", "--quiet"]
         let first = try start(arguments)
         let range = try stopHoldingARange(first)
+        // status shows the run's ranges and who holds the claimed one.
+        let scratch = try TemporaryDirectory()
+        let shown = try CommandLineTool.invoke(["status", "--db", url, "--json"], scratch: scratch)
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        let status = try XCTUnwrap(JSONSerialization.jsonObject(with: shown.stdoutData) as? [String: Any])
+        let text = try CommandLineTool.invoke(["status", "--db", url], scratch: scratch)
+        XCTAssertTrue(text.stdout.contains("claimed by ") && text.stdout.contains(":\(first.pid)"), text.stdout)
+        let ranges = try XCTUnwrap(status["deriveRanges"] as? [String: Any], "\(status)")
+        XCTAssertGreaterThanOrEqual(ranges["claimed"] as? Int ?? 0, 1, "\(ranges)")
+        let holders = try XCTUnwrap(ranges["claimedBy"] as? [String: Int], "\(ranges)")
+        XCTAssertTrue(holders.keys.contains { $0.hasSuffix(":\(first.pid)") }, "\(holders)")
         first.signal(SIGKILL)
         first.wait()
         XCTAssertEqual(try rederive(arguments), 0)
@@ -175,6 +186,29 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try cluster.sql("SELECT count(*) FROM derive_range WHERE state <> 'done'", url: url), ["0"])
         XCTAssertEqual(try rederive(["derive", "--db", sqlite, "--all", "--rewrite", "--quiet"]), 0)
         XCTAssertEqual(try exported(url), try exported(sqlite))
+    }
+
+    func testKilledImportIsFinishedByARerunWithTheSameResult() throws {
+        let input = try corpus(1500)
+        let sqlite = dir + "/rooms.sqlite"
+        XCTAssertEqual(try rederive(["import", input, "--db", sqlite, "--quiet"]), 0)
+        let importer = try start(["import", input, "--db", url, "--batch-size", "20", "--quiet"])
+        // Killed once some batches are committed, and well before the end.
+        let deadline = Date().addingTimeInterval(120)
+        var committed = 0
+        while importer.isRunning && Date() < deadline && committed < 100 {
+            committed = Int((try? cluster.sql("SELECT count(*) FROM record", url: url).first) ?? nil ?? "0") ?? 0
+            usleep(2_000)
+        }
+        importer.signal(SIGKILL)
+        importer.wait()
+        let kept = Int(try cluster.sql("SELECT count(*) FROM record", url: url)[0]) ?? 0
+        XCTAssertGreaterThanOrEqual(kept, 100, "killed after some batches were committed")
+        XCTAssertLessThan(kept, 1500, "killed mid-import")
+        XCTAssertEqual(kept % 20, 0, "only whole batches were committed")
+        XCTAssertEqual(try rederive(["import", input, "--db", url, "--quiet"]), 0)
+        XCTAssertEqual(try exported(url), try exported(sqlite))
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM record", url: url), ["1500"])
     }
 
     func testWorkerPausedPastItsLeaseCannotCommitItsStaleRange() throws {
