@@ -76,6 +76,38 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertTrue(arguments.allSatisfy { $0.contains("postgres@127.0.0.1") }, "\(arguments)")
     }
 
+    func testPipelineFileWithAServerStoreRunsAsOnSQLite() throws {
+        let fixtures = RoomFixtures.repoRoot.appendingPathComponent("Fixtures").path
+        // The same pipeline on both engines; `store:` a URL is taken as it is, not as a path.
+        func pipeline(store: String, name: String) throws -> String {
+            let path = dir + "/\(name).yml"
+            try """
+            version: 1
+            name: \(name)
+            store: \(store)
+            stages:
+              - import:
+                  paths: [\(fixtures)]
+              - derive: {}
+              - export:
+                  out: \(name)-summaries.jsonl
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        XCTAssertEqual(try rederive(["run", try pipeline(store: url, name: "pg"), "--quiet"]), 3)
+        XCTAssertEqual(try rederive(["run", try pipeline(store: dir + "/rooms.sqlite", name: "lite"), "--quiet"]), 3)
+        func lines(_ name: String) throws -> [String] {
+            try String(contentsOfFile: dir + "/\(name)-summaries.jsonl", encoding: .utf8).split(separator: "\n").map {
+                String($0).replacingOccurrences(of: #""derivedAt":"[^"]*","#, with: "", options: .regularExpression)
+            }
+        }
+        XCTAssertGreaterThan(try lines("pg").count, 30)
+        XCTAssertEqual(try lines("pg"), try lines("lite"))
+        XCTAssertEqual(
+            try cluster.sql("SELECT command, status FROM run ORDER BY id", url: url),
+            ["import|completed", "derive|completed", "export|completed"])
+    }
+
     func testNewerSchemaIsRefusedUntouched() throws {
         XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
         try cluster.sql("INSERT INTO schema_migration VALUES ('pg-v99-future', now())", url: url)
