@@ -108,6 +108,35 @@ final class PostgresStoreTests: XCTestCase {
             ["import|completed", "derive|completed", "export|completed"])
     }
 
+    func testBackfillGuardsWorkOnAServerStore() throws {
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        try cluster.sql("UPDATE summary SET summary_version = 0 WHERE record_seq % 2 = 0", url: url)
+        let stale = Int(try cluster.sql("SELECT count(*) FROM summary WHERE summary_version = 0", url: url)[0]) ?? 0
+        XCTAssertGreaterThan(stale, 5)
+        func summaries() throws -> [String] {
+            try cluster.sql("SELECT record_seq, summary_version, derived_at FROM summary ORDER BY 1", url: url)
+        }
+        let before = try summaries()
+        // max-changes refuses before writing anything.
+        XCTAssertEqual(try rederive(["derive", "--db", url, "--max-changes", "1", "--quiet"]), 7)
+        XCTAssertEqual(try summaries(), before)
+        // A preview and its plan write nothing; the plan applies exactly; a stale plan is refused.
+        let plan = dir + "/plan.json"
+        XCTAssertEqual(
+            try rederive([
+                "derive", "--db", url, "--dry-run", "--plan", plan, "--preview-out", dir + "/preview", "--quiet",
+            ]), 0)
+        XCTAssertEqual(try summaries(), before)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/preview/preview.html"))
+        try cluster.sql("UPDATE summary SET summary_version = 0 WHERE record_seq = 1", url: url)
+        XCTAssertEqual(try rederive(["derive", "--db", url, "--apply-plan", plan, "--quiet"]), 7, "store changed")
+        try cluster.sql("UPDATE summary SET summary_version = 1 WHERE record_seq = 1", url: url)
+        XCTAssertEqual(try rederive(["derive", "--db", url, "--apply-plan", plan, "--quiet"]), 0)
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM summary WHERE summary_version = 0", url: url), ["0"])
+        XCTAssertEqual(
+            try cluster.sql("SELECT count(*) FROM summary_history", url: url), ["\(stale)"], "every overwrite kept")
+    }
+
     func testNewerSchemaIsRefusedUntouched() throws {
         XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
         try cluster.sql("INSERT INTO schema_migration VALUES ('pg-v99-future', now())", url: url)
