@@ -16,13 +16,8 @@ extension PostgresStore {
                     FROM record LEFT JOIN summary ON summary.record_seq = record.seq GROUP BY summary.summary_version
                     """
                 ).rows.map { StoreStatus.VersionCount(summaryVersion: try $0.get("v"), records: try $0.get("n")) }
-                byVersion.sort { a, b in
-                    switch (a.summaryVersion, b.summaryVersion) {
-                    case let (x?, y?): x < y
-                    case (_?, nil): true
-                    default: false
-                    }
-                }
+
+                byVersion.sort(by: StoreStatus.VersionCount.displayOrder)
                 let staleRow = try tx.run(
                     """
                     SELECT count(*) FILTER (WHERE summary.record_seq IS NULL) AS missing,

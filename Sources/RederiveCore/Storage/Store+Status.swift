@@ -26,14 +26,7 @@ extension Store {
                 for row in versionRows {
                     byVersion.append(.init(summaryVersion: row["v"], records: row["n"]))
                 }
-                // Ascending versions, "never derived" last.
-                byVersion.sort { a, b in
-                    switch (a.summaryVersion, b.summaryVersion) {
-                    case let (x?, y?): x < y
-                    case (_?, nil): true
-                    default: false
-                    }
-                }
+                byVersion.sort(by: StoreStatus.VersionCount.displayOrder)
 
                 // The same three disjoint cases as derive's stale filter
                 // (`summary IS NULL OR version <> ? OR fingerprint <> ?`), split by reason.

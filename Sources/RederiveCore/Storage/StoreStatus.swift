@@ -15,6 +15,15 @@ public struct StoreStatus: Sendable, Equatable {
             self.summaryVersion = summaryVersion
             self.records = records
         }
+
+        /// The order status lists them in: ascending versions, "never derived" last.
+        package static func displayOrder(_ a: VersionCount, _ b: VersionCount) -> Bool {
+            switch (a.summaryVersion, b.summaryVersion) {
+            case let (x?, y?): x < y
+            case (_?, nil): true
+            default: false
+            }
+        }
     }
 
     /// Records whose summary is stale for the deriver, by reason. The reasons are disjoint.
