@@ -124,6 +124,20 @@ extension PostgresStore: DeriveRangeClaims {
         }
     }
 
+    /// Extends the leases of `claims` by a lease from now on the server's clock, fenced by
+    /// each claim's attempt (one statement for all of them).
+    package func renewLeases(_ claims: [RangeClaim]) throws(RederiveError) {
+        guard !claims.isEmpty else { return }
+        try io("renew the leases") {
+            try reader.run(
+                """
+                UPDATE derive_range r SET lease_until = now() + make_interval(secs => $3)
+                FROM unnest($1::int8[], $2::int8[]) AS c(id, attempt)
+                WHERE r.id = c.id AND r.attempt = c.attempt AND r.state = 'claimed'
+                """, .of(claims.map(\.rangeID), claims.map { Int64($0.attempt) }, leaseSeconds))
+        }
+    }
+
     /// The ranges of run `runID` that failed.
     package func failedRanges(runID: Int64) throws(RederiveError) -> [RangeClaim.Failure] {
         try io("read the ranges") {

@@ -266,6 +266,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     /// The ranges this process committed (first and last key, records read), for its log.
     let rangesDone = Mutex<[(from: Int64, to: Int64, records: Int)]>([])
     private(set) var rangeClaims: (any DeriveRangeClaims)?
+    private var leases: LeaseKeeper?
     private let pool: WorkerPool<RecordProcessor>
     private let failuresAdded = Mutex(0)
     private(set) var runID: Int64 = 0
@@ -353,6 +354,8 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             metadata: ["ranges": "\(cut.ranges)", "upTo": "\(cut.upTo)"])
         let (store, selection, deriver, runID) = (store, config.selection, deriver, run.runID)
         let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
+        let leases = LeaseKeeper(claims)
+        self.leases = leases
         fetcher = Prefetcher(capacity: 1) { emit in
             while !stop.stopped.load(ordering: .relaxed) {
                 do throws(RederiveError) {
@@ -362,6 +365,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                     case .wait(let seconds):
                         Thread.sleep(forTimeInterval: min(max(seconds, 0.05), 0.5))
                     case .claimed(let claim):
+                        leases.hold(claim)
                         var rooms: [StoredRoom] = []
                         var cursor = claim.after
                         while true {
@@ -474,6 +478,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     /// its last attempt) and the run goes on with the next one, unless even that fails.
     private func commit(_ claim: RangeClaim, results: Results, claims: any DeriveRangeClaims) throws(RederiveError) {
         let log = Logger(label: "rederive.derive")
+        defer { leases?.release(claim) }
         do {
             guard
                 let added = try claims.commitRange(
@@ -501,9 +506,11 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     func cancel() {
         stop.stopped.store(true, ordering: .relaxed)
         fetcher?.cancel()
+        leases?.stop()
     }
 
     func finish(status: RunStatus, stats: inout RunStatistics) {
+        leases?.stop()
         guard let claims = rangeClaims else { return }
         let done = rangesDone.withLock { $0 }
         let records = done.reduce(0) { $0 + $1.records }

@@ -6,6 +6,8 @@
 package protocol DeriveRangeClaims: AnyObject, Sendable {
     /// Who claims (host and process id), as `status` shows it.
     var workerName: String { get }
+    /// How long a claim holds a range without being renewed, in seconds (server clock).
+    var leaseSeconds: Double { get }
 
     /// Cuts run `runID`'s selection (up to `upTo`, or the run's own bound when one is set)
     /// into ranges of about `rangeSize` selected records, once: a process joining the run
@@ -29,6 +31,10 @@ package protocol DeriveRangeClaims: AnyObject, Sendable {
     /// Gives a range back after its write failed (`error`): open again, or failed once it
     /// was claimed the maximum number of times. Fenced like `commitRange`.
     func releaseRange(_ claim: RangeClaim, error: String) throws(RederiveError)
+
+    /// Extends the leases of `claims` by a lease from now, each only while its attempt still
+    /// holds the range (a range another process took is left alone).
+    func renewLeases(_ claims: [RangeClaim]) throws(RederiveError)
 
     /// The ranges of run `runID` that failed.
     func failedRanges(runID: Int64) throws(RederiveError) -> [RangeClaim.Failure]
