@@ -15,7 +15,7 @@ struct History: ParsableCommand {
             history's size.
 
             Examples:
-              rederive history --db out/demo.sqlite --id 097B99EB-A817-4BD6-BC65-3EF3C0A0B344
+              rederive history --db rooms.sqlite --id 097B99EB-A817-4BD6-BC65-3EF3C0A0B344
               rederive history --db out/demo.sqlite --prune --keep-runs 10
 
             Exit status: 0 done, 1 usage error (no such store or record), 2 I/O error, 6 another \

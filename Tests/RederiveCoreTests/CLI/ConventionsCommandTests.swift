@@ -83,7 +83,10 @@ final class ConventionsCommandTests: XCTestCase {
     }
 
     func testHelpWrapsAt80ColumnsStatesDefaultsOnceAndIsTrue() throws {
-        let commands = ["run", "import", "derive", "summarize", "generate", "status", "show", "failures", "export"]
+        let commands = [
+            "run", "import", "derive", "summarize", "generate", "status", "show", "failures", "export", "revert",
+            "history", "copy-store",
+        ]
         for command in commands {
             let r = try rederive([command, "--help"], environment: ["COLUMNS": "80"])
             XCTAssertEqual(r.status, 0, r.stderr)
