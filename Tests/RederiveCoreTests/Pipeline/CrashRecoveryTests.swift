@@ -302,7 +302,11 @@ final class CrashRecoveryTests: XCTestCase {
         let db = try referenceCopy("concurrent.sqlite", "UPDATE summary SET summary_version = 0")
         let before = try XCTUnwrap(CommandLineTool.latestRun(db)?["id"] as Int64?)
         let maxSeq = Int64(try StoreInspection.int(db, "SELECT MAX(seq) FROM record"))
-        let child = try CommandLineTool.Child(deriveArguments(db, all: true), stderrPath: dir.file("concurrent.err"))
+        // Small batches on one worker: a run long enough (hundreds of commits) for the changes
+        // below to land both behind and ahead of its cursor, however fast the machine.
+        let child = try CommandLineTool.Child(
+            ["derive", "--db", db, "--batch-size", "5", "--workers", "1", "--quiet", "--all"],
+            stderrPath: dir.file("concurrent.err"))
 
         let other = try StoreInspection.open(db)
         var renamed: [Int64: Int] = [:]
