@@ -11,7 +11,10 @@ extension PostgresStore {
         let key = RecordIdentity.canonicalUUID(id) ?? id
         let history = SummaryColumns.names.map { "h.\($0)" }.joined(separator: ", ")
         return try io("read the record") {
+            // One snapshot for the three reads (a run committing in between cannot split them):
+            // BEGIN, the reads and COMMIT pipelined together, one round trip still.
             let outcomes = try reader.run([
+                PostgresSession.Statement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
                 PostgresSession.Statement(
                     """
                     SELECT record.id, record.room_name, record.captured_at, record.source_format_version,
@@ -27,8 +30,9 @@ extension PostgresStore {
                     WHERE record.id = $1 ORDER BY h.replaced_by_run
                     """, .of(key)),
                 Self.failureQuery(FailureFilter(recordID: key)),
+                PostgresSession.Statement("COMMIT"),
             ])
-            guard let row = outcomes[0].rows.first?.makeRandomAccess() else { return nil }
+            guard let row = outcomes[1].rows.first?.makeRandomAccess() else { return nil }
             var summary: StoredRecord.Summary?
             if let version = try row["summary_version"].decode(Int?.self) {
                 summary = StoredRecord.Summary(
@@ -44,8 +48,8 @@ extension PostgresStore {
                 sourceLine: try row["source_line"].decode(Int.self), rawHash: try row["raw_hash"].decode(String.self),
                 rawSize: try row["raw_size"].decode(Int.self), storedAt: try row["stored_at"].decode(String.self),
                 summary: summary, staleness: StoredRecord.Staleness(of: summary, for: deriver),
-                failures: try outcomes[2].rows.map(Self.openFailure),
-                history: try outcomes[1].rows.map { entry in
+                failures: try outcomes[3].rows.map(Self.openFailure),
+                history: try outcomes[2].rows.map { entry in
                     let h = entry.makeRandomAccess()
                     return StoredRecord.HistoryEntry(
                         summaryVersion: try h["summary_version"].decode(Int.self),
