@@ -48,12 +48,13 @@ extension PostgresStore: DeriveRangeClaims {
                         WHERE run_id = $1 AND (state = 'open' OR (state = 'claimed' AND lease_until < now()))
                         ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
                     UPDATE derive_range r
-                    SET state = CASE WHEN r.attempt >= $2 THEN 'failed' ELSE 'claimed' END,
-                        attempt = CASE WHEN r.attempt >= $2 THEN r.attempt ELSE r.attempt + 1 END,
-                        claimed_by = CASE WHEN r.attempt >= $2 THEN r.claimed_by ELSE $3 END,
-                        lease_until = CASE WHEN r.attempt >= $2 THEN NULL ELSE now() + make_interval(secs => $4) END,
-                        last_error = CASE WHEN r.attempt >= $2
-                            THEN COALESCE(r.last_error, 'its lease ran out ' || r.attempt
+                    SET state = CASE WHEN r.attempt - r.released >= $2 THEN 'failed' ELSE 'claimed' END,
+                        attempt = CASE WHEN r.attempt - r.released >= $2 THEN r.attempt ELSE r.attempt + 1 END,
+                        claimed_by = CASE WHEN r.attempt - r.released >= $2 THEN r.claimed_by ELSE $3 END,
+                        lease_until = CASE WHEN r.attempt - r.released >= $2 THEN NULL
+                            ELSE now() + make_interval(secs => $4) END,
+                        last_error = CASE WHEN r.attempt - r.released >= $2
+                            THEN COALESCE(r.last_error, 'its lease ran out ' || (r.attempt - r.released)
                                           || ' times (the process holding it died or stalled)')
                             ELSE r.last_error END
                     FROM next WHERE r.id = next.id
@@ -117,7 +118,7 @@ extension PostgresStore: DeriveRangeClaims {
         try io("give the range back") {
             try writer.run(
                 """
-                UPDATE derive_range SET state = CASE WHEN attempt >= $3 THEN 'failed' ELSE 'open' END,
+                UPDATE derive_range SET state = CASE WHEN attempt - released >= $3 THEN 'failed' ELSE 'open' END,
                     lease_until = NULL, last_error = $4
                 WHERE id = $1 AND attempt = $2 AND state = 'claimed'
                 """, .of(claim.rangeID, claim.attempt, maxAttempts, error))
@@ -135,6 +136,20 @@ extension PostgresStore: DeriveRangeClaims {
                 FROM unnest($1::int8[], $2::int8[]) AS c(id, attempt)
                 WHERE r.id = c.id AND r.attempt = c.attempt AND r.state = 'claimed'
                 """, .of(claims.map(\.rangeID), claims.map { Int64($0.attempt) }, leaseSeconds))
+        }
+    }
+
+    /// Gives ranges back untouched, open again at once, after a graceful stop: the claims
+    /// are fenced by their attempts and do not count toward a range's failures.
+    package func giveBack(_ claims: [RangeClaim]) throws(RederiveError) {
+        guard !claims.isEmpty else { return }
+        try io("give the ranges back") {
+            try reader.run(
+                """
+                UPDATE derive_range r SET state = 'open', lease_until = NULL, released = r.released + 1
+                FROM unnest($1::int8[], $2::int8[]) AS c(id, attempt)
+                WHERE r.id = c.id AND r.attempt = c.attempt AND r.state = 'claimed'
+                """, .of(claims.map(\.rangeID), claims.map { Int64($0.attempt) }))
         }
     }
 

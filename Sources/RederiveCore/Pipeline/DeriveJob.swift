@@ -506,12 +506,23 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     func cancel() {
         stop.stopped.store(true, ordering: .relaxed)
         fetcher?.cancel()
-        leases?.stop()
     }
 
     func finish(status: RunStatus, stats: inout RunStatistics) {
-        leases?.stop()
         guard let claims = rangeClaims else { return }
+        // Every write is done: what is still held was read ahead but will not be committed by
+        // this process (it was stopped). Given back, other processes (or a rerun) take those
+        // ranges at once instead of after their leases.
+        if let leases {
+            leases.stop()
+            let leftover = leases.heldClaims
+            do {
+                try claims.giveBack(leftover)
+            } catch {
+                Logger(label: "rederive.derive").warning(
+                    "\(leftover.count) range(s) not given back (taken again after their leases): \(error)")
+            }
+        }
         let done = rangesDone.withLock { $0 }
         let records = done.reduce(0) { $0 + $1.records }
         let list = Self.rangeList(done.map { ($0.from, $0.to) })

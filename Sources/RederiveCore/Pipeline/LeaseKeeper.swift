@@ -39,6 +39,9 @@ final class LeaseKeeper: Sendable {
         _ = held.withLock { $0.removeValue(forKey: claim.rangeID) }
     }
 
+    /// The claims held now (claimed and not yet committed, lost or given back).
+    var heldClaims: [RangeClaim] { held.withLock { $0.values.map(\.claim) } }
+
     /// Stops renewing (idempotent); the thread ends within its next wait.
     func stop() {
         stopped.store(true, ordering: .relaxed)

@@ -36,6 +36,11 @@ package protocol DeriveRangeClaims: AnyObject, Sendable {
     /// holds the range (a range another process took is left alone).
     func renewLeases(_ claims: [RangeClaim]) throws(RederiveError)
 
+    /// Gives back ranges this process claimed but will not commit (it is stopping): open again
+    /// at once for other processes, without counting as a failed attempt. Fenced like
+    /// `commitRange`.
+    func giveBack(_ claims: [RangeClaim]) throws(RederiveError)
+
     /// The ranges of run `runID` that failed.
     func failedRanges(runID: Int64) throws(RederiveError) -> [RangeClaim.Failure]
 }

@@ -272,6 +272,31 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try cluster.sql("SELECT count(*) FROM record", url: url), ["1500"])
     }
 
+    func testStoppedWorkerGivesItsRangesBackAndARerunDoesNotWaitForLeases() throws {
+        let sqlite = dir + "/rooms.sqlite"
+        let input = try corpus(600)
+        XCTAssertEqual(try rederive(["import", input, "--db", sqlite, "--quiet"]), 0)
+        XCTAssertEqual(try rederive(["import", input, "--db", url, "--quiet"]), 0)
+        // The default lease (60 s): a rerun that had to wait for one would take a minute.
+        let arguments = ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "10", "--quiet"]
+        let worker = try start(arguments)
+        _ = try stopHoldingARange(worker)
+        worker.signal(SIGTERM)
+        worker.signal(SIGCONT)
+        let (status, _) = worker.wait()
+        XCTAssertEqual(status, 143, worker.stderr)
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url: url), ["0"])
+        XCTAssertEqual(
+            try cluster.sql("SELECT count(*) > 0 FROM derive_range WHERE released > 0 AND state = 'open'", url: url),
+            ["t"])
+        let started = Date()
+        XCTAssertEqual(try rederive(arguments), 0)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 30, "the rerun took the ranges at once")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM derive_range WHERE state <> 'done'", url: url), ["0"])
+        XCTAssertEqual(try rederive(["derive", "--db", sqlite, "--all", "--rewrite", "--quiet"]), 0)
+        XCTAssertEqual(try exported(url), try exported(sqlite))
+    }
+
     func testWorkerPausedPastItsLeaseCannotCommitItsStaleRange() throws {
         XCTAssertEqual(try rederive(["import", try corpus(200), "--db", url, "--quiet"]), 0)
         setenv("REDERIVE_LEASE_SECONDS", "1", 1)
