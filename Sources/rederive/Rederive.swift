@@ -19,6 +19,8 @@ struct Rederive: ParsableCommand {
               3    finished, but some records were skipped (see the report)
               4    aborted by the error budget (--max-errors / --max-error-rate)
               5    status --check: something needs attention
+              6    another writing run holds the store (--wait SECONDS to wait)
+              7    refused: --max-changes, or a plan that no longer matches
               130  interrupted by SIGINT (the batch in hand was committed)
               143  terminated by SIGTERM (the batch in hand was committed)
             """,

@@ -82,6 +82,16 @@ final class ConventionsCommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("e.jsonl")))
     }
 
+    func testTopLevelHelpListsEveryDocumentedExitStatus() throws {
+        let help = try rederive(["--help"]).stdout
+        let listed = help.split(separator: "\n").compactMap { line -> Int32? in
+            let fields = line.split(separator: " ")
+            guard line.hasPrefix("  "), fields.count > 1 else { return nil }
+            return Int32(fields[0])
+        }
+        XCTAssertEqual(listed, ExitStatus.documented, help)
+    }
+
     func testHelpWrapsAt80ColumnsStatesDefaultsOnceAndIsTrue() throws {
         let commands = [
             "run", "import", "derive", "summarize", "generate", "status", "show", "failures", "export", "revert",
