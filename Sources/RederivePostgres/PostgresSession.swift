@@ -66,10 +66,10 @@ final class PostgresSession: @unchecked Sendable {
     func transaction<T>(_ body: (Transaction) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        try send([Statement("BEGIN")])
+        _ = try send([Statement("BEGIN")])
         do {
             let value = try body(Transaction(session: self))
-            try send([Statement("COMMIT")])
+            _ = try send([Statement("COMMIT")])
             return value
         } catch {
             _ = try? send([Statement("ROLLBACK")])
