@@ -245,13 +245,7 @@ extension PostgresStore {
             FROM unnest($5::int8[], $6::float8[], $7::float8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[],
                         $12::int8[], $13::float8[], $14::text[], $15::text[])
                  AS n(seq, area, ceiling, walls, objects, doors, windows, openings, volume, method, json)
-            ON CONFLICT (record_seq) DO UPDATE SET summary_version = excluded.summary_version,
-                fingerprint = excluded.fingerprint, derived_at = excluded.derived_at, run_id = excluded.run_id,
-                floor_area_sqm = excluded.floor_area_sqm, ceiling_height_m = excluded.ceiling_height_m,
-                wall_count = excluded.wall_count, object_count = excluded.object_count,
-                door_count = excluded.door_count, window_count = excluded.window_count,
-                opening_count = excluded.opening_count, volume_m3 = excluded.volume_m3,
-                floor_area_method = excluded.floor_area_method, summary_json = excluded.summary_json
+            ON CONFLICT (record_seq) DO UPDATE SET \(SummaryColumns.upsertAssignments)
             """,
             .of(
                 deriver.version, deriver.fingerprint, now, runID, seqs, s.map(\.estimatedFloorAreaSqm),

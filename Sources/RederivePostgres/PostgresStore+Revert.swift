@@ -67,7 +67,7 @@ extension PostgresStore {
             var args = SQLArguments()
             let seqArray = args.add(seqs)
             let columns = SummaryColumns.unnest(restores.map(\.summary), &args)
-            let updates = SummaryColumns.names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            let updates = SummaryColumns.upsertAssignments
             statements.append(
                 PostgresSession.Statement(
                     """

@@ -196,6 +196,15 @@ extension Store {
         ).execute(arguments: [seq, Data(parts.coreModel)])
     }
 
+    /// One summary row's upsert (built once: it runs for every record written).
+    static let summaryUpsertSQL = """
+        INSERT INTO summary (record_seq, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
+            ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
+            floor_area_method, summary_json)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT(record_seq) DO UPDATE SET \(SummaryColumns.upsertAssignments)
+        """
+
     /// What a summary write replaces, as far as the writer knows.
     package enum Replaced: Sendable {
         /// Nothing: the record has no summary yet.
@@ -227,21 +236,7 @@ extension Store {
                     + " WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)"
             ).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
         }
-        try db.cachedStatement(
-            sql: """
-                INSERT INTO summary (record_seq, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
-                    ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
-                    floor_area_method, summary_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(record_seq) DO UPDATE SET summary_version = excluded.summary_version,
-                    fingerprint = excluded.fingerprint, derived_at = excluded.derived_at, run_id = excluded.run_id,
-                    floor_area_sqm = excluded.floor_area_sqm, ceiling_height_m = excluded.ceiling_height_m,
-                    wall_count = excluded.wall_count, object_count = excluded.object_count,
-                    door_count = excluded.door_count, window_count = excluded.window_count,
-                    opening_count = excluded.opening_count, volume_m3 = excluded.volume_m3,
-                    floor_area_method = excluded.floor_area_method, summary_json = excluded.summary_json
-                """
-        ).execute(arguments: [
+        try db.cachedStatement(sql: Self.summaryUpsertSQL).execute(arguments: [
             seq, deriver.version, deriver.fingerprint, now, runID, s.estimatedFloorAreaSqm,
             s.ceilingHeightM, s.wallCount, s.objectCount, s.doorCount, s.windowCount,
             s.openingCount, s.volumeM3, s.floorAreaMethod.rawValue, text,

@@ -28,6 +28,9 @@ package struct SummaryColumns: Sendable, Equatable {
         "wall_count", "object_count", "door_count", "window_count", "opening_count", "volume_m3",
         "floor_area_method", "summary_json",
     ]
+    /// `col = excluded.col` for every column: the `DO UPDATE SET` list of a summary upsert
+    /// (the same words in SQLite and PostgreSQL).
+    package static let upsertAssignments = names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
     var values: [DatabaseValue]
 
     init(row: Row, prefix: String) {
@@ -131,19 +134,19 @@ extension Store {
         progress: RunStatistics
     ) throws(RederiveError) {
         let names = SummaryColumns.names
+        // Built once per batch, not once per record.
+        let sql = """
+            INSERT INTO summary (record_seq, \(names.joined(separator: ", ")))
+            VALUES (?, \(names.map { _ in "?" }.joined(separator: ", ")))
+            ON CONFLICT(record_seq) DO UPDATE SET \(SummaryColumns.upsertAssignments)
+            """
         do {
             try pool.write { db in
                 let now = Store.now()
                 try keepHistory(db, of: restores.map(\.seq), runID: runID, now: now)
                 for restore in restores {
-                    try db.cachedStatement(
-                        sql: """
-                            INSERT INTO summary (record_seq, \(names.joined(separator: ", ")))
-                            VALUES (?, \(names.map { _ in "?" }.joined(separator: ", ")))
-                            ON CONFLICT(record_seq) DO UPDATE SET
-                                \(names.map { "\($0) = excluded.\($0)" }.joined(separator: ", "))
-                            """
-                    ).execute(arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.values))
+                    try db.cachedStatement(sql: sql).execute(
+                        arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.values))
                 }
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpoint)
             }
