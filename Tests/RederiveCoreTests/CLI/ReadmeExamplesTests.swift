@@ -3,12 +3,12 @@ import XCTest
 @testable import RederiveCore
 
 /// The README's command examples run as written on a fresh clone, so they cannot rot: each
-/// line of the ```sh blocks of "Commands" and "Inspecting a failed record" runs in order with
+/// line of the ```sh blocks of "Quickstart", "Commands" and "Inspecting a failed record" runs in order with
 /// `/bin/sh`, `rederive` on PATH (the built binary), in a scratch directory that holds the
 /// clone's `Fixtures/` and `Pipelines/` (so `out/` is created there, not in the repository).
 /// A line expects exit 0 unless it ends with `# exits N`.
 final class ReadmeExamplesTests: XCTestCase {
-    static let sections = ["## Commands", "## Inspecting a failed record"]
+    static let sections = ["## Quickstart", "## Commands", "## Inspecting a failed record"]
 
     /// The example lines of a README section's ```sh blocks, with their expected exit status.
     static func examples(in readme: String, section: String) -> [(line: String, status: Int32)] {
