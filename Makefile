@@ -7,6 +7,8 @@
 #   make fixtures   regenerate the committed fixtures from the real sample rooms
 #   make bench      generate a corpus ($(BENCH_RECORDS) records) and time import and derive
 #                   (records/s, MB/s, peak resident memory); no test asserts on time
+#   make bench-compare BASE=REF  this checkout against a git ref, same corpus, interleaved pairs
+#                   (import, derive, summarize): each step's median time ratio with its min-max
 #   make bench-preview  time a dry-run preview where every one of $(BENCH_PREVIEW_RECORDS) records
 #                   changes (5 fields, all kinds) and print its peak resident memory
 #   make scale-demo start a throwaway local PostgreSQL cluster, import the fixtures into it and
@@ -33,7 +35,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config postgresql
 
-.PHONY: run test fixtures bench bench-postgres scale-demo bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
+.PHONY: run test fixtures bench bench-compare bench-postgres scale-demo bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -199,6 +201,30 @@ bench: build
 	  $(call BENCH_LINE,summarize (no store)$(,) $$w worker(s)); done
 	@$(MAKE) --no-print-directory bench-postgres
 	@$(MAKE) --no-print-directory bench-preview
+
+# Two builds compared on the same generated corpus (.ci/bench-compare): BASE (a git ref, built
+# release in a worktree under .build-base/, its binary kept as $(BENCH_DIR)/rederive-SHA) against
+# this checkout, in $(BENCH_COMPARE_PAIRS) interleaved pairs (A B A B ...): import, derive --all
+# --rewrite, derive --all with nothing to do, summarize; prints each step's median ratio
+# new/base with its min-max. Use it on every performance-sensitive change.
+BASE                  ?= HEAD
+BENCH_COMPARE_RECORDS ?= 100000
+BENCH_COMPARE_PAIRS   ?= 5
+BENCH_COMPARE_CORPUS   = $(BENCH_DIR)/compare-$(BENCH_COMPARE_RECORDS).jsonl.zst
+bench-compare: build
+	@sha=$$(git rev-parse --verify -q "$(BASE)^{commit}") || { echo "bench-compare: BASE=$(BASE) is not a commit"; exit 1; }; \
+	mkdir -p $(BENCH_DIR) .build-base; base_bin=$(BENCH_DIR)/rederive-$$sha; \
+	if [ ! -x $$base_bin ]; then \
+	  echo "bench-compare: building $(BASE) ($$sha) in .build-base/src (release)"; \
+	  if [ -d .build-base/src ]; then git -C .build-base/src checkout -q --detach $$sha; \
+	  else git worktree add -q --detach .build-base/src $$sha; fi || exit 1; \
+	  (cd .build-base/src && $(SWIFT) build -c release --product rederive --scratch-path ../scratch) || exit 1; \
+	  cp .build-base/scratch/release/rederive $$base_bin || exit 1; \
+	fi; \
+	[ -f $(BENCH_COMPARE_CORPUS) ] || $(REDERIVE) generate --out $(BENCH_COMPARE_CORPUS) \
+	    --records $(BENCH_COMPARE_RECORDS) --seed 3 --core-model-bytes 2000 --floorless-fraction 0.2 --quiet || exit 1; \
+	echo "base: $(BASE) ($$sha); new: this checkout ($$(git rev-parse --short HEAD)$$(git diff --quiet || echo ', with uncommitted changes'))"; \
+	.ci/bench-compare $$base_bin $(REDERIVE) $(BENCH_COMPARE_CORPUS) $(BENCH_DIR)/compare $(BENCH_COMPARE_PAIRS)
 
 # PostgreSQL lines (.ci/bench-postgres): the same corpus into a throwaway local cluster (fsync
 # on), then derive --all --rewrite with 1 and 2 worker processes (records/s over the wall clock).

@@ -169,10 +169,11 @@ void set_message(char *dst, const char *fmt, const char *a = "", const char *b =
     std::snprintf(dst, 192, fmt, a, b);
 }
 
-// Parses `buf` (through its padded copy, returned in `in`) into `root` and rejects duplicate
-// keys. On failure sets `*error` and `message` and returns the error; RJ_OK otherwise.
+// Parses `buf` (through its padded copy, returned in `in`) into `root` and, unless
+// `check_duplicates` is false, rejects duplicate keys. On failure sets `*error` and `message`
+// and returns the error; RJ_OK otherwise.
 int32_t parse_document(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity, const uint8_t *&in,
-                       element &root, int32_t *error, char *message) {
+                       element &root, int32_t *error, char *message, bool check_duplicates = true) {
     in = padded_input(p, buf, len, capacity);
     auto err = p->dom.parse(in, len, false).get(root);
     if (err) {
@@ -180,7 +181,7 @@ int32_t parse_document(rj_parser *p, const uint8_t *buf, size_t len, size_t capa
         set_message(message, "%s", parse_error_message(err, *error));
         return *error;
     }
-    if (reject_duplicate_keys(p, root, error, message)) return *error;
+    if (check_duplicates && reject_duplicate_keys(p, root, error, message)) return *error;
     return RJ_OK;
 }
 
@@ -480,20 +481,31 @@ int32_t parse_room(rj_parser *p, const element &root, rj_room *out) {
     return RJ_OK;
 }
 
-}  // namespace
-
-extern "C" int32_t rj_parse_room(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity, rj_room *out) {
+int32_t parse_room_document(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity, rj_room *out,
+                            bool check_duplicates) {
     std::memset(out, 0, sizeof(*out));
     try {
         const uint8_t *in;
         element root;
-        if (parse_document(p, buf, len, capacity, in, root, &out->error, out->message) != RJ_OK) return out->error;
+        if (parse_document(p, buf, len, capacity, in, root, &out->error, out->message, check_duplicates) != RJ_OK)
+            return out->error;
         return parse_room(p, root, out);
     } catch (...) {
         out->error = RJ_INTERNAL;
         set_message(out->message, "room: out of memory");
         return out->error;
     }
+}
+
+}  // namespace
+
+extern "C" int32_t rj_parse_room(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity, rj_room *out) {
+    return parse_room_document(p, buf, len, capacity, out, true);
+}
+
+extern "C" int32_t rj_parse_room_stored(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity,
+                                        rj_room *out) {
+    return parse_room_document(p, buf, len, capacity, out, false);
 }
 
 extern "C" int32_t rj_find_string_member(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity,

@@ -99,6 +99,12 @@ typedef struct {
 int32_t rj_parse_room(rj_parser *parser, const uint8_t *buf, size_t len, size_t capacity,
                       rj_room *out);
 
+/// The same for a raw room read back from a store, which `rj_parse_room` validated whole when
+/// it was imported: syntax, UTF-8, numbers and the room's own checks still apply (a damaged
+/// store still fails cleanly), but the walk over every object's keys for duplicates is skipped.
+int32_t rj_parse_room_stored(rj_parser *parser, const uint8_t *buf, size_t len, size_t capacity,
+                             rj_room *out);
+
 /// Finds the string value of top-level member `key` in a JSON object that is already known
 /// to be valid. On success (1) `*offset` and `*length` give the value's raw text between its
 /// quotes (escapes untouched) within `buf`; 0 when the key is absent or not a string.

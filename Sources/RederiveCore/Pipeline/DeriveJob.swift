@@ -396,7 +396,9 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     ) throws(RederiveError) -> Results {
         let before = stats
         let batch = roomBatch.rooms
-        let results = pool.map(batch) { processor, room in processor.derive(room: room.skeleton, id: room.id) }
+        let results = pool.map(batch) { processor, room in
+            processor.derive(room: room.skeleton, id: room.id, storedByImport: true)
+        }
         // A dry run counts into a tally (and a change report, when asked); a real run does not.
         let (collector, counter): (ChangeCollector?, TallyBox?) =
             if case .preview(let c, let t) = mode { (c, t) } else { (nil, nil) }
@@ -416,7 +418,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             case .success(let (summary, json)):
                 let identical =
                     room.storedVersion == deriver.version && room.storedFingerprint == deriver.fingerprint
-                    && room.storedJSON.map { $0.utf8.elementsEqual(json) } == true
+                    && room.storedJSON.map { JSONText.sameBytes($0, json) } == true
                 if identical && !config.rewriteUnchanged {
                     stats.recordsUnchanged += 1
                     writes.append(.unchanged(id: room.id))

@@ -41,10 +41,13 @@ public final class RecordProcessor {
         }
     }
 
-    /// Decodes a raw room and derives its summary.
-    public func derive(room: [UInt8], id: String?) -> Result<(RoomSummary, [UInt8]), RecordFailure> {
+    /// Decodes a raw room and derives its summary. `storedByImport`: a raw room read back from a
+    /// store (see `RecordParser.decodeRoom(_:storedByImport:)`).
+    public func derive(
+        room: [UInt8], id: String?, storedByImport: Bool = false
+    ) -> Result<(RoomSummary, [UInt8]), RecordFailure> {
         let decoded: Room
-        switch parser.decodeRoom(room) {
+        switch parser.decodeRoom(room, storedByImport: storedByImport) {
         case .success(let r): decoded = r
         case .failure(var failure):
             failure.id = id

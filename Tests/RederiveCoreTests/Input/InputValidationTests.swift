@@ -101,6 +101,27 @@ final class InputValidationTests: XCTestCase {
         XCTAssertEqual(parser.parse(Array("{\(manyKeys)}".utf8)).failureValue()?.code, .missingKey)
     }
 
+    /// A raw room read back from a store was validated whole when it was imported: derive does
+    /// not walk every object's keys again (it was a tenth of a derive), but it still refuses
+    /// what it cannot read (a store damaged behind rederive's back fails cleanly, never crashes).
+    func testAStoredRoomSkipsOnlyTheDuplicateKeyWalk() throws {
+        let walls = tinyRoom.replacingOccurrences(of: "]}", with: #"],"walls":[]}"#)
+        XCTAssertEqual(parser.decodeRoom(Array(walls.utf8)).failureValue()?.code, .invalidRoomJSON)
+        guard case .success = parser.decodeRoom(Array(walls.utf8), storedByImport: true) else {
+            return XCTFail("a stored room is not walked for duplicate keys again")
+        }
+        guard case .success(let room) = parser.decodeRoom(Array(tinyRoom.utf8), storedByImport: true) else {
+            return XCTFail("a valid stored room decodes")
+        }
+        XCTAssertEqual(room.walls.count, 1)
+        let damaged = Array(tinyRoom.utf8.dropLast(3))
+        XCTAssertEqual(parser.decodeRoom(damaged, storedByImport: true).failureValue()?.code, .invalidRoomJSON)
+        let huge = tinyRoom.replacingOccurrences(of: #""dimensions":["#, with: #""dimensions":[1e999,"#)
+        XCTAssertNotEqual(huge, tinyRoom)
+        XCTAssertEqual(
+            parser.decodeRoom(Array(huge.utf8), storedByImport: true).failureValue()?.code, .nonFiniteNumber)
+    }
+
     func testDuplicateKeysAreInvalidRoomJSONAtRoomLevel() throws {
         let walls = tinyRoom.replacingOccurrences(of: "]}", with: #"],"walls":[]}"#)
         let failure = try XCTUnwrap(parser.decodeRoom(Array(walls.utf8)).failureValue())

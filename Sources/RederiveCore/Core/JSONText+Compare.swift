@@ -1,0 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension JSONText {
+    /// Whether `text`'s UTF-8 is exactly `bytes`: one `memcmp` over contiguous storage (a stored
+    /// summary against a new one, once per derived record), not a byte-by-byte generic walk.
+    public static func sameBytes(_ text: String, _ bytes: [UInt8]) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard utf8.count == bytes.count else { return false }
+            guard let a = utf8.baseAddress, !bytes.isEmpty else { return true }
+            return bytes.withUnsafeBufferPointer { memcmp(a, $0.baseAddress!, utf8.count) == 0 }
+        }
+    }
+}
