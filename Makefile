@@ -13,6 +13,9 @@
 #                   changes (5 fields, all kinds) and print its peak resident memory
 #   make scale-demo start a throwaway local PostgreSQL cluster, import the fixtures into it and
 #                   derive them with 2 worker processes claiming ranges (per-worker ranges, records/s)
+#   make scale-model  derive with 1, 2, 4, 8 worker processes each capped at a fraction of a core
+#                   (cgroups, as root) against a throwaway cluster: speed-up, efficiency, the
+#                   server's CPU per 1,000 records and the ceiling of a K-core server
 #   make bench-postgres  the PostgreSQL lines of make bench alone (import MB/s; derive records/s
 #                   with 1 and 2 worker processes), against a throwaway local cluster
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
@@ -35,7 +38,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config postgresql
 
-.PHONY: run test fixtures bench bench-compare bench-postgres scale-demo bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
+.PHONY: run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -254,6 +257,18 @@ scale-demo: build
 	$(REDERIVE) derive --db $$url --all --rewrite --processes 2 --workers 1 --batch-size $(SCALE_RANGE) \
 	    || exit $$?; \
 	$(REDERIVE) status --db $$url
+
+# Scale model (.ci/scale-model, as root): a throwaway cluster, a generated corpus of
+# SCALE_MODEL_RECORDS, then derive with 1, 2, 4 and 8 worker processes started together, each
+# capped at SCALE_MODEL_QUOTA of a core by the kernel's CPU controller (cgroup v2 cpu.max, else v1
+# cpu.cfs_quota_us) as a host of its own would be: records/s, speed-up, efficiency, the server's
+# CPU seconds per 1,000 records, and the ceiling that predicts for a server of K cores.
+SCALE_MODEL_RECORDS ?= 40000
+SCALE_MODEL_QUOTA   ?= 0.2
+SCALE_MODEL_N       ?= 1,2,4,8
+scale-model: build
+	@.ci/scale-model $(REDERIVE) --records $(SCALE_MODEL_RECORDS) --quota $(SCALE_MODEL_QUOTA) \
+	    --processes $(SCALE_MODEL_N)
 
 # Preview benchmark: a store of BENCH_PREVIEW_RECORDS small records (tiny coreModel) whose
 # stored summaries are then perturbed (python3's sqlite3) so every record changes a float
