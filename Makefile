@@ -27,6 +27,9 @@
 #   make install    build (release) and install the binary, its man page and bash/zsh/fish
 #                   completions under PREFIX (default /usr/local; DESTDIR for staging)
 #   make uninstall  remove what make install installed
+#   make dist       a release build with the Swift runtime linked in (--static-swift-stdlib, in
+#                   $(DIST_BUILD)), packed as dist/rederive-VERSION-linux-ARCH.tar.gz + SHA256SUMS
+#   make deb        the same build as a Debian package, dist/rederive_VERSION_ARCH.deb (dpkg-deb)
 #   make format     reformat the Swift sources (swift-format, .swift-format); make test checks it
 #   make clean      remove build products and generated files (never Fixtures/)
 
@@ -38,7 +41,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config postgresql
 
-.PHONY: run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
+.PHONY: dist deb dist-build run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -120,6 +123,27 @@ install-files:
 uninstall:
 	rm -f $(BINDIR)/rederive $(MAN1DIR)/rederive.1 $(BASHCOMPDIR)/rederive $(ZSHCOMPDIR)/_rederive \
 	    $(FISHCOMPDIR)/rederive.fish
+
+# Deployable builds (packaging/package): one release build with the Swift runtime linked in,
+# so hosts need no toolchain, only the C libraries it names (Debian packages, derived from the
+# binary by packaging/deb-depends). Built in its own scratch path, as its flags differ from
+# .build's: no $ORIGIN run path, symbols bound at start (-z now: the GOT is made read-only).
+# generate-manual (swift-argument-parser's tool) writes the man page from it.
+# .ci/package-check installs the .deb, runs it without a toolchain and removes it again.
+DIST_BUILD ?= .build-dist
+DIST_DIR   ?= dist
+DIST_FLAGS  = -c release --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker now \
+	--scratch-path $(DIST_BUILD)
+
+dist-build: deps
+	$(SWIFT) build $(DIST_FLAGS) --product rederive
+	$(SWIFT) build $(DIST_FLAGS) --product generate-manual
+
+dist: dist-build
+	@MAKE="$(MAKE)" packaging/package dist $(DIST_BUILD) $(DIST_DIR)
+
+deb: dist-build
+	@MAKE="$(MAKE)" packaging/package deb $(DIST_BUILD) $(DIST_DIR)
 
 # Formatting: swift-format (it ships with the toolchain) with the committed .swift-format;
 # `make format` rewrites, `make format-check` (run first by `make test`) fails on any
@@ -300,4 +324,4 @@ bench-preview: build
 	    "$(BENCH_PREVIEW_RECORDS)" "$$secs" "$$((kb / 1024))" "$$(du -h $(BENCH_DIR)/preview/changes.jsonl.zst | cut -f1)"
 
 clean:
-	rm -rf .build .build-* out bench-corpus
+	rm -rf .build .build-* out bench-corpus $(DIST_DIR)

@@ -1,0 +1,31 @@
+# The image the README's Kubernetes example runs: rederive installed from its own Debian
+# package (make deb) on a slim Debian, with no Swift toolchain in it.
+#   docker build -t registry.example/rederive:0.9.0 .
+# CI has no container runtime: it builds, installs, runs and removes the same .deb
+# (.ci/package-check), not this image.
+ARG SWIFT_VERSION=6.3.1
+ARG DEBIAN_RELEASE=bookworm
+
+FROM swift:${SWIFT_VERSION}-${DEBIAN_RELEASE} AS build
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config dpkg-dev make git \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /src
+COPY . .
+# Only what the build needs (make test's PostgreSQL server is not).
+RUN make deb SYSTEM_PACKAGES="libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config"
+
+# The .deb's Depends were derived from the binary against this Debian release's libraries,
+# so it runs on the same release. ca-certificates: the trust roots for PostgreSQL over TLS.
+FROM debian:${DEBIAN_RELEASE}-slim
+COPY --from=build /src/dist/ /tmp/dist/
+RUN apt-get update \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+      ca-certificates /tmp/dist/rederive_*.deb \
+ && rm -rf /var/lib/apt/lists/* /tmp/dist \
+ && useradd --system --uid 10001 --home-dir /work --create-home rederive
+USER 10001
+WORKDIR /work
+ENTRYPOINT ["rederive"]
+CMD ["--help"]
