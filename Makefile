@@ -288,7 +288,7 @@ scale-demo: build
 # cpu.cfs_quota_us) as a host of its own would be: records/s, speed-up, efficiency, the server's
 # CPU seconds per 1,000 records, and the ceiling that predicts for a server of K cores.
 SCALE_MODEL_RECORDS ?= 40000
-SCALE_MODEL_QUOTA   ?= 0.2
+SCALE_MODEL_QUOTA   ?= 0.1
 SCALE_MODEL_N       ?= 1,2,4,8
 scale-model: build
 	@.ci/scale-model $(REDERIVE) --records $(SCALE_MODEL_RECORDS) --quota $(SCALE_MODEL_QUOTA) \
