@@ -1,3 +1,4 @@
+// Yams's own copy of libyaml (its CYaml target), the parser Yams composes from.
 import CYaml
 
 /// What a pipeline file's structure may not do, checked on the YAML parser's own events
