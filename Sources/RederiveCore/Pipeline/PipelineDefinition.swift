@@ -128,30 +128,74 @@ public struct ExportStage: Sendable, Equatable {
 }
 
 extension PipelineDefinition {
+    /// The largest pipeline file read (1 MiB): a pipeline file is a few hundred bytes of
+    /// configuration, and a larger one is refused before it is read in full or parsed.
+    public static let maxFileSize = 1 << 20
+
     /// Reads and validates a pipeline file; its relative paths are taken relative to the
     /// file's folder (see `resolvingPaths(against:)`).
     ///
     /// Checked before the YAML parser sees the text: a directory or a missing file is named
-    /// as such, and nesting deeper than `YAMLNestingCheck.limit` is refused with its line.
+    /// as such, and a file larger than `maxFileSize` is refused with its size (at most
+    /// `maxFileSize + 1` bytes are read).
     public static func load(path: String) throws(RederiveError) -> PipelineDefinition {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw .usage("\(path): cannot read the pipeline file: no such file")
         }
         if isDirectory.boolValue { throw .usage("\(path): is a directory, not a pipeline file") }
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw .usage("\(path): cannot read the pipeline file: \(error.localizedDescription)")
-        }
-        if let line = YAMLNestingCheck.firstTooDeepLine(text) {
-            throw .usage(
-                "\(path):\(line): nested deeper than \(YAMLNestingCheck.limit) levels; a pipeline file needs 5")
+        let bytes = try readBounded(path: path)
+        guard let text = String(bytes: bytes, encoding: .utf8) else {
+            throw .usage("\(path): cannot read the pipeline file: it is not UTF-8 text")
         }
         return try parse(text, path: path).resolvingPaths(against: directory(of: path))
     }
 
+    /// At most `maxFileSize` bytes of the file; more is a usage error naming its size.
+    private static func readBounded(path: String) throws(RederiveError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw .usage("\(path): cannot read the pipeline file: \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: maxFileSize + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0, errno == EINTR { continue }
+            guard n >= 0 else {
+                throw .usage("\(path): cannot read the pipeline file: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            count += n
+        }
+        guard count <= maxFileSize else {
+            var info = stat()
+            let regular = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+            throw .usage(
+                "\(path): the pipeline file is \(regular ? "\(info.st_size)" : "more than \(maxFileSize)") bytes; "
+                    + "a pipeline file may be at most \(maxFileSize) bytes (1 MiB)")
+        }
+        return Array(bytes[..<count])
+    }
+
     /// Parses pipeline text; `path` names the file in errors.
+    ///
+    /// Checked on the parser's events before nodes are built (`YAMLStructureCheck`):
+    /// nesting deeper than `YAMLStructureCheck.depthLimit` is refused with its line, a
+    /// key repeated in one mapping with both lines.
     public static func parse(_ text: String, path: String) throws(RederiveError) -> PipelineDefinition {
+        switch YAMLStructureCheck.firstProblem(text) {
+        case .tooDeep(let line):
+            throw .usage(
+                "\(path):\(line): nested deeper than \(YAMLStructureCheck.depthLimit) levels; a pipeline file needs 5")
+        case .duplicateKey(let key, let line, let firstLine):
+            throw .usage(
+                "\(path):\(line): duplicate key \"\(key)\" (first on line \(firstLine)); readers disagree on which "
+                    + "one counts, so neither is taken")
+        case nil:
+            break
+        }
         let root: Node
         do {
             guard let node = try Yams.compose(yaml: text) else {

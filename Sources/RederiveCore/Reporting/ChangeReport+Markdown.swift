@@ -13,7 +13,7 @@ extension ChangeReport {
     public func markdown() -> String {
         var md = "# Derive dry run\n\n"
         md += "Nothing was written: this is what `rederive derive` would do"
-        if let store { md += " to `\(store)`" }
+        if let store { md += " to \(Self.code(store))" }
         md += ".\n\n"
         md += "- selection: \(selection ?? "stale")\n"
         md += "- summary version: \(summaryVersion)" + (fingerprint.map { " (fingerprint `\($0)`)" } ?? "") + "\n"
@@ -63,19 +63,24 @@ extension ChangeReport {
             md += "## New records (never derived)\n\n"
             md += "\(neverDerived) records have no summary yet; a derive writes one.\n\n"
             md += "| floor-area method | records |\n| --- | ---: |\n"
-            for method in newRecordsByMethod.keys.sorted() { md += "| \(method) | \(newRecordsByMethod[method]!) |\n" }
+            for method in newRecordsByMethod.keys.sorted() {
+                md += "| \(Self.cell(method)) | \(newRecordsByMethod[method]!) |\n"
+            }
             md += "\n| id | room | method |\n| --- | --- | --- |\n"
-            for n in newRecords { md += "| `\(n.id)` | \(cell(n.roomName ?? "")) | \(n.method) |\n" }
+            for n in newRecords {
+                md += "| \(Self.code(n.id)) | \(Self.cell(n.roomName ?? "")) | \(Self.cell(n.method)) |\n"
+            }
             if newRecords.count < neverDerived { md += "\n(first \(newRecords.count) of \(neverDerived) by id)\n" }
             md += "\n"
         }
 
         if wouldFail > 0 {
             md += "## Would fail\n\n| code | records |\n| --- | ---: |\n"
-            for code in failuresByCode.keys.sorted() { md += "| `\(code)` | \(failuresByCode[code]!) |\n" }
+            for code in failuresByCode.keys.sorted() { md += "| \(Self.code(code)) | \(failuresByCode[code]!) |\n" }
             md += "\n| id | room | stage | code | message |\n| --- | --- | --- | --- | --- |\n"
             for f in failures {
-                md += "| `\(f.id)` | \(cell(f.roomName ?? "")) | \(f.stage) | `\(f.code)` | \(cell(f.message)) |\n"
+                md += "| \(Self.code(f.id)) | \(Self.cell(f.roomName ?? "")) | \(Self.cell(f.stage)) | "
+                md += "\(Self.code(f.code)) | \(Self.cell(f.message)) |\n"
             }
             if failures.count < wouldFail { md += "\n(first \(failures.count) of \(wouldFail) by id)\n" }
             md += "\n"
@@ -115,7 +120,7 @@ extension ChangeReport {
         }
         if !f.transitions.isEmpty {
             md += "| before → after | records |\n| --- | ---: |\n"
-            for t in f.transitions { md += "| \(cell(t.before)) → \(cell(t.after)) | \(t.count) |\n" }
+            for t in f.transitions { md += "| \(Self.cell(t.before)) → \(Self.cell(t.after)) | \(t.count) |\n" }
             md += "\n"
         }
         md += changesTable("Largest by |Δ|", f.largestAbsolute, of: f.changed)
@@ -135,7 +140,7 @@ extension ChangeReport {
         var md = "\(title), ties by id" + (shown.count < total ? " (first \(shown.count))" : "") + ":\n\n"
         md += "| # | id | room | before | after | Δ | Δ % |\n| ---: | --- | --- | ---: | ---: | ---: | ---: |\n"
         for (i, c) in shown.enumerated() {
-            md += "| \(i + 1) | `\(c.id)` | \(cell(c.roomName ?? "")) | "
+            md += "| \(i + 1) | \(Self.code(c.id)) | \(Self.cell(c.roomName ?? "")) | "
             md += "\(Self.plain(c.before)) | \(Self.plain(c.after)) | "
             md += "\(Self.signed(c.delta)) | \(Self.percent(c.relative)) |\n"
         }
@@ -151,7 +156,7 @@ extension ChangeReport {
         for r in shown {
             let changedFields = r.fieldsChanged.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
                 .map { "\($0.key) \($0.value)" }.joined(separator: ", ")
-            md += "| \(cell(r.value)) | \(r.examined) | \(r.changed) | \(r.unchanged) | \(r.neverDerived) | "
+            md += "| \(Self.cell(r.value)) | \(r.examined) | \(r.changed) | \(r.unchanged) | \(r.neverDerived) | "
             md += "\(r.wouldFail) | \(changedFields) |\n"
         }
         if shown.count < rows.count { md += "\n(the \(shown.count) groups with the most changes of \(rows.count))\n" }
@@ -196,8 +201,59 @@ extension ChangeReport {
         return String(r)
     }
 
-    // Table cells must not break the row.
-    private func cell(_ text: String) -> String {
-        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    /// Text from the data (room names, file names, stored values, messages) as Markdown
+    /// that shows exactly that text and nothing else, in a table cell or a line: HTML's
+    /// `<`, `>` and `&` as entities (no inline HTML reaches a viewer); the characters that
+    /// open links, images, emphasis, code and strike-through (`[`, `]`, `*`, `_`, `` ` ``,
+    /// `~`), the backslash and the pipe (which would end the cell) backslash-escaped; line
+    /// breaks (CR and LF end a row in CommonMark; U+2028, U+2029) and every other control
+    /// character written as `\u000D` (`TerminalText`), so `cat preview.md` cannot drive a
+    /// terminal either. An `_` between letters or digits opens nothing in CommonMark and
+    /// stays as is, so `floor_polygon` reads as written.
+    static func cell(_ text: String) -> String {
+        func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        }
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        var previous: Unicode.Scalar?
+        var pendingUnderscore = false  // an `_` after a word character: the next one decides
+        for scalar in text.unicodeScalars {
+            if pendingUnderscore {
+                out += isWordCharacter(scalar) ? "_" : "\\_"
+                pendingUnderscore = false
+            }
+            switch scalar {
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            case "_" where previous.map(isWordCharacter) == true: pendingUnderscore = true
+            case "\\", "`", "*", "_", "[", "]", "|", "~":
+                out += "\\"
+                out.unicodeScalars.append(scalar)
+            default:
+                if TerminalText.needsEscape(scalar) {
+                    out += TerminalText.escaped(String(scalar))
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+            previous = scalar
+        }
+        if pendingUnderscore { out += "\\_" }
+        return out
+    }
+
+    /// An id or code as a code span when it is a plain token (letters, digits, `-`, `_`,
+    /// `.`, `:`, `/`), as every generated one is; anything else as an escaped `cell`, since
+    /// backslash escapes do not work inside a code span.
+    static func code(_ text: String) -> String {
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy {
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.:/".unicodeScalars.contains($0))
+            }
+        return plain ? "`\(text)`" : cell(text)
     }
 }

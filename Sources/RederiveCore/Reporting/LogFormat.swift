@@ -5,6 +5,9 @@ import Logging
 public enum LogFormat: String, Sendable, CaseIterable {
     /// `2026-11-22T17:08:15.934Z info  import: message key=value` for people (scalar
     /// metadata only: nested figures such as `counts` are spelled out in the message).
+    /// Control characters in the message and values are written as `\u001B`
+    /// (`TerminalText`), so a file or room name can neither drive the terminal nor start a
+    /// line of its own.
     case human
     /// One JSON object per line for log shippers; metadata keeps its types (numbers,
     /// booleans, nested objects such as `counts`).
@@ -42,16 +45,7 @@ public struct StderrLogHandler: LogHandler {
         let line: String
         switch format {
         case .human:
-            // Nested figures (counts, issues by code) are in the message already: only scalars here.
-            let pairs = merged.keys.sorted().compactMap { key -> String? in
-                switch merged[key]! {
-                case .dictionary, .array: nil
-                default: "\(key)=\(merged[key]!)"
-                }
-            }.joined(separator: " ")
-            line =
-                "\(time) \(event.level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))\(event.message)"
-                + (pairs.isEmpty ? "" : " " + pairs)
+            line = humanLine(time: time, level: event.level, message: event.message.description, metadata: merged)
         case .json:
             var fields = [
                 "\"time\":\(JSONText.string(time))", "\"level\":\(JSONText.string(event.level.rawValue))",
@@ -61,6 +55,20 @@ public struct StderrLogHandler: LogHandler {
             line = "{" + fields.joined(separator: ",") + "}"
         }
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// One human line: time, level, message, then the scalar metadata as `key=value`
+    /// (nested figures such as `counts` are in the message already), with control
+    /// characters escaped (`TerminalText`).
+    func humanLine(time: String, level: Logger.Level, message: String, metadata: Logger.Metadata) -> String {
+        let pairs = metadata.keys.sorted().compactMap { key -> String? in
+            switch metadata[key]! {
+            case .dictionary, .array: nil
+            default: TerminalText.escaped("\(key)=\(metadata[key]!)")
+            }
+        }.joined(separator: " ")
+        return "\(time) \(level.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0))"
+            + TerminalText.escaped(message) + (pairs.isEmpty ? "" : " " + pairs)
     }
 
     /// A metadata value as JSON: numbers and booleans (`.stringConvertible(3)`) stay typed,

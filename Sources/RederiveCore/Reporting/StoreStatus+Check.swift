@@ -70,11 +70,12 @@ extension StoreStatus {
         return problems
     }
 
-    /// The verdict for people: `ok`, or one line per problem. Ends with a newline.
+    /// The verdict for people: `ok`, or one line per problem (control characters escaped,
+    /// `TerminalText`). Ends with a newline.
     public func checkText() -> String {
         let problems = problems()
         guard !problems.isEmpty else { return "ok\n" }
-        return problems.map { $0.message + "\n" }.joined()
+        return problems.map { TerminalText.escaped($0.message) + "\n" }.joined()
     }
 
     /// The verdict as one JSON object: `{"store","ok","exitStatus","problems":[{"kind","message"}]}`.

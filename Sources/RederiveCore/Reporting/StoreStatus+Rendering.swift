@@ -63,10 +63,11 @@ extension StoreStatus {
     }
 
     /// The status as a compact text for people: a few `label  value` lines, then aligned
-    /// tables (versions, open failures, latest runs). Ends with a newline.
+    /// tables (versions, open failures, latest runs). Ends with a newline. Control
+    /// characters in stored text (commands, pipeline names) are escaped (`TerminalText`).
     public func text() -> String {
         var out = ""
-        func line(_ s: String = "") { out += s + "\n" }
+        func line(_ s: String = "") { out += TerminalText.escaped(s) + "\n" }
         line("store          \(path)")
         line("this build     summary v\(currentVersion), fingerprint \(currentFingerprint)")
         line(
@@ -140,9 +141,10 @@ extension StoreStatus {
     }
 
     // Columns padded to their widest cell, two spaces apart, indented by two; trailing
-    // spaces trimmed so the text diffs cleanly.
+    // spaces trimmed so the text diffs cleanly. Cells are data (room names, file names,
+    // messages): their control characters are escaped, so a cell stays on its row.
     static func table(header: [String], rows: [[String]], rightAligned: Set<Int>) -> String {
-        let all = [header] + rows
+        let all = ([header] + rows).map { $0.map(TerminalText.escaped) }
         var widths = [Int](repeating: 0, count: header.count)
         for row in all { for (i, cell) in row.enumerated() { widths[i] = max(widths[i], cell.count) } }
         var out = ""

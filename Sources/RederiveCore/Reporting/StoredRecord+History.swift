@@ -1,22 +1,28 @@
 extension StoredRecord {
     /// The record's summaries over time for people: one line per summary, oldest first,
-    /// the current one last, then each summary's JSON.
+    /// the current one last, then each summary's JSON. Control characters in stored text
+    /// (id, room name) are escaped (`TerminalText`), so each line stays one line.
     public func historyText() -> String {
-        var out = "record \(id) (\(roomName))\n"
+        var out = ""
+        func line(_ s: String) { out += TerminalText.escaped(s) + "\n" }
+        line("record \(id) (\(roomName))")
         let entries = history ?? []
-        if entries.isEmpty && summary == nil { return out + "no summary yet\n" }
+        if entries.isEmpty && summary == nil {
+            line("no summary yet")
+            return out
+        }
         for (n, e) in entries.enumerated() {
-            out +=
+            line(
                 "\(n + 1). v\(e.summaryVersion) \(e.fingerprint), derived \(e.derivedAt)"
-                + (e.runID.map { " by run \($0)" } ?? "")
-                + ", replaced \(e.replacedAt ?? "?") by run \(e.replacedByRun.map(String.init) ?? "?")\n"
-            out += "   \(e.json)\n"
+                    + (e.runID.map { " by run \($0)" } ?? "")
+                    + ", replaced \(e.replacedAt ?? "?") by run \(e.replacedByRun.map(String.init) ?? "?")")
+            line("   \(e.json)")
         }
         if let s = summary {
-            out +=
+            line(
                 "\(entries.count + 1). v\(s.summaryVersion) \(s.fingerprint), derived \(s.derivedAt)"
-                + (s.runID.map { " by run \($0)" } ?? "") + " (current)\n"
-            out += "   \(s.json)\n"
+                    + (s.runID.map { " by run \($0)" } ?? "") + " (current)")
+            line("   \(s.json)")
         }
         return out
     }

@@ -50,10 +50,11 @@ extension StoredRecord {
     }
 
     /// The record for people: `label  value` lines, the summary JSON, the history and the
-    /// open failures. Ends with a newline.
+    /// open failures. Ends with a newline. Text from the export (room name, capture time,
+    /// file name) has its control characters escaped (`TerminalText`).
     public func text() -> String {
         var out = ""
-        func line(_ s: String = "") { out += s + "\n" }
+        func line(_ s: String = "") { out += TerminalText.escaped(s) + "\n" }
         line("id             \(id)")
         line("room           \(roomName), captured \(capturedAt)")
         line("source         \(sourceFile):\(sourceLine) (format v\(sourceFormatVersion))")
@@ -107,7 +108,7 @@ extension StoredRecord {
     /// For an id that is not stored but has open failures (it failed before it could be
     /// stored): says so and lists them. Ends with a newline.
     public static func notStoredText(id: String, failures: [OpenFailure]) -> String {
-        "id             \(id)\n"
+        "id             \(TerminalText.escaped(id))\n"
             + "stored         no: it failed before it could be stored; its original line is in the export file below\n"
             + "\nopen failures  \(failures.count)\n" + OpenFailure.table(failures)
     }

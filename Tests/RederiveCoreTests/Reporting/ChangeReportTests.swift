@@ -252,7 +252,7 @@ final class ChangeReportTests: XCTestCase {
             "| none | 2 | 2 | 0 | 0 | 0 | estimated_floor_area_sqm 2, floor_area_method 2 |",
             "## New records (never derived)", "| `c-never` | Room c-never | floor_polygon |",
             "| `negative_dimension` | 1 |",
-            "wall 0 \\| width < 0",
+            "wall 0 \\| width &lt; 0",
         ] {
             XCTAssertTrue(md.contains(needle), "missing \(needle) in\n\(md)")
         }
