@@ -160,7 +160,8 @@ extension Store {
                     db,
                     """
                     SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                           summary.summary_json, record.source_file, record.source_line, record.room_name,
+                           summary.summary_json, record.source_file, record.source_line,
+                           \(Self.selectText("record.room_name")),
                            record.source_format_version, summary.floor_area_method
                     FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                     LEFT JOIN summary ON summary.record_seq = record.seq
@@ -174,7 +175,8 @@ extension Store {
                         return bytes
                     }
                     return StoredRoom(
-                        seq: row["seq"], id: row["id"], roomName: row["room_name"], sourceFile: row["source_file"],
+                        seq: row["seq"], id: row["id"], roomName: Self.text(row["room_name"]),
+                        sourceFile: row["source_file"],
                         sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
                         storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"],
                         formatVersion: row["source_format_version"], storedMethod: row["floor_area_method"])
