@@ -43,7 +43,7 @@ extension PostgresStore {
             let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }
             sql += " AND record.id = ANY(\(args.add(canonical))::text[])"
         }
-        if let since = selection.since {
+        if let since = selection.sinceUTC {
             sql += " AND record.stored_at::timestamptz >= \(args.add(since))::timestamptz"
         }
         return sql
@@ -89,8 +89,8 @@ extension PostgresStore {
             try reader.run(
                 """
                 SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                       summary.summary_json, record.source_file, record.source_line, record.room_name,
-                       record.room_name_utf8,
+                       summary.summary_json, record.source_file, record.source_line,
+                       record.room_name, record.room_name_utf8,
                        record.source_format_version, summary.floor_area_method
                 FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                 LEFT JOIN summary ON summary.record_seq = record.seq

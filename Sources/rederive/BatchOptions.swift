@@ -89,7 +89,8 @@ struct LockOptions: ParsableArguments {
     var wait: Double = 0
 
     func validate() throws {
-        if wait < 0 { throw ValidationError("--wait must not be negative") }
+        // NaN passes `< 0` and never times out; infinity would wait forever.
+        guard wait.isFinite, wait >= 0 else { throw ValidationError("--wait must be a number of seconds, 0 or more") }
     }
 
     /// Takes the store's run lock for this command line (held until the returned lock is released).

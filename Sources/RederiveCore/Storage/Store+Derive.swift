@@ -20,19 +20,14 @@ public struct DeriveSelection: Sendable, Equatable {
         self.retryFailed = retryFailed
     }
 
-    /// Whether `text` is a date (YYYY-MM-DD) or an ISO 8601 time with a zone (Z or ±HH:MM),
-    /// as `--since` takes.
-    public static func isValidSince(_ text: String) -> Bool {
-        let formatter = ISO8601DateFormatter()
-        let forms: [ISO8601DateFormatter.Options] = [
-            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
-        ]
-        for options in forms {
-            formatter.formatOptions = options
-            if formatter.date(from: text) != nil { return true }
-        }
-        return false
-    }
+    /// Whether `text` is a real calendar date (YYYY-MM-DD) or an ISO 8601 time with a zone
+    /// (Z or ±HH:MM), as `--since` takes (`TimestampText.utcMilliseconds`: strict, so both
+    /// engines see the same instant, never a rolled-over or unparsable date).
+    public static func isValidSince(_ text: String) -> Bool { TimestampText.utcMilliseconds(text) != nil }
+
+    /// `since` as bound to the store: UTC with milliseconds (as given when it is not valid,
+    /// which `validate()` refuses).
+    package var sinceUTC: String? { since.map { TimestampText.utcMilliseconds($0) ?? $0 } }
 
     /// Refuses a selection that cannot mean anything (a `since` that is not a time).
     public func validate() throws(RederiveError) {
@@ -111,9 +106,9 @@ extension Store {
             filter.and(
                 "record.id IN (\(canonical.map { _ in "?" }.joined(separator: ",")))", StatementArguments(canonical))
         }
-        if let since = selection.since {
+        if let since = selection.sinceUTC {
             // Compare instants, not text: stored times omit a zero fraction ("…:00Z" sorts
-            // after "…:00.500Z" as text) and --since may carry another precision or offset.
+            // after "…:00.500Z" as text).
             filter.and("julianday(record.stored_at) >= julianday(?)", [since])
         }
         return filter
