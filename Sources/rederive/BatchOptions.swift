@@ -18,7 +18,7 @@ struct BatchTuning: ParsableArguments {
 
     @Option(
         name: .customLong("max-errors"), parsing: .unconditional,
-        help: "Abort (exit 4) once more than N records were skipped.")
+        help: "Abort (exit 4) once more than N records were skipped (default: \(RunSettings.defaultMaxErrors)).")
     var maxErrors: Int?
 
     @Option(
@@ -47,7 +47,9 @@ struct BatchTuning: ParsableArguments {
         do { try overrides.validate() } catch { throw ValidationError("--\(error)") }
     }
 
-    var control: RunControl { RunControl(maxErrors: maxErrors, maxErrorRate: maxErrorRate) }
+    var control: RunControl {
+        RunControl(maxErrors: maxErrors ?? RunSettings.defaultMaxErrors, maxErrorRate: maxErrorRate)
+    }
 
     /// Run settings: flags where given, `RunSettings` defaults otherwise.
     func settings(report: String?, arguments: String) -> RunSettings {
