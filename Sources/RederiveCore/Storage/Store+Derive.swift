@@ -50,6 +50,7 @@ public struct DeriveSelection: Sendable, Equatable {
 package struct StoredRoom: Sendable {
     package var seq: Int64
     package var id: String
+    /// As previews keep it (`PreviewText`): the stores read no more than that of it.
     package var roomName: String
     package var sourceFile: String
     package var sourceLine: Int
@@ -156,7 +157,7 @@ extension Store {
                     """
                     SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
                            summary.summary_json, record.source_file, record.source_line,
-                           \(Self.selectText("record.room_name")),
+                           substr(CAST(record.room_name AS BLOB), 1, \(PreviewText.readBytes)) AS room_name,
                            record.source_format_version, summary.floor_area_method
                     FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                     LEFT JOIN summary ON summary.record_seq = record.seq
@@ -170,7 +171,7 @@ extension Store {
                         return bytes
                     }
                     return StoredRoom(
-                        seq: row["seq"], id: row["id"], roomName: Self.text(row["room_name"]),
+                        seq: row["seq"], id: row["id"], roomName: PreviewText.truncated(Self.text(row["room_name"])),
                         sourceFile: row["source_file"],
                         sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
                         storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"],

@@ -3,7 +3,8 @@ import XCTest
 @testable import RederiveCore
 
 /// What one small hostile export can cost is bounded (issue 22): a default error budget
-/// stops a file of bad lines before it writes gigabytes of report and failure ledger (F18).
+/// stops a file of bad lines before it writes gigabytes of report and failure ledger (F18);
+/// a preview keeps per-record text cut short, whatever the size of a room name (F17).
 final class ResourceBoundsCommandTests: XCTestCase {
     private var dir: TemporaryDirectory!
 
@@ -50,5 +51,35 @@ final class ResourceBoundsCommandTests: XCTestCase {
         ])
         XCTAssertEqual(r.status, ExitStatus.skippedRecords, r.stderr)
         XCTAssertEqual(try lines(report), RunSettings.defaultMaxErrors + 1_500)
+    }
+
+    func testAPreviewShowsAMegabyteRoomNameCut() throws {
+        let name = String(repeating: "N", count: 1 << 20)
+        let room = try JSONSerialization.jsonObject(with: Data(try ExportFixtures.compactRoom("Kitchen")))
+        let input = dir.file("long-name.jsonl")
+        try ExportFixtures.write(
+            lines: [
+                try ExportFixtures.line([
+                    "formatVersion": 3, "id": "00000000-0000-0000-0000-0000000000AA", "roomName": name,
+                    "capturedAt": "2026-02-10T09:15:00Z", "room": room,
+                ])
+            ], to: input)
+        let db = dir.file("s.sqlite")
+        XCTAssertEqual(try rederive(["import", input, "--db", db, "--quiet"]).status, 0)
+        try StoreInspection.execute(db, "DELETE FROM summary")  // never derived: listed by name
+        let preview = dir.file("preview")
+        let r = try rederive(["derive", "--db", db, "--dry-run", "--preview-out", preview, "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let cut = String(repeating: "N", count: PreviewText.limit) + PreviewText.marker
+        for file in ["preview.json", "preview.md", "preview.html"] {
+            let text = try String(contentsOfFile: preview + "/" + file, encoding: .utf8)
+            XCTAssertTrue(text.contains(cut), "\(file) lists the name cut with a marker")
+            XCTAssertFalse(text.contains(cut.dropLast() + "N"), "\(file) holds more of the name")
+            XCTAssertLessThan(text.utf8.count, 200_000, file)
+        }
+        // The record itself keeps its whole name.
+        let shown = try rederive(["show", "00000000-0000-0000-0000-0000000000AA", "--db", db, "--json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: shown.stdoutData) as? [String: Any])
+        XCTAssertEqual(object["roomName"] as? String, name)
     }
 }
