@@ -48,7 +48,8 @@ struct LedgerBatch {
                         VALUES ($1, $2, $3, $4, $5, $6, $7, $10, $8, $9, $9)
                         ON CONFLICT (record_key) DO UPDATE SET record_id = excluded.record_id, file = excluded.file,
                             line = excluded.line, stage = excluded.stage, code = excluded.code,
-                            message = excluded.message, message_utf8 = excluded.message_utf8, run_id = excluded.run_id, last_seen_at = excluded.last_seen_at,
+                            message = excluded.message, message_utf8 = excluded.message_utf8, run_id = excluded.run_id,
+                            last_seen_at = excluded.last_seen_at,
                             first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at
                                                  ELSE excluded.first_seen_at END
                         """,

@@ -40,7 +40,8 @@ extension PostgresStore {
         if !rows.isEmpty {
             for row in try tx.run(
                 """
-                SELECT record.seq, record.id, record.raw_hash, record.room_name, record.room_name_utf8, record.captured_at,
+                SELECT record.seq, record.id, record.raw_hash, record.room_name, record.room_name_utf8,
+                       record.captured_at,
                        summary.summary_version, summary.fingerprint
                 FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ANY($1::text[])
                 """, .of(rows.map(\.record.id))

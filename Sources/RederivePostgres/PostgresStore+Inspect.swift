@@ -17,7 +17,8 @@ extension PostgresStore {
                 PostgresSession.Statement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
                 PostgresSession.Statement(
                     """
-                    SELECT record.id, record.room_name, record.room_name_utf8, record.captured_at, record.source_format_version,
+                    SELECT record.id, record.room_name, record.room_name_utf8, record.captured_at,
+                           record.source_format_version,
                            record.source_file, record.source_line, record.raw_hash, record.raw_size, record.stored_at,
                            summary.summary_version, summary.fingerprint, summary.derived_at, summary.run_id,
                            summary.summary_json

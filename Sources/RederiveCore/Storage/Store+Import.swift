@@ -160,9 +160,9 @@ extension Store {
         if !sameRaw || !sameMeta {
             try db.cachedStatement(
                 sql: """
-                    UPDATE record SET room_name = \(Self.bindText), captured_at = ?, source_format_version = ?, source_file = ?,
-                        source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?, source_summary_version = ?,
-                        stored_at = ?
+                    UPDATE record SET room_name = \(Self.bindText), captured_at = ?, source_format_version = ?,
+                        source_file = ?, source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?,
+                        source_summary_version = ?, stored_at = ?
                     WHERE seq = ?
                     """
             ).execute(arguments: [
