@@ -29,6 +29,12 @@ final class StoredTextTests: XCTestCase {
         let pg = try assertRoundTrip(db: url)
         let lite = try assertRoundTrip(db: dir.file("rooms.sqlite"))
         XCTAssertEqual(pg, lite, "show, export, history and failures give the same on both engines")
+        // copy-store carries the name across engines unchanged.
+        let copy = dir.file("copy.sqlite")
+        let copied = try rederive(["copy-store", "--from", url, "--to", copy, "--quiet"])
+        XCTAssertEqual(copied.status, 0, copied.stderr)
+        let shown = try rederive(["show", Self.id, "--db", copy, "--json"])
+        XCTAssertEqual(try json(shown)["roomName"] as? String, Self.name, shown.stderr)
         // Text without NUL is stored as before; the exact bytes only beside text holding NUL.
         XCTAssertEqual(
             try cluster.sql("SELECT count(*) FROM record WHERE room_name_utf8 IS NOT NULL", url: url), ["1"])
