@@ -43,18 +43,19 @@ struct LedgerBatch {
                 statements.append(
                     PostgresSession.Statement(
                         """
-                        INSERT INTO failure (record_key, record_id, file, line, stage, code, message, run_id,
-                                             first_seen_at, last_seen_at)
-                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
+                        INSERT INTO failure (record_key, record_id, file, line, stage, code, message, message_utf8,
+                                             run_id, first_seen_at, last_seen_at)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $10, $8, $9, $9)
                         ON CONFLICT (record_key) DO UPDATE SET record_id = excluded.record_id, file = excluded.file,
                             line = excluded.line, stage = excluded.stage, code = excluded.code,
-                            message = excluded.message, run_id = excluded.run_id, last_seen_at = excluded.last_seen_at,
+                            message = excluded.message, message_utf8 = excluded.message_utf8, run_id = excluded.run_id,
+                            last_seen_at = excluded.last_seen_at,
                             first_seen_at = CASE WHEN failure.code = excluded.code THEN failure.first_seen_at
                                                  ELSE excluded.first_seen_at END
                         """,
                         .of(
                             key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code.rawValue,
-                            issue.message, runID, now)))
+                            PostgresText.column(issue.message), runID, now, PostgresText.exact(issue.message))))
             }
         }
         if anySuccess && !cleared.isEmpty {

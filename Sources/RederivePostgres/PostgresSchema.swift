@@ -6,7 +6,9 @@
 /// ranges processes claim.
 enum PostgresSchema {
     /// The migrations in order: name and SQL.
-    static let migrations: [(name: String, sql: String)] = [("pg-v1-initial", initial)]
+    static let migrations: [(name: String, sql: String)] = [
+        ("pg-v1-initial", initial), ("pg-v2-text-with-nul", textWithNUL),
+    ]
 
     /// The names this build knows.
     static var names: [String] { migrations.map(\.name) }
@@ -145,5 +147,13 @@ enum PostgresSchema {
             done_at TIMESTAMPTZ
         );
         CREATE INDEX derive_range_by_state ON derive_range(run_id, state, id);
+        """
+
+    // Text from records that holds NUL (valid JSON), which a PostgreSQL text value cannot:
+    // its exact UTF-8 beside the text column, which then shows it with U+FFFD for each NUL
+    // (`PostgresText`). NULL otherwise: adding the columns rewrites nothing.
+    private static let textWithNUL = """
+        ALTER TABLE record ADD COLUMN room_name_utf8 BYTEA;
+        ALTER TABLE failure ADD COLUMN message_utf8 BYTEA
         """
 }

@@ -9,7 +9,8 @@ extension PostgresStore {
         try io("read") {
             try reader.run(
                 """
-                SELECT record.seq, record.id, record.room_name, record.captured_at, record.source_format_version,
+                SELECT record.seq, record.id, record.room_name, record.room_name_utf8, record.captured_at,
+                       record.source_format_version,
                        record.source_file, record.source_line, record.source_summary, record.source_summary_version,
                        raw_room.core_model_offset, raw_room.skeleton, raw_core_model.bytes
                 FROM record JOIN raw_room ON raw_room.record_seq = record.seq
@@ -22,7 +23,7 @@ extension PostgresStore {
                 var core = try r["bytes"].decode(ByteBuffer.self)
                 return CopyRow(
                     seq: try r["seq"].decode(Int64.self), id: try r["id"].decode(String.self),
-                    roomName: try r["room_name"].decode(String.self),
+                    roomName: try PostgresText.read(r, "room_name"),
                     capturedAt: try r["captured_at"].decode(String.self),
                     sourceFormatVersion: try r["source_format_version"].decode(Int.self),
                     sourceFile: try r["source_file"].decode(String.self),

@@ -43,7 +43,7 @@ extension PostgresStore {
             let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }
             sql += " AND record.id = ANY(\(args.add(canonical))::text[])"
         }
-        if let since = selection.since {
+        if let since = selection.sinceUTC {
             sql += " AND record.stored_at::timestamptz >= \(args.add(since))::timestamptz"
         }
         return sql
@@ -89,7 +89,9 @@ extension PostgresStore {
             try reader.run(
                 """
                 SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                       summary.summary_json, record.source_file, record.source_line, record.room_name,
+                       summary.summary_json, record.source_file, record.source_line,
+                       left(record.room_name, \(PreviewText.limit + 1)) AS room_name,
+                       substring(record.room_name_utf8 from 1 for \(PreviewText.readBytes)) AS room_name_utf8,
                        record.source_format_version, summary.floor_area_method
                 FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                 LEFT JOIN summary ON summary.record_seq = record.seq
@@ -101,7 +103,7 @@ extension PostgresStore {
                 var skeleton = try r["skeleton"].decode(ByteBuffer.self)
                 return StoredRoom(
                     seq: try r["seq"].decode(Int64.self), id: try r["id"].decode(String.self),
-                    roomName: try r["room_name"].decode(String.self),
+                    roomName: PreviewText.truncated(try PostgresText.read(r, "room_name")),
                     sourceFile: try r["source_file"].decode(String.self),
                     sourceLine: try r["source_line"].decode(Int.self),
                     skeleton: skeleton.readBytes(length: skeleton.readableBytes) ?? [],

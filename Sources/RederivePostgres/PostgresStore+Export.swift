@@ -20,7 +20,8 @@ extension PostgresStore {
         return try io("read") {
             try reader.run(
                 """
-                SELECT record.seq, record.id, record.room_name, record.captured_at, summary.summary_version,
+                SELECT record.seq, record.id, record.room_name, record.room_name_utf8, record.captured_at,
+                       summary.summary_version,
                        summary.fingerprint, summary.derived_at, summary.summary_json
                 FROM record JOIN summary ON summary.record_seq = record.seq
                 WHERE \(sql) ORDER BY record.seq LIMIT \(limitArg)
@@ -29,7 +30,7 @@ extension PostgresStore {
                 let r = row.makeRandomAccess()
                 return ExportRow(
                     seq: try r["seq"].decode(Int64.self), id: try r["id"].decode(String.self),
-                    roomName: try r["room_name"].decode(String.self),
+                    roomName: try PostgresText.read(r, "room_name"),
                     capturedAt: try r["captured_at"].decode(String.self),
                     summaryVersion: try r["summary_version"].decode(Int.self),
                     fingerprint: try r["fingerprint"].decode(String.self),

@@ -40,13 +40,15 @@ extension PostgresStore {
         if !rows.isEmpty {
             for row in try tx.run(
                 """
-                SELECT record.seq, record.id, record.raw_hash, record.room_name, record.captured_at,
+                SELECT record.seq, record.id, record.raw_hash, record.room_name, record.room_name_utf8,
+                       record.captured_at,
                        summary.summary_version, summary.fingerprint
                 FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ANY($1::text[])
                 """, .of(rows.map(\.record.id))
             ).rows {
                 existing[try row.get("id")] = Existing(
-                    seq: try row.get("seq"), rawHash: try row.get("raw_hash"), roomName: try row.get("room_name"),
+                    seq: try row.get("seq"), rawHash: try row.get("raw_hash"),
+                    roomName: try PostgresText.read(row.makeRandomAccess(), "room_name"),
                     capturedAt: try row.get("captured_at"), version: try row.get("summary_version"),
                     fingerprint: try row.get("fingerprint"))
             }
@@ -136,25 +138,28 @@ extension PostgresStore {
         let r = rows.map(\.row)
         return PostgresSession.Statement(
             """
-            INSERT INTO record (seq, id, room_name, captured_at, source_format_version, source_file, source_line,
-                                raw_hash, raw_size, source_summary, source_summary_version, stored_at)
-            SELECT n.seq, n.id, n.name, n.captured, n.format, n.file, n.line, n.hash, n.size,
-                   CASE WHEN n.has_summary THEN n.summary END, n.summary_version, $1
+            INSERT INTO record (seq, id, room_name, room_name_utf8, captured_at, source_format_version, source_file,
+                                source_line, raw_hash, raw_size, source_summary, source_summary_version, stored_at)
+            SELECT n.seq, n.id, n.name, NULLIF(n.name_utf8, ''::bytea), n.captured, n.format, n.file, n.line, n.hash,
+                   n.size, CASE WHEN n.has_summary THEN n.summary END, n.summary_version, $1
             FROM unnest($2::int8[], $3::text[], $4::text[], $5::text[], $6::int8[], $7::text[], $8::int8[], $9::text[],
-                        $10::int8[], $11::bool[], $12::text[], $13::int8[])
-                 AS n(seq, id, name, captured, format, file, line, hash, size, has_summary, summary, summary_version)
-            ON CONFLICT (seq) DO UPDATE SET room_name = excluded.room_name, captured_at = excluded.captured_at,
+                        $10::int8[], $11::bool[], $12::text[], $13::int8[], $14::bytea[])
+                 AS n(seq, id, name, captured, format, file, line, hash, size, has_summary, summary, summary_version,
+                      name_utf8)
+            ON CONFLICT (seq) DO UPDATE SET room_name = excluded.room_name, room_name_utf8 = excluded.room_name_utf8,
+                captured_at = excluded.captured_at,
                 source_format_version = excluded.source_format_version, source_file = excluded.source_file,
                 source_line = excluded.source_line, raw_hash = excluded.raw_hash, raw_size = excluded.raw_size,
                 source_summary = excluded.source_summary, source_summary_version = excluded.source_summary_version,
                 stored_at = excluded.stored_at
             """,
             .of(
-                now, rows.map(\.seq), r.map(\.record.id), r.map(\.record.roomName), r.map(\.record.capturedAt),
+                now, rows.map(\.seq), r.map(\.record.id), r.map { PostgresText.column($0.record.roomName) },
+                r.map(\.record.capturedAt),
                 r.map(\.sourceFormatVersion), r.map(\.file), r.map(\.line), r.map(\.rawHash), r.map(\.rawSize),
                 r.map { $0.record.summary != nil },
                 r.map { $0.record.summary.map { String(decoding: $0, as: UTF8.self) } ?? "" },
-                r.map(\.record.summaryVersion)))
+                r.map(\.record.summaryVersion), PostgresText.exactArray(r.map(\.record.roomName))))
     }
 
     // The raw room, byte-exact: skeleton and core model as bytea, from arrays. `unnest` in the

@@ -17,7 +17,8 @@ extension PostgresStore {
                 PostgresSession.Statement("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"),
                 PostgresSession.Statement(
                     """
-                    SELECT record.id, record.room_name, record.captured_at, record.source_format_version,
+                    SELECT record.id, record.room_name, record.room_name_utf8, record.captured_at,
+                           record.source_format_version,
                            record.source_file, record.source_line, record.raw_hash, record.raw_size, record.stored_at,
                            summary.summary_version, summary.fingerprint, summary.derived_at, summary.run_id,
                            summary.summary_json
@@ -41,7 +42,7 @@ extension PostgresStore {
                     json: try row["summary_json"].decode(String.self))
             }
             return StoredRecord(
-                id: try row["id"].decode(String.self), roomName: try row["room_name"].decode(String.self),
+                id: try row["id"].decode(String.self), roomName: try PostgresText.read(row, "room_name"),
                 capturedAt: try row["captured_at"].decode(String.self),
                 sourceFormatVersion: try row["source_format_version"].decode(Int.self),
                 sourceFile: try row["source_file"].decode(String.self),
@@ -89,7 +90,8 @@ extension PostgresStore {
         let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
         return PostgresSession.Statement(
             """
-            SELECT record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at
+            SELECT record_key, record_id, file, line, stage, code, message, message_utf8, run_id, first_seen_at,
+                   last_seen_at
             FROM failure \(whereClause)
             ORDER BY file IS NULL, file COLLATE "C", line IS NULL, line, stage COLLATE "C", code COLLATE "C",
                      record_key COLLATE "C"
@@ -102,7 +104,7 @@ extension PostgresStore {
             recordKey: try r["record_key"].decode(String.self), recordID: try r["record_id"].decode(String?.self),
             file: try r["file"].decode(String?.self), line: try r["line"].decode(Int?.self),
             stage: try r["stage"].decode(String.self), code: try r["code"].decode(String.self),
-            message: try r["message"].decode(String.self), runID: try r["run_id"].decode(Int64.self),
+            message: try PostgresText.read(r, "message"), runID: try r["run_id"].decode(Int64.self),
             firstSeenAt: try r["first_seen_at"].decode(String.self),
             lastSeenAt: try r["last_seen_at"].decode(String.self))
     }

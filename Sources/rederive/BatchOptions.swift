@@ -18,7 +18,7 @@ struct BatchTuning: ParsableArguments {
 
     @Option(
         name: .customLong("max-errors"), parsing: .unconditional,
-        help: "Abort (exit 4) once more than N records were skipped.")
+        help: "Abort (exit 4) once more than N records were skipped (default: \(RunSettings.defaultMaxErrors)).")
     var maxErrors: Int?
 
     @Option(
@@ -47,7 +47,9 @@ struct BatchTuning: ParsableArguments {
         do { try overrides.validate() } catch { throw ValidationError("--\(error)") }
     }
 
-    var control: RunControl { RunControl(maxErrors: maxErrors, maxErrorRate: maxErrorRate) }
+    var control: RunControl {
+        RunControl(maxErrors: maxErrors ?? RunSettings.defaultMaxErrors, maxErrorRate: maxErrorRate)
+    }
 
     /// Run settings: flags where given, `RunSettings` defaults otherwise.
     func settings(report: String?, arguments: String) -> RunSettings {
@@ -89,7 +91,8 @@ struct LockOptions: ParsableArguments {
     var wait: Double = 0
 
     func validate() throws {
-        if wait < 0 { throw ValidationError("--wait must not be negative") }
+        // NaN passes `< 0` and never times out; infinity would wait forever.
+        guard wait.isFinite, wait >= 0 else { throw ValidationError("--wait must be a number of seconds, 0 or more") }
     }
 
     /// Takes the store's run lock for this command line (held until the returned lock is released).

@@ -61,7 +61,8 @@ struct History: ParsableCommand {
         let status = CommandRunner.run {
             if prune {
                 return try ExistingStore.withLockedStore(db, locking: locking) { store in
-                    let removed = try store.pruneHistory(keepRuns: keepRuns, before: before)
+                    let removed = try store.pruneHistory(
+                        keepRuns: keepRuns, before: before.map { TimestampText.utcMilliseconds($0) ?? $0 })
                     logger.info("history: \(removed) replaced summaries removed")
                     return ExitStatus.ok
                 }

@@ -31,6 +31,16 @@ public enum ReferenceDate {
         return text + "Z"
     }
 
+    // Howard Hinnant's days-from-civil algorithm (the inverse of `civilDate`).
+    static func daysSinceEpoch(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
     // Howard Hinnant's days-to-civil algorithm.
     static func civilDate(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
         let z = daysSinceEpoch + 719_468

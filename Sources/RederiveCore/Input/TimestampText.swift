@@ -40,6 +40,41 @@ public enum TimestampText {
         return offsetHours <= 23 && offsetMinutes <= 59 && i + 6 == b.count
     }
 
+    /// `text` as the store writes times, UTC always with milliseconds
+    /// (`2026-11-01T00:00:00.000Z`), when it is a real calendar date `YYYY-MM-DD` (its UTC
+    /// midnight) or a date-time as `isISO8601DateTime` accepts it; nil otherwise (`2026-02-30`,
+    /// `0000-01-01`, trailing text). Options that take a date (`--since`, `--before`) are
+    /// checked by this once and bound in this form, so both engines read the same instant.
+    public static func utcMilliseconds(_ text: String) -> String? {
+        let dateTime = text.utf8.count == 10 ? text + "T00:00:00Z" : text
+        guard isISO8601DateTime(dateTime) else { return nil }
+        let b = Array(dateTime.utf8)
+        func digit(_ at: Int) -> Int64 { Int64(b[at] - 0x30) }
+        func number(_ at: Int, _ count: Int) -> Int64 { (at..<(at + count)).reduce(0) { $0 * 10 + digit($1) } }
+        var i = 19
+        var millis: Int64 = 0
+        if b[i] == UInt8(ascii: ".") {
+            i += 1
+            var digits = 0
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                if digits < 3 { millis = millis * 10 + digit(i) }
+                digits += 1
+                i += 1
+            }
+            for _ in digits..<max(digits, 3) { millis *= 10 }
+        }
+        var offsetSeconds: Int64 = 0
+        if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+            offsetSeconds = (number(i + 1, 2) * 60 + number(i + 4, 2)) * 60 * (b[i] == UInt8(ascii: "-") ? -1 : 1)
+        }
+        let days = ReferenceDate.daysSinceEpoch(year: number(0, 4), month: number(5, 2), day: number(8, 2))
+        let seconds = days * 86_400 + number(11, 2) * 3600 + number(14, 2) * 60 + number(17, 2) - offsetSeconds
+        let sinceReference = Double(seconds * 1000 + millis) / 1000 - ReferenceDate.unixOffset
+        guard ReferenceDate.representable.contains(sinceReference) else { return nil }
+        let utc = ReferenceDate.iso8601(secondsSinceReferenceDate: sinceReference)
+        return utc.contains(".") ? utc : String(utc.dropLast()) + ".000Z"
+    }
+
     private static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

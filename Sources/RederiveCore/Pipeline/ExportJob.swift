@@ -169,24 +169,7 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
     /// date meaning its UTC midnight) as the store writes times: UTC, always with
     /// milliseconds, so text comparison orders it exactly against stored times.
     static func storedTimestamp(_ text: String) throws(RederiveError) -> String {
-        let formats: [ISO8601DateFormatter.Options] = [
-            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime], [.withFullDate],
-        ]
-        for options in formats {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = options
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            if let date = formatter.date(from: text) {
-                return withMilliseconds(
-                    ReferenceDate.iso8601(secondsSinceReferenceDate: date.timeIntervalSinceReferenceDate))
-            }
-        }
+        if let utc = TimestampText.utcMilliseconds(text) { return utc }
         throw .usage("since: not an ISO 8601 time: \(text) (e.g. 2026-11-01T00:00:00Z or 2026-11-01)")
-    }
-
-    // The store omits `.000` on whole seconds; comparing "…:05Z" with "…:05.250Z" as text
-    // would be wrong, so both sides are compared in the always-milliseconds form.
-    static func withMilliseconds(_ stored: String) -> String {
-        stored.contains(".") ? stored : String(stored.dropLast()) + ".000Z"
     }
 }

@@ -119,7 +119,7 @@ public struct ResolvedPipeline: Sendable {
                         ?? RunSettings.defaultBatchSize,
                     reportPath: overriddenReport ?? s.report,
                     control: RunControl(
-                        maxErrors: overrides.maxErrors ?? s.maxErrors,
+                        maxErrors: overrides.maxErrors ?? s.maxErrors ?? RunSettings.defaultMaxErrors,
                         maxErrorRate: overrides.maxErrorRate ?? s.maxErrorRate),
                     arguments: arguments, pipeline: definition.name)
                 settings.reportPerRun = true

@@ -8,6 +8,11 @@ public struct RunSettings: Sendable {
     public static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount }
     /// Records per batch (one transaction each) when none is given.
     public static let defaultBatchSize = 500
+    /// The error budget when none is given (`--max-errors`): a run stops (exit 4) once more
+    /// records than this were skipped, so a tiny file of bad lines (107 bytes of zstd hold
+    /// 500,000 of them) cannot write gigabytes of report and failure ledger. A larger
+    /// `--max-errors` lifts it.
+    public static let defaultMaxErrors = 10_000
 
     /// Concurrent workers (at least 1).
     public var workers: Int

@@ -7,7 +7,8 @@ import Foundation
 /// hundredths (before and after: 8 bytes per changed value; a stored value beyond
 /// ±20,000,000, which no room has, is kept aside as a `Double`). A million changed records
 /// changing all 12 numeric fields hold 96 MB; the sorts in `report()` add about 50 MB, one
-/// field at a time. Everything else is bounded: the top lists and the id lists are trimmed
+/// field at a time. Everything else is bounded: the room names, source files and messages
+/// kept are cut to `PreviewText.limit` scalars, the top lists and the id lists are trimmed
 /// as they grow, the breakdowns hold one row per group, and the full list of changed
 /// records is streamed to a temporary `changes.jsonl.zst` (see `ChangeListFile`).
 /// Not thread-safe: feed it from one thread.
@@ -68,6 +69,9 @@ public final class ChangeCollector {
         storedFingerprint: String? = nil, newSummary: RoomSummary, newJSON: [UInt8],
         sourceFile: String? = nil, formatVersion: Int? = nil, storedMethod: String? = nil
     ) {
+        // Kept text is cut (`PreviewText`): memory independent of the fields' sizes.
+        let roomName = roomName.map(PreviewText.truncated), sourceFile = sourceFile.map(PreviewText.truncated)
+        let storedMethod = storedMethod.map(PreviewText.truncated)
         totals.examined += 1
         guard let storedJSON else {
             totals.neverDerived += 1
@@ -141,6 +145,8 @@ public final class ChangeCollector {
         sourceFile: String? = nil, formatVersion: Int? = nil, storedVersion: Int? = nil,
         storedMethod: String? = nil
     ) {
+        let roomName = roomName.map(PreviewText.truncated), message = PreviewText.truncated(message)
+        let sourceFile = sourceFile.map(PreviewText.truncated), storedMethod = storedMethod.map(PreviewText.truncated)
         totals.examined += 1
         totals.wouldFail += 1
         totals.failuresByCode[code, default: 0] += 1

@@ -10,7 +10,8 @@ extension Store {
                 try KeysetFilter().page(
                     db,
                     """
-                    SELECT record.seq, record.id, record.room_name, record.captured_at, record.source_format_version,
+                    SELECT record.seq, record.id, \(Self.selectText("record.room_name")), record.captured_at,
+                           record.source_format_version,
                            record.source_file, record.source_line, record.source_summary,
                            record.source_summary_version, raw_room.core_model_offset, raw_room.skeleton,
                            raw_core_model.bytes
@@ -19,7 +20,8 @@ extension Store {
                     """, after: after, upTo: upTo, limit: limit
                 ) { row in
                     CopyRow(
-                        seq: row[0], id: row[1], roomName: row[2], capturedAt: row[3], sourceFormatVersion: row[4],
+                        seq: row[0], id: row[1], roomName: Self.text(row[2]), capturedAt: row[3],
+                        sourceFormatVersion: row[4],
                         sourceFile: row[5], sourceLine: row[6], sourceSummary: row[7], sourceSummaryVersion: row[8],
                         parts: RawRoomParts(
                             skeleton: [UInt8](row[10] as Data), coreModel: [UInt8](row[11] as Data),

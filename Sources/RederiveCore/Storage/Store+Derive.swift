@@ -20,19 +20,14 @@ public struct DeriveSelection: Sendable, Equatable {
         self.retryFailed = retryFailed
     }
 
-    /// Whether `text` is a date (YYYY-MM-DD) or an ISO 8601 time with a zone (Z or ±HH:MM),
-    /// as `--since` takes.
-    public static func isValidSince(_ text: String) -> Bool {
-        let formatter = ISO8601DateFormatter()
-        let forms: [ISO8601DateFormatter.Options] = [
-            [.withInternetDateTime], [.withInternetDateTime, .withFractionalSeconds], [.withFullDate],
-        ]
-        for options in forms {
-            formatter.formatOptions = options
-            if formatter.date(from: text) != nil { return true }
-        }
-        return false
-    }
+    /// Whether `text` is a real calendar date (YYYY-MM-DD) or an ISO 8601 time with a zone
+    /// (Z or ±HH:MM), as `--since` takes (`TimestampText.utcMilliseconds`: strict, so both
+    /// engines see the same instant, never a rolled-over or unparsable date).
+    public static func isValidSince(_ text: String) -> Bool { TimestampText.utcMilliseconds(text) != nil }
+
+    /// `since` as bound to the store: UTC with milliseconds (as given when it is not valid,
+    /// which `validate()` refuses).
+    package var sinceUTC: String? { since.map { TimestampText.utcMilliseconds($0) ?? $0 } }
 
     /// Refuses a selection that cannot mean anything (a `since` that is not a time).
     public func validate() throws(RederiveError) {
@@ -55,6 +50,7 @@ public struct DeriveSelection: Sendable, Equatable {
 package struct StoredRoom: Sendable {
     package var seq: Int64
     package var id: String
+    /// As previews keep it (`PreviewText`): the stores read no more than that of it.
     package var roomName: String
     package var sourceFile: String
     package var sourceLine: Int
@@ -111,9 +107,9 @@ extension Store {
             filter.and(
                 "record.id IN (\(canonical.map { _ in "?" }.joined(separator: ",")))", StatementArguments(canonical))
         }
-        if let since = selection.since {
+        if let since = selection.sinceUTC {
             // Compare instants, not text: stored times omit a zero fraction ("…:00Z" sorts
-            // after "…:00.500Z" as text) and --since may carry another precision or offset.
+            // after "…:00.500Z" as text).
             filter.and("julianday(record.stored_at) >= julianday(?)", [since])
         }
         return filter
@@ -160,7 +156,8 @@ extension Store {
                     db,
                     """
                     SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                           summary.summary_json, record.source_file, record.source_line, record.room_name,
+                           summary.summary_json, record.source_file, record.source_line,
+                           substr(CAST(record.room_name AS BLOB), 1, \(PreviewText.readBytes)) AS room_name,
                            record.source_format_version, summary.floor_area_method
                     FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                     LEFT JOIN summary ON summary.record_seq = record.seq
@@ -174,7 +171,8 @@ extension Store {
                         return bytes
                     }
                     return StoredRoom(
-                        seq: row["seq"], id: row["id"], roomName: row["room_name"], sourceFile: row["source_file"],
+                        seq: row["seq"], id: row["id"], roomName: PreviewText.truncated(Self.text(row["room_name"])),
+                        sourceFile: row["source_file"],
                         sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
                         storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"],
                         formatVersion: row["source_format_version"], storedMethod: row["floor_area_method"])

@@ -55,13 +55,14 @@ extension Store {
                 try filter.page(
                     db,
                     """
-                    SELECT record.seq, record.id, record.room_name, record.captured_at, summary.summary_version,
+                    SELECT record.seq, record.id, \(Self.selectText("record.room_name")), record.captured_at,
+                           summary.summary_version,
                            summary.fingerprint, summary.derived_at, summary.summary_json
                     FROM record JOIN summary ON summary.record_seq = record.seq
                     """, after: after, upTo: upTo, limit: limit
                 ) { row in
                     ExportRow(
-                        seq: row[0], id: row[1], roomName: row[2], capturedAt: row[3],
+                        seq: row[0], id: row[1], roomName: Self.text(row[2]), capturedAt: row[3],
                         summaryVersion: row[4], fingerprint: row[5], derivedAt: row[6],
                         summaryJSON: row[7])
                 }

@@ -124,7 +124,7 @@ extension Store {
         let existing = try Row.fetchOne(
             db.cachedStatement(
                 sql: """
-                    SELECT record.seq, record.raw_hash, record.room_name, record.captured_at,
+                    SELECT record.seq, record.raw_hash, \(Self.selectText("record.room_name")), record.captured_at,
                            summary.summary_version, summary.fingerprint
                     FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ?
                     """), arguments: [r.id])
@@ -134,10 +134,10 @@ extension Store {
                 sql: """
                     INSERT INTO record (id, room_name, captured_at, source_format_version, source_file, source_line,
                                         raw_hash, raw_size, source_summary, source_summary_version, stored_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    VALUES (?, \(Self.bindText), ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """
             ).execute(arguments: [
-                r.id, r.roomName, r.capturedAt, row.sourceFormatVersion, row.file, row.line,
+                r.id, Self.textArgument(r.roomName), r.capturedAt, row.sourceFormatVersion, row.file, row.line,
                 row.rawHash, row.rawSize, sourceSummary, r.summaryVersion, now,
             ])
             let seq = db.lastInsertedRowID
@@ -152,7 +152,7 @@ extension Store {
         if !allowDowngrade, let stored = existing["summary_version"] as Int?, stored > deriver.version { return .newer }
         let sameRaw = (existing["raw_hash"] as String) == row.rawHash
         let sameMeta =
-            (existing["room_name"] as String) == r.roomName && (existing["captured_at"] as String) == r.capturedAt
+            Self.text(existing["room_name"]) == r.roomName && (existing["captured_at"] as String) == r.capturedAt
         let fresh =
             (existing["summary_version"] as Int?) == deriver.version
             && (existing["fingerprint"] as String?) == deriver.fingerprint
@@ -160,13 +160,13 @@ extension Store {
         if !sameRaw || !sameMeta {
             try db.cachedStatement(
                 sql: """
-                    UPDATE record SET room_name = ?, captured_at = ?, source_format_version = ?, source_file = ?,
-                        source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?, source_summary_version = ?,
-                        stored_at = ?
+                    UPDATE record SET room_name = \(Self.bindText), captured_at = ?, source_format_version = ?,
+                        source_file = ?, source_line = ?, raw_hash = ?, raw_size = ?, source_summary = ?,
+                        source_summary_version = ?, stored_at = ?
                     WHERE seq = ?
                     """
             ).execute(arguments: [
-                r.roomName, r.capturedAt, row.sourceFormatVersion, row.file, row.line, row.rawHash,
+                Self.textArgument(r.roomName), r.capturedAt, row.sourceFormatVersion, row.file, row.line, row.rawHash,
                 row.rawSize, sourceSummary, r.summaryVersion, now, seq,
             ])
         }

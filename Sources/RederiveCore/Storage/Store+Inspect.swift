@@ -22,7 +22,7 @@ extension Store {
                     let row = try Row.fetchOne(
                         db,
                         sql: """
-                            SELECT record.seq, record.id, record.room_name, record.captured_at,
+                            SELECT record.seq, record.id, \(Self.selectText("record.room_name")), record.captured_at,
                                    record.source_format_version, record.source_file, record.source_line,
                                    record.raw_hash, record.raw_size, record.stored_at,
                                    summary.summary_version, summary.fingerprint, summary.derived_at, summary.run_id,
@@ -39,7 +39,7 @@ extension Store {
                 let staleness = StoredRecord.Staleness(of: summary, for: deriver)
                 let id: String = row["id"]
                 return StoredRecord(
-                    id: id, roomName: row["room_name"], capturedAt: row["captured_at"],
+                    id: id, roomName: Self.text(row["room_name"]), capturedAt: row["captured_at"],
                     sourceFormatVersion: row["source_format_version"], sourceFile: row["source_file"],
                     sourceLine: row["source_line"], rawHash: row["raw_hash"], rawSize: row["raw_size"],
                     storedAt: row["stored_at"], summary: summary, staleness: staleness,
@@ -90,14 +90,15 @@ extension Store {
         return try Row.fetchAll(
             db,
             sql: """
-                SELECT record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at
+                SELECT record_key, record_id, file, line, stage, code, \(selectText("message")), run_id, first_seen_at,
+                    last_seen_at
                 FROM failure \(whereClause)
                 ORDER BY file IS NULL, file, line IS NULL, line, stage, code, record_key
                 """, arguments: StatementArguments(arguments)
         ).map { row in
             OpenFailure(
                 recordKey: row["record_key"], recordID: row["record_id"], file: row["file"], line: row["line"],
-                stage: row["stage"], code: row["code"], message: row["message"], runID: row["run_id"],
+                stage: row["stage"], code: row["code"], message: text(row["message"]), runID: row["run_id"],
                 firstSeenAt: row["first_seen_at"], lastSeenAt: row["last_seen_at"])
         }
     }

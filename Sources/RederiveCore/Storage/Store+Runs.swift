@@ -134,7 +134,7 @@ extension Store {
             sql: """
                 INSERT INTO failure
                     (record_key, record_id, file, line, stage, code, message, run_id, first_seen_at, last_seen_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                VALUES (?, ?, ?, ?, ?, ?, \(Self.bindText), ?, ?, ?)
                 ON CONFLICT(record_key) DO UPDATE SET record_id = excluded.record_id, file = excluded.file,
                     line = excluded.line, stage = excluded.stage, code = excluded.code, message = excluded.message,
                     run_id = excluded.run_id, last_seen_at = excluded.last_seen_at,
@@ -142,8 +142,8 @@ extension Store {
                         ELSE excluded.first_seen_at END
                 """
         ).execute(arguments: [
-            key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code.rawValue, issue.message,
-            runID, now, now,
+            key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code.rawValue,
+            Self.textArgument(issue.message), runID, now, now,
         ])
         return !existed
     }

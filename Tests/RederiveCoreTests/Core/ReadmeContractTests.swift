@@ -52,4 +52,13 @@ final class ReadmeContractTests: XCTestCase {
         let code = RoomSummary.Key.allCases.map { [$0.rawValue, $0.kind.rawValue, $0.unit ?? ""] }
         XCTAssertEqual(readme, code, "README's summary table and RoomSummary.Key differ")
     }
+
+    func testErrorBudgetDefaultIsTheSettingsDefault() throws {
+        let text = try readme().replacingOccurrences(of: "\n", with: " ")
+        let pattern = #"`--max-errors N` \(error budget:[^)]*default ([0-9,]+)"#
+        let match = try XCTUnwrap(
+            text.range(of: pattern, options: .regularExpression), "README documents --max-errors and its default")
+        let number = text[match].split(separator: " ").last.map { $0.replacingOccurrences(of: ",", with: "") }
+        XCTAssertEqual(number, String(RunSettings.defaultMaxErrors), "README's --max-errors default")
+    }
 }

@@ -55,6 +55,26 @@ final class InputValidationTests: XCTestCase {
 
     // MARK: Numbers
 
+    func testOptionDatesAreRealCalendarDatesGivenInUTCWithMilliseconds() {
+        for (text, utc) in [
+            ("2026-11-01", "2026-11-01T00:00:00.000Z"), ("2024-02-29", "2024-02-29T00:00:00.000Z"),
+            ("2026-11-01T01:30:00+01:00", "2026-11-01T00:30:00.000Z"),
+            ("2026-11-01T00:00:00.25Z", "2026-11-01T00:00:00.250Z"),
+            ("2026-12-31T23:30:00.123456-01:00", "2027-01-01T00:30:00.123Z"),
+            ("0001-01-01T00:00:00Z", "0001-01-01T00:00:00.000Z"),
+        ] {
+            XCTAssertEqual(TimestampText.utcMilliseconds(text), utc, text)
+            XCTAssertTrue(DeriveSelection.isValidSince(text), text)
+        }
+        for bad in [
+            "2026-02-30", "2025-02-29", "0000-01-01", "2026-01-01' OR 1=1 --", "2026-01-01x", "2026-13-01",
+            "2026-01-01T24:00:00Z", "2026-01-01T00:00:00", "0001-01-01T00:00:00+01:00", "", "yesterday",
+        ] {
+            XCTAssertNil(TimestampText.utcMilliseconds(bad), bad)
+            XCTAssertFalse(DeriveSelection.isValidSince(bad), bad)
+        }
+    }
+
     func testMalformedNumbersAreInvalidJSONNotNonFinite() throws {
         for bad in ["01", "12.5.3", "1e", "-", "0x10", "1.5e+", "--1", "1true"] {
             let room = tinyRoom.replacingOccurrences(of: "[3,2.5,0]", with: "[3,\(bad),0]")

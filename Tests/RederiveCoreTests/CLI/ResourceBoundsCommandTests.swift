@@ -1,0 +1,85 @@
+import Foundation
+import XCTest
+@testable import RederiveCore
+
+/// What one small hostile export can cost is bounded (issue 22): a default error budget
+/// stops a file of bad lines before it writes gigabytes of report and failure ledger (F18);
+/// a preview keeps per-record text cut short, whatever the size of a room name (F17).
+final class ResourceBoundsCommandTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+
+    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func tearDown() { dir = nil }
+
+    private func rederive(_ arguments: [String]) throws -> CommandLineResult {
+        try CommandLineTool.invoke(arguments, scratch: dir)
+    }
+
+    /// `count` lines of `1` (each a record that is not an object), zstd-compressed.
+    private func ones(_ count: Int) throws -> String {
+        let path = dir.file("ones-\(count).jsonl.zst")
+        try ExportFixtures.write(Array(String(repeating: "1\n", count: count).utf8), to: path)
+        return path
+    }
+
+    private func lines(_ path: String) throws -> Int {
+        try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count
+    }
+
+    func testATinyFileOfBadLinesStopsAtTheDefaultErrorBudget() throws {
+        let input = try ones(500_000)
+        XCTAssertLessThan(try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int ?? .max, 1_000)
+        let db = dir.file("s.sqlite"), report = dir.file("r.jsonl")
+        let r = try rederive(["import", input, "--db", db, "--report", report])
+        XCTAssertEqual(r.status, ExitStatus.errorBudget, r.stderr)
+        XCTAssertTrue(r.stderr.contains("max-errors \(RunSettings.defaultMaxErrors)"), r.stderr)
+        // Stopped after the batch that crossed the budget: not 500,000 lines.
+        let reported = try lines(report)
+        XCTAssertGreaterThan(reported, RunSettings.defaultMaxErrors)
+        XCTAssertLessThan(reported, 2 * RunSettings.defaultMaxErrors)
+        let ledger = try StoreInspection.int(db, "SELECT COUNT(*) FROM failure")
+        XCTAssertGreaterThan(ledger, RunSettings.defaultMaxErrors)
+        XCTAssertLessThan(ledger, 2 * RunSettings.defaultMaxErrors)
+    }
+
+    func testALargerMaxErrorsLiftsTheDefaultBudget() throws {
+        let input = try ones(RunSettings.defaultMaxErrors + 1_500)
+        let report = dir.file("r.jsonl")
+        let r = try rederive([
+            "import", input, "--db", dir.file("s.sqlite"), "--report", report, "--quiet",
+            "--max-errors", "1000000",
+        ])
+        XCTAssertEqual(r.status, ExitStatus.skippedRecords, r.stderr)
+        XCTAssertEqual(try lines(report), RunSettings.defaultMaxErrors + 1_500)
+    }
+
+    func testAPreviewShowsAMegabyteRoomNameCut() throws {
+        let name = String(repeating: "N", count: 1 << 20)
+        let room = try JSONSerialization.jsonObject(with: Data(try ExportFixtures.compactRoom("Kitchen")))
+        let input = dir.file("long-name.jsonl")
+        try ExportFixtures.write(
+            lines: [
+                try ExportFixtures.line([
+                    "formatVersion": 3, "id": "00000000-0000-0000-0000-0000000000AA", "roomName": name,
+                    "capturedAt": "2026-02-10T09:15:00Z", "room": room,
+                ])
+            ], to: input)
+        let db = dir.file("s.sqlite")
+        XCTAssertEqual(try rederive(["import", input, "--db", db, "--quiet"]).status, 0)
+        try StoreInspection.execute(db, "DELETE FROM summary")  // never derived: listed by name
+        let preview = dir.file("preview")
+        let r = try rederive(["derive", "--db", db, "--dry-run", "--preview-out", preview, "--quiet"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let cut = String(repeating: "N", count: PreviewText.limit) + PreviewText.marker
+        for file in ["preview.json", "preview.md", "preview.html"] {
+            let text = try String(contentsOfFile: preview + "/" + file, encoding: .utf8)
+            XCTAssertTrue(text.contains(cut), "\(file) lists the name cut with a marker")
+            XCTAssertFalse(text.contains(cut.dropLast() + "N"), "\(file) holds more of the name")
+            XCTAssertLessThan(text.utf8.count, 200_000, file)
+        }
+        // The record itself keeps its whole name.
+        let shown = try rederive(["show", "00000000-0000-0000-0000-0000000000AA", "--db", db, "--json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: shown.stdoutData) as? [String: Any])
+        XCTAssertEqual(object["roomName"] as? String, name)
+    }
+}
