@@ -65,11 +65,14 @@ public enum RoomDrawing {
 
 extension RoomDrawing {
     /// Maps world x/z metres into the SVG's units: the bounding box of what is drawn, centred
-    /// in the plan box and scaled to fit it, aspect kept. Computed on halves so that no
-    /// difference of two finite coordinates overflows.
+    /// in the plan box and scaled to fit it, aspect kept. Computed on halves (`p/2 − lo/2`,
+    /// exact for nearby values), so that no difference of two finite coordinates overflows and
+    /// a room far from the origin keeps its shape.
     struct Frame {
-        /// A quarter of the box's centre (x, z), subtracted from half of each coordinate.
-        var centreQuarter: SIMD2<Double>
+        /// The box's lower corner (x, z).
+        var lower: SIMD2<Double>
+        /// Half the box's size (x, z), in metres.
+        var half: SIMD2<Double>
         /// Units per metre.
         var scale: Double
         /// The plan box's centre in units.
@@ -84,8 +87,8 @@ extension RoomDrawing {
                 hi = SIMD2(Swift.max(hi.x, p.x), Swift.max(hi.y, p.y))
             }
             if lo.x > hi.x { (lo, hi) = (.zero, .zero) }
-            centreQuarter = lo / 4 + hi / 4
-            let half = hi / 2 - lo / 2
+            lower = lo
+            half = hi / 2 - lo / 2
             let sx = half.x > 0 ? box.x / 2 / half.x : .infinity
             let sy = half.y > 0 ? box.y / 2 / half.y : .infinity
             var s = Swift.min(sx, sy)
@@ -98,7 +101,7 @@ extension RoomDrawing {
 
         /// A world x/z point in units; nil when it is not finite there.
         func map(_ p: SIMD2<Double>) -> SIMD2<Double>? {
-            let q = origin + (p / 2 - centreQuarter) * (2 * scale)
+            let q = origin + (p / 2 - lower / 2) * (2 * scale) - half * scale
             return q.x.isFinite && q.y.isFinite ? q : nil
         }
     }
