@@ -26,7 +26,7 @@ struct Show: ParsableCommand {
             Examples:
               rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db out/rooms.sqlite
               rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db rooms.sqlite --raw
-              rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db rooms.sqlite --svg room.svg
+              rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db r.sqlite --svg r.svg
 
             Exit status: 0 shown, 1 usage error (no such store, no such record; --raw or \
             --svg of a record that is not stored), 2 I/O error.
