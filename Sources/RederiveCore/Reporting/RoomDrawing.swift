@@ -376,8 +376,10 @@ private struct Plan {
     }
 
     /// The key figures, two columns of label and value, then a legend and what was left out.
-    private mutating func figures(x: Double, y: inout Double, width: Double) -> String {
+    private func figures(x: Double, y: inout Double, width: Double) -> String {
         var rows: [(String, String)] = []
+        // Full-width lines under the two columns: values too long for a column.
+        var wide: [(String, String)] = []
         switch summary {
         case .success(let s):
             rows.append(("floor area", Self.figure(s.estimatedFloorAreaSqm, "m²")))
@@ -385,35 +387,43 @@ private struct Plan {
             rows.append(("perimeter", Self.figure(s.perimeterM, "m")))
             rows.append(("ceiling height", Self.figure(s.ceilingHeightM, "m")))
             rows.append(("volume", Self.figure(s.volumeM3, "m³")))
-            rows.append(("shape", Self.clipped(s.roomShape)))
+            wide.append(("shape", Self.clipped(s.roomShape, limit: 40)))
         case .failure(let failure):
             rows.append(("summary", "not derivable"))
             rows.append(("method", method.rawValue))
-            notes.insert(Self.clipped(failure.code.rawValue + ": " + failure.message, limit: 70), at: 0)
+            wide.append(("why", Self.clipped(failure.code.rawValue + ": " + failure.message, limit: 44)))
         }
         for (name, count) in counts { rows.append((name, String(count))) }
         var out = "<g class=\"figures\">"
-        let column = width / 2, lineHeight = 19.0
+        let column = width / 2, lineHeight = 21.0, valueOffset = 104.0
         for (i, row) in rows.enumerated() {
-            let cx = x + Double(i % 2) * column, cy = y + 14 + Double(i / 2) * lineHeight
-            out += Self.label(x: cx, y: cy, size: 12, fill: "#5b6475", row.0)
-            out += Self.label(x: cx + 98, y: cy, size: 13, weight: "bold", row.1)
+            let cx = x + Double(i % 2) * column, cy = y + 15 + Double(i / 2) * lineHeight
+            out += Self.label(x: cx, y: cy, size: 13, fill: "#5b6475", row.0)
+            out += Self.label(x: cx + valueOffset, y: cy, size: 14, weight: "bold", row.1)
         }
-        y += 14 + Double((rows.count + 1) / 2) * lineHeight
+        y += 15 + Double((rows.count + 1) / 2) * lineHeight
+        for row in wide {
+            out += Self.label(x: x, y: y, size: 13, fill: "#5b6475", row.0)
+            out += Self.label(x: x + valueOffset, y: y, size: 14, weight: "bold", row.1)
+            y += lineHeight
+        }
+        y += 2
         // Legend: a swatch and a name per kind.
         var lx = x
         for (name, colour) in [
             ("wall", "#2b2f36"), ("door", "#e07b24"), ("window", "#3b9bd9"), ("opening", "#52b365"),
             ("object", "#d9dce3"), ("floor", "#e8f1fb"),
         ] {
-            out += "<rect x=\"\(Self.n(lx))\" y=\"\(Self.n(y - 4))\" width=\"14\" height=\"9\" fill=\"\(colour)\" "
+            out += "<rect x=\"\(Self.n(lx))\" y=\"\(Self.n(y - 5))\" width=\"15\" height=\"10\" fill=\"\(colour)\" "
             out += "stroke=\"#7d8595\" stroke-width=\"0.5\"/>"
-            out += Self.label(x: lx + 18, y: y + 4, size: 11, fill: "#39404d", name)
-            lx += 26 + Double(name.count) * 6.2
+            out += Self.label(x: lx + 19, y: y + 4, size: 12, fill: "#39404d", name)
+            lx += 28 + Double(name.count) * 6.8
         }
         y += 18
         for note in notes {
-            out += Self.label(x: x, y: y + 6, size: 12, fill: "#b03030", "Not all drawn: " + note, cls: "note")
+            out += Self.label(
+                x: x, y: y + 6, size: 13, fill: "#b03030", Self.clipped("Not all drawn: " + note, limit: 64),
+                cls: "note")
             y += 17
         }
         return out + "</g>\n"
