@@ -18,14 +18,18 @@ struct Show: ParsableCommand {
             (file and line of the original export line) instead.
 
             --raw prints the raw room exactly as it was received (byte-exact, no newline \
-            added); --json prints one JSON object (see README "Inspecting a failed record").
+            added); --json prints one JSON object (see README "Inspecting a failed record"); \
+            --svg FILE writes a plan-view drawing of its raw room (walls, doors, windows, \
+            openings, objects, the floor outline with its method, a scale bar and the key \
+            figures) as SVG, - for standard output.
 
             Examples:
               rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db out/rooms.sqlite
               rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db rooms.sqlite --raw
+              rederive show 097B99EB-A817-4BD6-BC65-3EF3C0A0B344 --db r.sqlite --svg r.svg
 
-            Exit status: 0 shown, 1 usage error (no such store, no such record; --raw of a \
-            record that is not stored), 2 I/O error.
+            Exit status: 0 shown, 1 usage error (no such store, no such record; --raw or \
+            --svg of a record that is not stored), 2 I/O error.
             """
     )
 
@@ -43,16 +47,27 @@ struct Show: ParsableCommand {
     @Flag(help: "Print one JSON object instead of text.")
     var json = false
 
+    @Option(
+        help: "Write a plan-view drawing of the raw room (SVG) to this file instead (- for stdout).",
+        completion: .file(extensions: ["svg"]))
+    var svg: String?
+
     func validate() throws {
         if raw && json { throw ValidationError("--raw and --json cannot be combined") }
+        if svg != nil && (raw || json) { throw ValidationError("--svg cannot be combined with --raw or --json") }
     }
 
     func run() throws {
         StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
+            if let svg { try OutputPathCheck.writable(svg, what: "--svg") }
             let store = try ExistingStore.open(db)
             defer { store.close() }
             let key = RecordIdentity.canonicalUUID(id) ?? id
+            if let svg {
+                try drawing(store: store, key: key, to: svg)
+                return 0
+            }
             if raw {
                 if let bytes = try store.rawRoom(id: key) {
                     FileHandle.standardOutput.write(Data(bytes))
@@ -78,5 +93,30 @@ struct Show: ParsableCommand {
             return 0
         }
         throw ExitCode(status)
+    }
+
+    /// Draws the stored record's raw room into `path` (or standard output for `-`).
+    private func drawing(store: any RecordStore, key: String, to path: String) throws(RederiveError) {
+        let deriver = SummaryDeriver()
+        guard let record = try store.record(id: key, deriver: deriver), let bytes = try store.rawRoom(id: key) else {
+            let failures = try store.openFailures(matching: FailureFilter(recordID: key))
+            guard let first = failures.first else { throw RederiveError.usage("\(id): no such record in \(db)") }
+            throw RederiveError.usage(
+                "\(id): not stored (it failed: \(first.stage) \(first.code)); nothing to draw; "
+                    + "its original line is \(first.location)")
+        }
+        let room: Room
+        switch RecordParser().decodeRoom(bytes) {
+        case .success(let decoded): room = decoded
+        case .failure(let failure):
+            throw RederiveError.io("\(id): the stored raw room does not decode (\(failure.code)): \(failure.message)")
+        }
+        let text = RoomDrawing.svg(room, title: record.roomName, subtitle: record.id, deriver: deriver)
+        if path == StandardInputExport.dash {
+            FileHandle.standardOutput.write(Data(text.utf8))
+        } else {
+            try RoomDrawing.write(text, to: path)
+            logger.info("drawing written to \(path)", metadata: ["svg": "\(path)"])
+        }
     }
 }

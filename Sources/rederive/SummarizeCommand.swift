@@ -12,11 +12,14 @@ struct Summarize: ParsableCommand {
             upgrades every record to the current format, derives its summary on concurrent \
             workers and prints one JSON object per good record, in input order, on standard \
             output (or to --out FILE; --out - is standard output too). Corrupt records are \
-            skipped and written to the report; a one-line tally goes to stderr.
+            skipped and written to the report; a one-line tally goes to stderr. --svg-dir DIR \
+            also writes a plan-view drawing of every good record there (ID.svg; ids that are \
+            not safe file names are cleaned and given a hash suffix).
 
             Examples:
               rederive summarize Fixtures/exports -o out/s.jsonl.zst --report out/i.jsonl
               zstd -dc rooms.jsonl.zst | rederive summarize - > summaries.jsonl
+              rederive summarize Fixtures/exports -o out/s.jsonl --svg-dir out/drawings
 
             Exit status: 0 all good, 3 finished with skipped records, 1 usage error, 2 fatal I/O,
             130/143 stopped by SIGINT/SIGTERM (nothing left at --out).
@@ -37,6 +40,11 @@ struct Summarize: ParsableCommand {
         help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
         completion: .file(extensions: ["jsonl"]))
     var report: String?
+
+    @Option(
+        name: .customLong("svg-dir"), help: "Also write a plan-view drawing (SVG) of every good record here.",
+        completion: .directory)
+    var svgDir: String?
 
     @Option(parsing: .unconditional, help: "Concurrent workers (default: number of cores).")
     var workers: Int?
@@ -60,12 +68,13 @@ struct Summarize: ParsableCommand {
         output.bootstrap()
         let status = CommandRunner.run {
             try output.checkOutputs([("--out", outPath), ("--report", report)])
+            if let svgDir { try OutputPathCheck.writableFolder(svgDir, what: "--svg-dir") }
             let input = try StandardInputExport.resolve(paths)
             let files = try ExportFiles.resolve(input.paths)
             defer { withExtendedLifetime(input.spool) {} }
             let config = SummarizeConfiguration(
                 files: files, workers: workers ?? RunSettings.defaultWorkers,
-                outPath: outPath, reportPath: report)
+                outPath: outPath, reportPath: report, svgDirectory: svgDir)
             // A signal stops the run cleanly: no partial output is left at --out.
             RunControl.installSignalHandlers()
             return try output.finish([try SummarizeJob.run(config)])

@@ -82,6 +82,12 @@ public enum FloorArea {
     /// 18 s that way). The choice is the same: the nearest end wins, ties go to the lowest
     /// wall index, then to its `start`. A tolerance that is negative or not finite joins nothing.
     public static func wallLoopArea(_ segments: [WallSegment], tolerance: Double) -> Double? {
+        wallLoopPoints(segments, tolerance: tolerance).map(shoelaceArea)
+    }
+
+    /// The points the `wall_loop` walk visits (see `wallLoopArea`), the polygon whose shoelace
+    /// area is the `wall_loop` area; nil when the walls do not close into one loop.
+    public static func wallLoopPoints(_ segments: [WallSegment], tolerance: Double) -> [SIMD2<Double>]? {
         guard let first = segments.first, tolerance >= 0, tolerance.isFinite else { return nil }
         let n = segments.count
         var grid = EndGrid(segments: segments, tolerance: tolerance)
@@ -97,7 +103,7 @@ public enum FloorArea {
             points.append(current)
         }
         guard distance(current, first.start) <= tolerance else { return nil }
-        return shoelaceArea(points)
+        return points
     }
 
     /// Wall ends hashed by grid cell, for the `wall_loop` walk's nearest-end search.
@@ -204,14 +210,22 @@ public enum FloorArea {
     /// dropped). Fewer than 3 distinct points give 0; any non-finite point gives NaN, so
     /// the deriver reports it instead of sorting garbage.
     public static func convexHullArea(_ points: [SIMD2<Double>]) -> Double {
-        for p in points where !(p.x.isFinite && p.y.isFinite) { return .nan }
+        guard let hull = convexHull(points) else { return .nan }
+        return shoelaceArea(hull)
+    }
+
+    /// The convex hull of `points` counter-clockwise in x/y (Andrew's monotone chain;
+    /// collinear points dropped): empty for fewer than 3 distinct points, nil when a point is
+    /// not finite.
+    public static func convexHull(_ points: [SIMD2<Double>]) -> [SIMD2<Double>]? {
+        for p in points where !(p.x.isFinite && p.y.isFinite) { return nil }
         var sorted = points.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
         // Drop exact duplicates (sorted, so they are adjacent).
         var unique: [SIMD2<Double>] = []
         unique.reserveCapacity(sorted.count)
         for p in sorted where unique.last != p { unique.append(p) }
         sorted = unique
-        guard sorted.count >= 3 else { return 0 }
+        guard sorted.count >= 3 else { return [] }
         func cross(_ o: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
             (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
         }
@@ -225,7 +239,7 @@ public enum FloorArea {
             while upper.count >= 2, cross(upper[upper.count - 2], upper[upper.count - 1], p) <= 0 { upper.removeLast() }
             upper.append(p)
         }
-        return shoelaceArea(Array(lower.dropLast()) + Array(upper.dropLast()))
+        return Array(lower.dropLast()) + Array(upper.dropLast())
     }
 
     /// The floor area and the method that produced it, per the spec's order:
@@ -240,26 +254,73 @@ public enum FloorArea {
             return (floorPolygonArea(room.floors), .floorPolygon)
         }
         guard room.walls.count >= 3 else { return (0, .none) }
-        var segments: [WallSegment] = []
-        segments.reserveCapacity(room.walls.count)
-        var hullPoints: [SIMD2<Double>] = []
-        hullPoints.reserveCapacity(room.walls.count * 2)
-        var allUsable = true
-        for wall in room.walls {
-            if let s = wallSegment(wall) {
-                segments.append(s)
-                hullPoints.append(s.start)
-                hullPoints.append(s.end)
-            } else {
-                allUsable = false
-                let e = wall.transform.elements
-                hullPoints.append(SIMD2(e[12], e[14]))
-            }
-        }
-        if allUsable, let area = wallLoopArea(segments, tolerance: wallJoinTolerance) {
+        let walls = WallOutlineInput(room.walls)
+        if walls.allUsable, let area = wallLoopArea(walls.segments, tolerance: wallJoinTolerance) {
             return (area, .wallLoop)
         }
-        return (convexHullArea(hullPoints), .wallHull)
+        return (convexHullArea(walls.hullPoints), .wallHull)
+    }
+
+    /// The outline behind `estimate`'s area, in world x/z, for drawing it: each floor's world
+    /// polygon (`worldPolygon`) for `floor_polygon`, the points the walk visits for
+    /// `wall_loop`, the convex hull for `wall_hull` (none for `none`, or a hull that is not
+    /// finite). Same order of choice, same tolerance, same walk as `estimate`.
+    public static func outline(
+        _ room: Room, wallJoinTolerance: Double
+    ) -> (polygons: [[SIMD2<Double>]], method: FloorAreaMethod) {
+        if !room.floors.isEmpty {
+            return (room.floors.map(worldPolygon), .floorPolygon)
+        }
+        guard room.walls.count >= 3 else { return ([], .none) }
+        let walls = WallOutlineInput(room.walls)
+        if walls.allUsable, let points = wallLoopPoints(walls.segments, tolerance: wallJoinTolerance) {
+            return ([points], .wallLoop)
+        }
+        return ((convexHull(walls.hullPoints)).map { [$0] } ?? [], .wallHull)
+    }
+
+    /// A floor's corners in world x/z: each corner `[x, y, 0]` times the floor's transform,
+    /// keeping world x and z (what `floor_polygon_2d_m` holds for the first floor).
+    public static func worldCorners(_ floor: Surface) -> [SIMD2<Double>] {
+        floor.polygonCorners.map { corner in
+            let world = floor.transform.apply(to: SIMD3(corner.x, corner.y, 0))
+            return SIMD2(world.x, world.z)
+        }
+    }
+
+    /// The outline whose area `floorPolygonArea` counts for one floor, in world x/z: its
+    /// `worldCorners`, or, for a floor with fewer than 3 corners (which counts
+    /// `dimensions[0] × dimensions[1]`), that rectangle centred on the floor's local origin.
+    public static func worldPolygon(_ floor: Surface) -> [SIMD2<Double>] {
+        guard floor.polygonCorners.count < 3 else { return worldCorners(floor) }
+        let w = floor.dimensions.x / 2, h = floor.dimensions.y / 2
+        var rectangle = floor
+        rectangle.polygonCorners = [SIMD3(-w, -h, 0), SIMD3(w, -h, 0), SIMD3(w, h, 0), SIMD3(-w, h, 0)]
+        return worldCorners(rectangle)
+    }
+
+    /// The walls as the floorless methods read them: one segment per usable wall, and the
+    /// hull's points (both ends of a usable wall, the centre of one without a direction).
+    struct WallOutlineInput {
+        var segments: [WallSegment] = []
+        var hullPoints: [SIMD2<Double>] = []
+        var allUsable = true
+
+        init(_ walls: [Surface]) {
+            segments.reserveCapacity(walls.count)
+            hullPoints.reserveCapacity(walls.count * 2)
+            for wall in walls {
+                if let s = wallSegment(wall) {
+                    segments.append(s)
+                    hullPoints.append(s.start)
+                    hullPoints.append(s.end)
+                } else {
+                    allUsable = false
+                    let e = wall.transform.elements
+                    hullPoints.append(SIMD2(e[12], e[14]))
+                }
+            }
+        }
     }
 
     @inline(__always)

@@ -77,17 +77,15 @@ public struct SummaryDeriver: Sendable {
 
         var polygon: [SIMD2<Double>] = []
         if let floor = room.floors.first {
-            polygon.reserveCapacity(floor.polygonCorners.count)
-            for corner in floor.polygonCorners {
-                let world = floor.transform.apply(to: SIMD3(corner.x, corner.y, 0))
+            polygon = FloorArea.worldCorners(floor)
+            for point in polygon {
                 // Coordinates may be negative, but must be finite, rounding included, to be
                 // written as JSON numbers.
-                if let failure = Self.nonFinite("floor_polygon_2d_m", world.x)
-                    ?? Self.nonFinite("floor_polygon_2d_m", world.z)
+                if let failure = Self.nonFinite("floor_polygon_2d_m", point.x)
+                    ?? Self.nonFinite("floor_polygon_2d_m", point.y)
                 {
                     return .failure(failure)
                 }
-                polygon.append(SIMD2(world.x, world.z))
             }
         }
 

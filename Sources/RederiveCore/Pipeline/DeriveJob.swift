@@ -437,7 +437,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                     id: room.id, roomName: room.roomName, storedJSON: room.storedJSON,
                     storedVersion: room.storedVersion, storedFingerprint: room.storedFingerprint,
                     newSummary: summary, newJSON: json, sourceFile: room.sourceFile,
-                    formatVersion: room.formatVersion, storedMethod: room.storedMethod)
+                    formatVersion: room.formatVersion, storedMethod: room.storedMethod, rawRoom: room.skeleton)
             case .failure(let failure):
                 stats.recordsSkipped += 1
                 let issue = failure.issue(file: room.sourceFile, line: room.sourceLine)

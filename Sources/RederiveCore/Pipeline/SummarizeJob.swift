@@ -11,6 +11,9 @@ public struct SummarizeConfiguration: Sendable {
     public var deriver: SummaryDeriver
     /// Workers, lines per batch, report and signal handling (no run is recorded).
     public var settings: RunSettings
+    /// A folder for a plan-view drawing of every good record (`RoomDrawing`), one SVG file
+    /// each named by `RoomDrawing.fileName(forRecordID:)`; nil draws nothing.
+    public var svgDirectory: String?
 
     /// Lines per batch handed to the workers when none is given.
     public static let defaultBatchLines = 256
@@ -19,9 +22,11 @@ public struct SummarizeConfiguration: Sendable {
     public init(
         files: [String], workers: Int = RunSettings.defaultWorkers, outPath: String? = nil,
         reportPath: String? = nil, deriver: SummaryDeriver = SummaryDeriver(),
-        batchLines: Int = SummarizeConfiguration.defaultBatchLines, showProgress: Bool = true
+        batchLines: Int = SummarizeConfiguration.defaultBatchLines, showProgress: Bool = true,
+        svgDirectory: String? = nil
     ) {
         self.files = files
+        self.svgDirectory = svgDirectory
         self.outPath = outPath
         self.deriver = deriver
         self.settings = RunSettings(
@@ -55,6 +60,13 @@ public final class SummarizeJob: BatchJob, @unchecked Sendable {
     private init(_ config: SummarizeConfiguration) throws(RederiveError) {
         self.config = config
         self.deriver = config.deriver
+        if let directory = config.svgDirectory {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .io("\(directory): cannot create the drawings folder: \(error.localizedDescription)")
+            }
+        }
         self.output = try OutputSink(path: config.outPath)
         let deriver = config.deriver
         self.pool = WorkerPool(workers: config.settings.workers) { RecordProcessor(deriver: deriver) }
@@ -73,24 +85,34 @@ public final class SummarizeJob: BatchJob, @unchecked Sendable {
         stats.fileBytes += batch.fileBytes
         let file = batch.file
         let version = deriver.version
-        let results = pool.map(batch.lines) { processor, line -> Result<(String, [UInt8]), RecordFailure> in
+        let drawing = config.svgDirectory != nil
+        let results = pool.map(batch.lines) { processor, line -> Result<Summarized, RecordFailure> in
             if line.oversized { return .failure(.lineTooLong) }
             return processor.process(line: line.bytes).map { derived in
-                (derived.record.id, Self.summarizeLine(derived, file: file, line: line.number, version: version))
+                Summarized(
+                    id: derived.record.id,
+                    text: Self.summarizeLine(derived, file: file, line: line.number, version: version),
+                    svg: drawing ? Self.drawing(derived, processor: processor) : nil)
             }
         }
         var out: [UInt8] = []
         for (line, result) in zip(batch.lines, results) {
             stats.recordsRead += 1
             switch result {
-            case .success(let (id, text)):
-                if let duplicate = duplicates.check(id: id, line: line.number) {
+            case .success(let summarized):
+                if let duplicate = duplicates.check(id: summarized.id, line: line.number) {
                     stats.recordsSkipped += 1
                     try issues.add(duplicate)
                     continue
                 }
                 stats.recordsDone += 1
-                out += text
+                out += summarized.text
+                // Written here, after the duplicate check: a repeated id never replaces the
+                // first record's drawing.
+                if let svg = summarized.svg, let directory = config.svgDirectory {
+                    let name = RoomDrawing.fileName(forRecordID: summarized.id)
+                    try RoomDrawing.write(svg, to: (directory as NSString).appendingPathComponent(name))
+                }
             case .failure(let failure):
                 stats.recordsSkipped += 1
                 try issues.add(failure.issue(file: file, line: line.number))
@@ -118,6 +140,21 @@ public final class SummarizeJob: BatchJob, @unchecked Sendable {
     }
 
     func counts(_ stats: RunStatistics) -> [(String, Int)] { [("summarized", stats.recordsDone)] }
+
+    /// One good record: its id, its output line and its drawing (with `svgDirectory`).
+    struct Summarized {
+        var id: String
+        var text: [UInt8]
+        var svg: String?
+    }
+
+    /// The record's drawing, from its raw room decoded again (the summary's decode does not
+    /// keep the room); nil if it no longer decodes, which a derived record always does.
+    static func drawing(_ derived: DerivedRecord, processor: RecordProcessor) -> String? {
+        guard case .success(let room) = processor.parser.decodeRoom(derived.record.room) else { return nil }
+        return RoomDrawing.svg(
+            room, title: derived.record.roomName, subtitle: derived.record.id, deriver: processor.deriver)
+    }
 
     /// `{"id":…,"roomName":…,"file":…,"line":…,"summaryVersion":…,"summary":{…}}\n`
     static func summarizeLine(_ derived: DerivedRecord, file: String, line: Int, version: Int) -> [UInt8] {

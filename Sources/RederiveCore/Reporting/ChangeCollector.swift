@@ -38,6 +38,7 @@ public final class ChangeCollector {
     private var byStoredVersion: [String: ChangeReport.BreakdownRow] = [:]
     private var oldestStoredVersion: Int?
     private let changeList: ChangeListFile?
+    private let thumbnails: ChangeThumbnails
 
     /// Creates a collector for a derivation writing `summaryVersion` and `fingerprint`
     /// (a nil fingerprint is not compared), keeping the `topCount` largest changes per list.
@@ -53,6 +54,9 @@ public final class ChangeCollector {
         totals = ChangeReport(summaryVersion: summaryVersion, fingerprint: fingerprint)
         top = TopList(limit: self.topCount) { $0.floorAreaDelta.map(abs) ?? -1 }
         changeList = changeListDirectory.map(ChangeListFile.init(directory:))
+        thumbnails = ChangeThumbnails(
+            limit: Swift.min(self.topCount, ChangeThumbnails.defaultLimit),
+            deriver: SummaryDeriver(version: summaryVersion))
         for key in RoomSummary.Key.allCases {
             accumulators[key.rawValue] = FieldAccumulator(key: key.rawValue, kind: key.kind, topCount: self.topCount)
         }
@@ -63,11 +67,14 @@ public final class ChangeCollector {
     /// The comparison is between the parsed stored JSON and the parsed `newJSON` (what a derive
     /// would store), numbers rounded to 2 decimals; `newSummary` is that same summary, typed.
     /// `sourceFile`, `formatVersion` and `storedMethod` (the stored `floor_area_method`
-    /// column; default: the stored JSON's) feed the breakdowns.
+    /// column; default: the stored JSON's) feed the breakdowns. `rawRoom` (the room the new
+    /// summary was derived from) is drawn when the record is among a geometric field's
+    /// largest changes (`ChangeThumbnails`).
     public func add(
         id: String, roomName: String?, storedJSON: String?, storedVersion: Int?,
         storedFingerprint: String? = nil, newSummary: RoomSummary, newJSON: [UInt8],
-        sourceFile: String? = nil, formatVersion: Int? = nil, storedMethod: String? = nil
+        sourceFile: String? = nil, formatVersion: Int? = nil, storedMethod: String? = nil,
+        rawRoom: [UInt8]? = nil
     ) {
         // Kept text is cut (`PreviewText`): memory independent of the fields' sizes.
         let roomName = roomName.map(PreviewText.truncated), sourceFile = sourceFile.map(PreviewText.truncated)
@@ -93,6 +100,7 @@ public final class ChangeCollector {
 
         var changedKeys: [String] = []
         var listed: [String] = []
+        var drawn: [(key: String, before: Double, after: Double)] = []
         var keys = RoomSummary.Key.allCases.map(\.rawValue)
         keys += Set(old.keys).union(after.keys).subtracting(keys).sorted()
         for key in keys {
@@ -104,6 +112,9 @@ public final class ChangeCollector {
             accumulators[key, default: FieldAccumulator(key: key, kind: .structured, topCount: topCount)]
                 .add(id: id, roomName: roomName, before: b, after: a)
             if changeList != nil { listed.append(Self.changeEntry(key: key, before: b, after: a)) }
+            if rawRoom != nil, ChangeThumbnails.draws(key), let x = b?.number, let y = a?.number {
+                drawn.append((key, x, y))
+            }
         }
         let method = storedMethod ?? old[RoomSummary.Key.floorAreaMethod.rawValue]?.displayText ?? Self.missing
 
@@ -125,6 +136,9 @@ public final class ChangeCollector {
             Self.changeLine(
                 id: id, roomName: roomName, sourceFile: sourceFile,
                 formatVersion: formatVersion, storedVersion: storedVersion, entries: listed))
+        if let rawRoom, !drawn.isEmpty {
+            thumbnails.add(id: id, roomName: roomName, rawRoom: rawRoom, changes: drawn)
+        }
         guard topCount > 0 else { return }
         let areaKey = RoomSummary.Key.estimatedFloorAreaSqm.rawValue,
             methodKey = RoomSummary.Key.floorAreaMethod.rawValue
@@ -171,7 +185,11 @@ public final class ChangeCollector {
         out.changeList = changeList
         var keys = RoomSummary.Key.allCases.map(\.rawValue)
         keys += Set(accumulators.keys).subtracting(keys).sorted()
-        out.fields = keys.map { accumulators[$0]!.fieldChange() }
+        out.fields = keys.map {
+            var field = accumulators[$0]!.fieldChange()
+            field.thumbnails = thumbnails.list($0)
+            return field
+        }
 
         let byName: (ChangeReport.BreakdownRow, ChangeReport.BreakdownRow) -> Bool = { a, b in
             // Named groups first, the placeholders ("(no summary)", "(unknown)") last.

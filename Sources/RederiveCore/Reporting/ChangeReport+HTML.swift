@@ -165,6 +165,7 @@ extension ChangeReport {
                 header: ["before → after", "records"],
                 rows: f.transitions.map { [esc($0.before) + " → " + esc($0.after), String($0.count)] }, numeric: [1])
         }
+        roomThumbnails(f, into: &doc)
         for (title, list) in [("Largest by |Δ|", f.largestAbsolute), ("Largest by |Δ %|", f.largestRelative)]
         where !list.isEmpty {
             doc.element("h3", title + ", ties by id")
@@ -178,6 +179,23 @@ extension ChangeReport {
                     ]
                 }, numeric: [0, 3, 4, 5, 6])
         }
+    }
+
+    /// The rooms with the field's largest changes, drawn (`RoomDrawing`), with id, room name
+    /// and before → after under each; the SVG is inline, nothing is fetched.
+    private func roomThumbnails(_ f: FieldChange, into doc: inout HTMLDocument) {
+        guard !f.thumbnails.isEmpty else { return }
+        let esc = HTMLDocument.escape
+        let unit = f.unit.map { " " + $0 } ?? ""
+        doc.raw("<h3 id=\"rooms-\(esc(f.key))\">" + esc("Rooms with the largest |Δ|, drawn") + "</h3>\n")
+        doc.raw("<div class=\"charts rooms\">\n")
+        for t in f.thumbnails {
+            doc.raw(
+                "<figure class=\"room-thumbnail\">\n" + t.svg + "<figcaption>" + HTMLDocument.code(t.id) + "<br/>"
+                    + esc(t.roomName ?? "") + "<br/>" + esc(Self.plain(t.before) + " → " + Self.plain(t.after) + unit)
+                    + " (" + esc(Self.signed(t.delta)) + ")</figcaption>\n</figure>\n")
+        }
+        doc.raw("</div>\n")
     }
 
     private func breakdown(_ title: String, id: String, _ rows: [BreakdownRow], into doc: inout HTMLDocument) {

@@ -115,6 +115,10 @@ public struct ChangeReport: Sendable {
         public var largestAbsolute: [ValueChange]
         /// The largest changes by |relative change|, ties by id (records with before = 0 excluded).
         public var largestRelative: [ValueChange]
+        /// Geometric (float) fields: the records with the largest |Δ| (at most
+        /// `ChangeThumbnails.defaultLimit`), each with a drawing of its room; empty when the
+        /// dry run was not given the raw rooms.
+        public var thumbnails: [RoomThumbnail] = []
 
         /// Smallest after − before.
         public var minDelta: Double? { delta?.min }

@@ -224,6 +224,10 @@ final class PostgresInspectTests: XCTestCase {
         let (pgRaw, liteRaw) = try both(["show", id.lowercased(), "--raw"])
         XCTAssertEqual(pgRaw.stdoutData, raw, "--raw gives back the raw room byte-exact")
         XCTAssertEqual(liteRaw.stdoutData, raw)
+        // --svg reads the raw room through the same interface: the same drawing on both engines.
+        let (pgSVG, liteSVG) = try both(["show", id, "--svg", "-"])
+        XCTAssertTrue(pgSVG.stdout.hasPrefix("<svg"), pgSVG.stdout)
+        XCTAssertEqual(pgSVG.stdout, liteSVG.stdout)
 
         // A record that failed at import: not stored, its failure shown.
         let failed = try XCTUnwrap(

@@ -1,0 +1,300 @@
+import Foundation
+import XCTest
+
+@testable import RederiveCore
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// `RoomDrawing`: golden drawings of the fixture records, well-formed XML, one element per wall
+/// and per door/window/opening, the filled outline equal to the derived one, bounded output for
+/// the largest rooms the limits allow, hostile text escaped.
+final class RoomDrawingTests: XCTestCase {
+    /// The exports whose records have golden drawings in Fixtures/drawings (see Fixtures/fixtures.mk).
+    static let drawingExports = ["Fixtures/exports/rooms-v2.jsonl", "Fixtures/exports/rooms-floorless.jsonl.zst"]
+
+    /// Every record of the drawing exports, as `summarize --svg-dir` sees it.
+    private func fixtureRecords() throws -> [(id: String, name: String, room: Room)] {
+        let files = Self.drawingExports.map { RoomFixtures.repoRoot.appendingPathComponent($0).path }
+        let source = ExportBatchSource(files: files)
+        let processor = RecordProcessor(deriver: SummaryDeriver())
+        var records: [(String, String, Room)] = []
+        while let batch = source.next() {
+            for line in batch.lines {
+                let derived = try processor.process(line: line.bytes).get()
+                let room = try processor.parser.decodeRoom(derived.record.room).get()
+                records.append((derived.record.id, derived.record.roomName, room))
+            }
+        }
+        return records
+    }
+
+    func testGoldenDrawingsOfTheFixtureRecords() throws {
+        let records = try fixtureRecords()
+        XCTAssertEqual(records.count, 15)
+        let folder = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/drawings")
+        var expected: Set<String> = []
+        for record in records {
+            let name = RoomDrawing.fileName(forRecordID: record.id)
+            expected.insert(name)
+            let golden = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+            let drawn = RoomDrawing.svg(record.room, title: record.name, subtitle: record.id)
+            XCTAssertEqual(
+                drawn, golden, "\(name) differs from its golden drawing: run `make fixtures` and review the diff")
+        }
+        let present = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        XCTAssertEqual(present, expected, "Fixtures/drawings holds exactly one drawing per record")
+        // The three floor-area methods are all among the goldens.
+        let methods = Set(records.map { FloorArea.estimate($0.room, wallJoinTolerance: 0.30).method })
+        XCTAssertEqual(methods, [.floorPolygon, .wallLoop, .wallHull])
+    }
+
+    func testDrawingIsWellFormedWithOneElementPerWallOpeningAndObject() throws {
+        for name in RoomFixtures.names {
+            var room = try RoomFixtures.load(name)
+            for floorless in [false, true] {
+                if floorless { room.floors = [] }
+                for style in [RoomDrawing.Style.full, .thumbnail] {
+                    let svg = RoomDrawing.svg(room, title: name, subtitle: "id", style: style)
+                    let doc = try SVGDocument(svg)
+                    let what = "\(name)\(floorless ? " floorless" : "") \(style)"
+                    XCTAssertEqual(doc.root, "svg", what)
+                    XCTAssertEqual(doc.count("wall"), room.walls.count, what)
+                    XCTAssertEqual(doc.count("door"), room.doors.count, what)
+                    XCTAssertEqual(doc.count("window"), room.windows.count, what)
+                    XCTAssertEqual(doc.count("passage"), room.openings.count, what)
+                    XCTAssertEqual(doc.count("opening"), room.doors.count + room.windows.count + room.openings.count)
+                    XCTAssertEqual(doc.count("object"), room.objects.count, what)
+                    XCTAssertEqual(doc.count("floor"), floorless ? 1 : room.floors.count, what)
+                    XCTAssertEqual(doc.count("note"), 0, "nothing left out of \(what)")
+                    if style == .full {
+                        // The method is named and the key figures are there.
+                        let method = FloorArea.estimate(room, wallJoinTolerance: 0.30).method.rawValue
+                        XCTAssertTrue(doc.texts.contains(method), what)
+                        XCTAssertTrue(doc.texts.contains("ceiling height"), what)
+                        XCTAssertTrue(doc.texts.contains(String(room.walls.count)), what)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The filled polygon is the derived one: the summary's `floor_polygon_2d_m` mapped by one
+    /// scale (the scale bar's units per metre) and one offset, no rotation or flip; for the
+    /// floorless methods, its area at that scale is the derived area.
+    func testFilledPolygonIsTheDerivedFloorOutline() throws {
+        for name in RoomFixtures.names {
+            let original = try RoomFixtures.load(name)
+            for angle in [0.0, 2.0] {
+                var room = RoomBuilder.moved(original, angle: angle, offset: SIMD3(1e6, 3, -2e5))
+                for floorless in [false, true] {
+                    if floorless { room.floors = [] }
+                    let summary = try SummaryDeriver().derive(room).get()
+                    let doc = try SVGDocument(RoomDrawing.svg(room, title: name))
+                    let polygon = try XCTUnwrap(doc.elements.first { $0.classes.contains("floor") })
+                    XCTAssertEqual(polygon.attributes["data-method"], summary.floorAreaMethod.rawValue)
+                    let points = try Self.points(try XCTUnwrap(polygon.attributes["points"]))
+                    let scale = try doc.unitsPerMetre()
+                    let what = "\(name) at \(angle) rad\(floorless ? ", floorless" : "")"
+                    XCTAssertEqual(
+                        FloorArea.shoelaceArea(points) / (scale * scale), summary.estimatedFloorAreaSqm,
+                        accuracy: summary.estimatedFloorAreaSqm * 0.005, what)
+                    guard !floorless else { continue }
+                    let derived = summary.floorPolygon2D
+                    XCTAssertEqual(points.count, derived.count, what)
+                    let centre = derived.reduce(.zero, +) / Double(derived.count)
+                    let drawnCentre = points.reduce(.zero, +) / Double(points.count)
+                    for (p, q) in zip(derived, points) {
+                        let expected = drawnCentre + (p - centre) * scale
+                        XCTAssertEqual(q.x, expected.x, accuracy: 0.02, what)
+                        XCTAssertEqual(q.y, expected.y, accuracy: 0.02, what)
+                    }
+                }
+            }
+        }
+    }
+
+    func testSameRoomSameBytesAndFittedWhateverTheTransform() throws {
+        let room = try RoomFixtures.load("Bedroom3")
+        XCTAssertEqual(RoomDrawing.svg(room, title: "B"), RoomDrawing.svg(room, title: "B"))
+        for (angle, offset) in [(0.0, SIMD3(0.0, 0, 0)), (1.0, SIMD3(1e9, 0, -1e9)), (4.0, SIMD3(-3e15, 0, 7))] {
+            let moved = RoomBuilder.moved(room, angle: angle, offset: offset)
+            let doc = try SVGDocument(RoomDrawing.svg(moved, title: "B"))
+            let (width, height) = try doc.size()
+            for element in doc.elements where element.classes.contains("wall") {
+                for key in ["x1", "x2"] {
+                    let x = try doc.number(element, key)
+                    XCTAssertTrue((0...width).contains(x), "\(key)=\(x) at \(offset)")
+                }
+                for key in ["y1", "y2"] {
+                    let y = try doc.number(element, key)
+                    XCTAssertTrue((0...height).contains(y), "\(key)=\(y) at \(offset)")
+                }
+            }
+            XCTAssertEqual(doc.count("wall"), room.walls.count)
+        }
+    }
+
+    /// The largest room the limits allow: 10,000 of every surface kind and of objects, and
+    /// floor corners, all with hostile text and extreme numbers, draws within the caps.
+    func testLargestRoomTheLimitsAllowIsBoundedFiniteAndEscaped() throws {
+        let n = RoomLimits.maxSurfacesPerKind
+        // Swift literals cannot hold U+FFFE and U+FFFF: built from their scalars.
+        let forbidden = [0x0, 0x1B, 0xFDD0, 0xFFFE, 0xFFFF].map { String(Unicode.Scalar($0)!) }
+        let hostile: String =
+            "<script>alert('x')</script> & \"q\" " + forbidden.joined() + "]]>" + String(repeating: "é", count: 300)
+        func surface(_ i: Int) -> Surface {
+            let a = Double(i) * 0.001
+            // Huge but finite elements: products overflow to infinity, which must never be written.
+            let far = i % 97 == 0 ? 1e308 : Double(i % 50)
+            return Surface(
+                dimensions: SIMD3(1 + Double(i % 7), 2.5, 0),
+                transform: Transform([
+                    cos(a), 0, sin(a), 0, 0, 1, 0, 0, -sin(a), 0, cos(a), 0, far, 0, Double(i / 50), 1,
+                ]))
+        }
+        let surfaces = (0..<n).map(surface)
+        var floor = surface(1)
+        floor.polygonCorners = (0..<RoomLimits.maxFloorCorners).map {
+            let a = Double($0) / Double(RoomLimits.maxFloorCorners) * 2 * Double.pi
+            return SIMD3(cos(a) * 40, sin(a) * 40, 0)
+        }
+        let room = Room(
+            walls: surfaces, doors: surfaces, windows: surfaces, openings: surfaces, floors: [floor],
+            objects: (0..<RoomLimits.maxObjects).map {
+                RoomObject(
+                    category: hostile + String($0), dimensions: SIMD3(1, 1, 1e308), transform: surfaces[$0].transform)
+            })
+        let svg = RoomDrawing.svg(room, title: hostile, subtitle: hostile)
+        XCTAssertLessThan(svg.utf8.count, 1_000_000, "bounded size")
+        let doc = try SVGDocument(svg)
+        let limits = RoomDrawing.Limits.of(.full)
+        XCTAssertLessThanOrEqual(doc.count("wall"), limits.walls)
+        XCTAssertLessThanOrEqual(doc.count("opening"), limits.openings)
+        XCTAssertLessThanOrEqual(doc.count("object"), limits.objects)
+        XCTAssertTrue(doc.texts.contains { $0.contains("drew \(limits.walls) of \(n) walls") }, "says what it left out")
+        XCTAssertTrue(doc.texts.contains { $0.contains("outline thinned") })
+        for element in doc.elements {
+            for (key, value) in element.attributes where !["class", "style", "data-method"].contains(key) {
+                XCTAssertFalse(
+                    value.lowercased().contains("nan") || value.lowercased().contains("inf"), "\(key)=\(value)")
+            }
+        }
+        XCTAssertFalse(svg.contains("<script"))
+        XCTAssertTrue(svg.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"))
+        for character in forbidden { XCTAssertFalse(svg.unicodeScalars.contains(character.unicodeScalars.first!)) }
+        XCTAssertEqual(svg, RoomDrawing.svg(room, title: hostile, subtitle: hostile), "deterministic")
+
+        // A room of nothing but unusable geometry still draws a valid, finite document.
+        let empty = RoomDrawing.svg(
+            Room(walls: [Surface(dimensions: SIMD3(1, 1, 0), transform: Transform(Array(repeating: 0, count: 16)))]))
+        XCTAssertNoThrow(try SVGDocument(empty))
+        XCTAssertTrue(empty.contains("1 without a direction not drawn"))
+    }
+
+    func testFileNamesFromUntrustedIDs() {
+        XCTAssertEqual(
+            RoomDrawing.fileName(forRecordID: "097B99EB-A817-4BD6-BC65-3EF3C0A0B344"),
+            "097B99EB-A817-4BD6-BC65-3EF3C0A0B344.svg")
+        let hostile = [
+            "../../etc/passwd", "a/b", "a_b", "..", ".", "", ".hidden", "x\u{0}y\n", "é",
+            String(repeating: "z", count: 500),
+        ]
+        var names: Set<String> = []
+        for id in hostile {
+            let name = RoomDrawing.fileName(forRecordID: id)
+            XCTAssertFalse(name.contains("/"), name)
+            XCTAssertFalse(name.hasPrefix("."), name)
+            XCTAssertTrue(name.hasSuffix(".svg"))
+            XCTAssertTrue(name.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 }, name)
+            XCTAssertLessThanOrEqual(name.count, RoomDrawing.maxStem + 13)
+            names.insert(name)
+        }
+        XCTAssertEqual(names.count, hostile.count, "distinct ids, distinct files")
+    }
+
+    static func points(_ text: String) throws -> [SIMD2<Double>] {
+        try text.split(separator: " ").map { pair in
+            let xy = pair.split(separator: ",").compactMap { Double($0) }
+            guard xy.count == 2 else { throw RoomFixtures.FixtureError(description: "bad point \(pair)") }
+            return SIMD2(xy[0], xy[1])
+        }
+    }
+}
+
+/// An SVG parsed with Foundation's XMLParser: its elements in document order (name, attributes,
+/// class tokens) and its text nodes.
+struct SVGDocument {
+    struct Element {
+        var name: String
+        var attributes: [String: String]
+        var classes: Set<String> { Set((attributes["class"] ?? "").split(separator: " ").map(String.init)) }
+    }
+
+    private(set) var elements: [Element] = []
+    private(set) var texts: [String] = []
+    var root: String? { elements.first?.name }
+
+    init(_ text: String) throws {
+        let collector = Collector()
+        let parser = XMLParser(data: Data(text.utf8))
+        parser.delegate = collector
+        guard parser.parse() else {
+            throw RoomFixtures.FixtureError(
+                description:
+                    "not well-formed XML: \(parser.parserError.map { "\($0)" } ?? "?") at line \(parser.lineNumber)")
+        }
+        elements = collector.elements
+        texts = collector.texts
+    }
+
+    /// Elements carrying class token `cls`.
+    func count(_ cls: String) -> Int { elements.filter { $0.classes.contains(cls) }.count }
+
+    func number(_ element: Element, _ key: String) throws -> Double {
+        guard let value = element.attributes[key].flatMap(Double.init) else {
+            throw RoomFixtures.FixtureError(description: "\(element.name) has no number \(key)")
+        }
+        return value
+    }
+
+    /// The root's width and height.
+    func size() throws -> (Double, Double) {
+        let root = try XCTUnwrap(elements.first)
+        return (try number(root, "width"), try number(root, "height"))
+    }
+
+    /// Units per metre, from the scale bar: its first line's length over its label's metres.
+    func unitsPerMetre() throws -> Double {
+        let index = try XCTUnwrap(elements.firstIndex { $0.classes.contains("scale-bar") })
+        let bar = elements[index + 1]
+        let length = try number(bar, "x2") - number(bar, "x1")
+        let label = try XCTUnwrap(texts.first { $0.hasSuffix(" m") || $0.hasSuffix(" cm") || $0.hasSuffix(" km") })
+        let parts = label.split(separator: " ")
+        let value = try XCTUnwrap(Double(parts[0]))
+        let metres = value * (parts[1] == "cm" ? 0.01 : parts[1] == "km" ? 1000 : 1)
+        return length / metres
+    }
+
+    private final class Collector: NSObject, XMLParserDelegate {
+        var elements: [Element] = []
+        var texts: [String] = []
+        private var text = ""
+
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            elements.append(Element(name: name, attributes: attributes))
+            text = ""
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+
+        func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            if name == "text" { texts.append(text) }
+            text = ""
+        }
+    }
+}
