@@ -22,21 +22,26 @@ extension PostgresStore {
         _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, _ args: inout SQLArguments
     ) -> String {
         var sql = ""
+        // A plan's apply also visits what its own earlier runs wrote (no longer stale).
+        func orWritten(_ args: inout SQLArguments) -> String {
+            selection.writtenAfterRun.map { " OR summary.run_id > \(args.add($0))" } ?? ""
+        }
         if selection.retryFailed {
             let stages = [RecordIssue.Stage.decode, .derive].map { "'\($0.rawValue)'" }.joined(separator: ", ")
             sql +=
-                " AND record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))"
+                " AND (record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL"
+                + " AND stage IN (\(stages)))" + orWritten(&args) + ")"
         } else if !selection.all {
             if allowDowngrade {
                 let (v, f) = (args.add(deriver.version), args.add(deriver.fingerprint))
                 sql +=
                     " AND (summary.record_seq IS NULL OR summary.summary_version <> \(v)"
-                    + " OR summary.fingerprint <> \(f))"
+                    + " OR summary.fingerprint <> \(f)" + orWritten(&args) + ")"
             } else {
                 let (v, f) = (args.add(deriver.version), args.add(deriver.fingerprint))
                 sql +=
                     " AND (summary.record_seq IS NULL OR summary.summary_version < \(v)"
-                    + " OR (summary.summary_version = \(v) AND summary.fingerprint <> \(f)))"
+                    + " OR (summary.summary_version = \(v) AND summary.fingerprint <> \(f))" + orWritten(&args) + ")"
             }
         }
         if let ids = selection.ids {
@@ -90,7 +95,7 @@ extension PostgresStore {
                 """
                 SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
                        summary.summary_json, record.source_file, record.source_line, record.room_name,
-                       record.source_format_version, summary.floor_area_method
+                       record.source_format_version, summary.floor_area_method, summary.run_id
                 FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                 LEFT JOIN summary ON summary.record_seq = record.seq
                 WHERE \(bounds)\(where_)
@@ -109,7 +114,8 @@ extension PostgresStore {
                     storedFingerprint: try r["fingerprint"].decode(String?.self),
                     storedJSON: try r["summary_json"].decode(String?.self),
                     formatVersion: try r["source_format_version"].decode(Int.self),
-                    storedMethod: try r["floor_area_method"].decode(String?.self))
+                    storedMethod: try r["floor_area_method"].decode(String?.self),
+                    storedRunID: try r["run_id"].decode(Int64?.self))
             }
         }
     }
