@@ -73,7 +73,9 @@ nightly: build
 # Backfill after a calculation fix, gated by its preview: `make backfill DB=path` previews every
 # record and writes a plan (out/backfill-preview/, out/backfill-plan.json) and stops; after
 # reading the preview, `make backfill DB=path APPLY=1` applies exactly that plan (refused,
-# nothing written, if the store or the build changed since). Undo: rederive revert --run N.
+# nothing written, if the store or the build changed since). Run again after a crash or a
+# kill, it finishes the same apply; once done, it says so and succeeds. Undo: rederive
+# revert --run N (the apply logs N).
 BACKFILL_PLAN ?= out/backfill-plan.json
 backfill: build
 	@[ -z "$(BACKFILL_DB)" ] || { echo "backfill: BACKFILL_DB is no longer read; use DB=$(BACKFILL_DB)"; exit 1; }
