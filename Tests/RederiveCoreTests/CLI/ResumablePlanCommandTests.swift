@@ -122,6 +122,20 @@ final class ResumablePlanCommandTests: XCTestCase {
         StoreInspection.assertEqual(try applied(db), try applied(reference), "killed twice vs uninterrupted")
     }
 
+    func testAnApplyStoppedBySIGTERMFinishesWhenRunAgain() throws {
+        let reference = try referenceApply()
+        let child = try CommandLineTool.Child(apply(db), stderrPath: dir.file("stopped.err"))
+        XCTAssertNotNil(CommandLineTool.waitForProgress(child, db: db, command: "derive", records: 300, after: 1))
+        child.signal(SIGTERM)
+        let (status, _) = child.wait()
+        XCTAssertEqual(status, 143, child.stderr)
+        XCTAssertEqual(try XCTUnwrap(StoreInspection.run(db, id: 2))["status"] as String, "interrupted")
+        let resumed = try rederive(apply(db))
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("finishing this plan's apply (run 2"), resumed.stderr)
+        StoreInspection.assertEqual(try applied(db), try applied(reference), "stopped apply vs uninterrupted")
+    }
+
     func testAResumedApplyRefusesRecordsChangedOutsideThePlanAndNamesThem() throws {
         _ = try killMidApply(apply(db), records: 400)
         // A record the plan still has to write (stale, late in the store), derived outside it.
