@@ -145,7 +145,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         config.maxChanges = nil
         let runs = try store.runs(resumeKey: plan.runKey)
         let state = PlanProgress.state(of: runs)
-        if case .applied(let run) = state { return alreadyApplied(by: run, deriver: deriver, store: store, log: log) }
+        if case .applied(let run) = state { return alreadyApplied(by: run, deriver: deriver, store: store) }
         let progress = PlanProgress(runs: runs, madeAfterRun: plan.store.lastRunID)
         var check = config
         check.planProgress = progress
@@ -179,9 +179,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     }
 
     /// The report of an apply whose plan run `run` already applied: nothing written.
-    private static func alreadyApplied(
-        by run: Int64, deriver: SummaryDeriver, store: any RecordStore, log: Logger
-    ) -> RunReport {
+    private static func alreadyApplied(by run: Int64, deriver: SummaryDeriver, store: any RecordStore) -> RunReport {
         var report = RunReport(
             runID: run, command: "derive", status: .completed, exitStatus: ExitStatus.ok, statistics: RunStatistics(),
             counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: deriver.version,
