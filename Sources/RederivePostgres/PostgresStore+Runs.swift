@@ -62,10 +62,10 @@ extension PostgresStore {
     }
 
     /// The runs recorded under `resumeKey`, oldest first.
-    package func runs(resumeKey: String) throws(RederiveError) -> [PlanProgress.Run] {
+    package func runs(resumeKey: String) throws(RederiveError) -> [RecordedRun] {
         try io("read the run history") {
             try reader.run("SELECT id, status FROM run WHERE resume_key = $1 ORDER BY id", .of(resumeKey)).rows.map {
-                PlanProgress.Run(id: try $0.get("id", as: Int64.self), status: try $0.get("status", as: String.self))
+                RecordedRun(id: try $0.get("id", as: Int64.self), status: try $0.get("status", as: String.self))
             }
         }
     }
@@ -81,7 +81,7 @@ extension PostgresStore {
     /// `after...upTo` (exclusive, inclusive), by record key.
     package func replacedSummaries(
         afterRun: Int64, after: Int64, upTo: Int64
-    ) throws(RederiveError) -> [PlanProgress.Replaced] {
+    ) throws(RederiveError) -> [ReplacedSummary] {
         try io("read the summary history") {
             try reader.run(
                 """
@@ -90,7 +90,7 @@ extension PostgresStore {
                 ORDER BY record_seq, replaced_by_run
                 """, .of(after, upTo, afterRun)
             ).rows.map {
-                PlanProgress.Replaced(
+                ReplacedSummary(
                     seq: try $0.get("record_seq", as: Int64.self), run: try $0.get("replaced_by_run", as: Int64.self),
                     version: try $0.get("summary_version", as: Int.self),
                     json: try $0.get("summary_json", as: String.self))

@@ -456,7 +456,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         var writes: [Store.DeriveWrite] = []
         writes.reserveCapacity(batch.count)
         // A plan's verification reads the history later runs left for the batch's records.
-        var history: [Int64: [PlanProgress.Replaced]] = [:]
+        var history: [Int64: [ReplacedSummary]] = [:]
         if let progress = config.planProgress, counter != nil, let first = batch.first, let last = batch.last {
             history = Dictionary(
                 grouping: try store.replacedSummaries(

@@ -7,17 +7,6 @@
 /// rebuilt from the summary it replaced, kept in the history), every other record must be
 /// as the plan found it. Anything else changed outside the plan, and the apply is refused.
 package struct PlanProgress: Sendable, Equatable {
-    /// A run recorded under a plan's key.
-    package struct Run: Sendable, Equatable {
-        /// The run's id.
-        package var id: Int64
-        /// How it ended (`running` also when killed).
-        package var status: String
-
-        /// Creates a run entry.
-        package init(id: Int64, status: String) { (self.id, self.status) = (id, status) }
-    }
-
     /// Where an apply stands before it starts.
     package enum State: Sendable, Equatable {
         /// No run applied the plan yet.
@@ -28,28 +17,11 @@ package struct PlanProgress: Sendable, Equatable {
         case applied(by: Int64)
     }
 
-    /// A summary as it was before a run replaced it (a summary-history row).
-    package struct Replaced: Sendable, Equatable {
-        /// The record's key.
-        package var seq: Int64
-        /// The run that replaced it.
-        package var run: Int64
-        /// Its summary version.
-        package var version: Int
-        /// Its JSON.
-        package var json: String
-
-        /// Creates a history entry.
-        package init(seq: Int64, run: Int64, version: Int, json: String) {
-            (self.seq, self.run, self.version, self.json) = (seq, run, version, json)
-        }
-    }
-
     /// One record as the verification sees it.
     package enum Verdict: Sendable, Equatable {
         /// The plan's runs wrote its planned summary; `before` is what it replaced (nil: it
         /// was the record's first summary).
-        case done(before: Replaced?)
+        case done(before: ReplacedSummary?)
         /// Run `run`, not the plan's, wrote or replaced its summary after the plan was made.
         case changedOutside(run: Int64)
         /// Neither: it counts as it is stored now.
@@ -64,13 +36,13 @@ package struct PlanProgress: Sendable, Equatable {
 
     /// The progress of a plan made after run `madeAfterRun` (nil for a plan that does not
     /// say: then only runs since the plan's first apply count as later), applied by `runs`.
-    package init(runs: [Run], madeAfterRun: Int64?) {
+    package init(runs: [RecordedRun], madeAfterRun: Int64?) {
         planRuns = Set(runs.map(\.id))
         self.madeAfterRun = madeAfterRun ?? ((runs.map(\.id).min() ?? Int64.max) - 1)
     }
 
     /// Where an apply stands given the runs recorded under its key (any order).
-    package static func state(of runs: [Run]) -> State {
+    package static func state(of runs: [RecordedRun]) -> State {
         if let done = runs.filter({ $0.status == RunStatus.completed.rawValue }).map(\.id).min() {
             return .applied(by: done)
         }
@@ -84,7 +56,7 @@ package struct PlanProgress: Sendable, Equatable {
     /// The verdict on one record: `storedRun` wrote its summary (nil: none, or no run);
     /// `planned` says whether that summary is exactly what the plan's deriver makes of it now;
     /// `history` holds its summary-history rows left by runs after the plan.
-    package func verdict(storedRun: Int64?, planned: Bool, history: [Replaced]) -> Verdict {
+    package func verdict(storedRun: Int64?, planned: Bool, history: [ReplacedSummary]) -> Verdict {
         if let storedRun, planRuns.contains(storedRun), planned {
             // A later run that replaced it again would have become its writer: the plan's
             // write is the last one, and its history row (if any) is what the plan found.

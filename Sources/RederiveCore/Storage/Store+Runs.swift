@@ -94,12 +94,12 @@ extension Store {
     }
 
     /// The runs recorded under `resumeKey`, oldest first.
-    package func runs(resumeKey: String) throws(RederiveError) -> [PlanProgress.Run] {
+    package func runs(resumeKey: String) throws(RederiveError) -> [RecordedRun] {
         do {
             return try pool.read { db in
                 try Row.fetchAll(
                     db, sql: "SELECT id, status FROM run WHERE resume_key = ? ORDER BY id", arguments: [resumeKey]
-                ).map { PlanProgress.Run(id: $0["id"], status: $0["status"]) }
+                ).map { RecordedRun(id: $0["id"], status: $0["status"]) }
             }
         } catch {
             throw .io("\(path): cannot read the run history: \(error)")
@@ -117,7 +117,7 @@ extension Store {
     /// `after...upTo` (exclusive, inclusive), by record key.
     package func replacedSummaries(
         afterRun: Int64, after: Int64, upTo: Int64
-    ) throws(RederiveError) -> [PlanProgress.Replaced] {
+    ) throws(RederiveError) -> [ReplacedSummary] {
         do {
             return try pool.read { db in
                 // By run first: the history's key is (run, record), so each later run is one
@@ -133,7 +133,7 @@ extension Store {
                         ORDER BY record_seq, replaced_by_run
                         """, arguments: StatementArguments(runs) + [after, upTo]
                 ).map {
-                    PlanProgress.Replaced(
+                    ReplacedSummary(
                         seq: $0["record_seq"], run: $0["replaced_by_run"], version: $0["summary_version"],
                         json: $0["summary_json"])
                 }

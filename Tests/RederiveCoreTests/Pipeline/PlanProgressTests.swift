@@ -4,8 +4,8 @@ import XCTest
 /// The rules a repeated plan apply checks the store against: where the apply stands, and
 /// what of a record counts as done by the plan, as it was, or changed outside it.
 final class PlanProgressTests: XCTestCase {
-    private func run(_ id: Int64, _ status: RunStatus) -> PlanProgress.Run {
-        PlanProgress.Run(id: id, status: status.rawValue)
+    private func run(_ id: Int64, _ status: RunStatus) -> RecordedRun {
+        RecordedRun(id: id, status: status.rawValue)
     }
 
     func testStateFollowsTheRunsRecordedUnderThePlansKey() {
@@ -17,7 +17,7 @@ final class PlanProgressTests: XCTestCase {
 
     func testWhatThePlansRunsWroteAsPlannedIsDoneOverWhatItReplaced() {
         let progress = PlanProgress(runs: [run(5, .crashed)], madeAfterRun: 3)
-        let before = PlanProgress.Replaced(seq: 10, run: 5, version: 0, json: "{\"old\":10}")
+        let before = ReplacedSummary(seq: 10, run: 5, version: 0, json: "{\"old\":10}")
         XCTAssertEqual(progress.verdict(storedRun: 5, planned: true, history: [before]), .done(before: before))
         XCTAssertEqual(
             progress.verdict(storedRun: 5, planned: true, history: []), .done(before: nil), "a first summary")
@@ -29,7 +29,7 @@ final class PlanProgressTests: XCTestCase {
         let progress = PlanProgress(runs: [run(5, .crashed)], madeAfterRun: 3)
         XCTAssertEqual(progress.verdict(storedRun: 6, planned: true, history: []), .changedOutside(run: 6))
         // A revert after the plan restores an old writer but leaves its own history row.
-        let reverted = PlanProgress.Replaced(seq: 10, run: 8, version: 1, json: "{}")
+        let reverted = ReplacedSummary(seq: 10, run: 8, version: 1, json: "{}")
         XCTAssertEqual(progress.verdict(storedRun: 2, planned: false, history: [reverted]), .changedOutside(run: 8))
         // Runs up to the plan are what the plan saw.
         XCTAssertEqual(progress.verdict(storedRun: 3, planned: false, history: []), .asStored)
