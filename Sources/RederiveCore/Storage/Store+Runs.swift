@@ -59,6 +59,7 @@ extension Store {
                         carried.recordsNewer = row["records_newer"]
                         carried.fileFaults = row["file_faults"]
                         carried.decodedBytes = row["bytes_read"]
+                        (carried.carriedRecords, carried.carriedBytes) = (carried.recordsRead, carried.decodedBytes)
                         return RunStart(
                             runID: id, resumedFrom: id, checkpointSeq: row["checkpoint_seq"],
                             upperBoundSeq: row["upper_bound_seq"], carried: carried)
