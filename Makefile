@@ -23,7 +23,8 @@
 #   make fuzz       libFuzzer over the record parser, room decoder and derivation for
 #                   $(FUZZ_SECONDS) s (default 60), seeded from Fixtures/fuzz-corpus
 #   make deps       only install the system packages (libzstd-dev, libsqlite3-dev, libsimdjson-dev,
-#                   postgresql: the server the PostgreSQL tests start a throwaway cluster of)
+#                   postgresql: the server the PostgreSQL tests start a throwaway cluster of; sqlite3 and
+#                   zstd: the shells the README examples the tests run use)
 #   make install    build (release) and install the binary, its man page and bash/zsh/fish
 #                   completions under PREFIX (default /usr/local; DESTDIR for staging)
 #   make uninstall  remove what make install installed
@@ -39,7 +40,7 @@ BUILD_DIR  ?= .build
 REDERIVE   ?= $(BUILD_DIR)/$(CONFIG)/rederive
 DEMO_DB    ?= out/demo.sqlite
 , := ,
-SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config postgresql
+SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config postgresql sqlite3 zstd
 
 .PHONY: dist deb dist-build run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
@@ -81,7 +82,9 @@ nightly: build
 # Backfill after a calculation fix, gated by its preview: `make backfill DB=path` previews every
 # record and writes a plan (out/backfill-preview/, out/backfill-plan.json) and stops; after
 # reading the preview, `make backfill DB=path APPLY=1` applies exactly that plan (refused,
-# nothing written, if the store or the build changed since). Undo: rederive revert --run N.
+# nothing written, if the store or the build changed since). Run again after a crash or a
+# kill, it finishes the same apply; once done, it says so and succeeds. Undo: rederive
+# revert --run N (the apply logs N).
 BACKFILL_PLAN ?= out/backfill-plan.json
 backfill: build
 	@[ -z "$(BACKFILL_DB)" ] || { echo "backfill: BACKFILL_DB is no longer read; use DB=$(BACKFILL_DB)"; exit 1; }

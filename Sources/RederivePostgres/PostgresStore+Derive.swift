@@ -22,21 +22,26 @@ extension PostgresStore {
         _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, _ args: inout SQLArguments
     ) -> String {
         var sql = ""
+        // A plan's apply also visits what its own earlier runs wrote (no longer stale).
+        func orWritten(_ args: inout SQLArguments) -> String {
+            selection.writtenAfterRun.map { " OR summary.run_id > \(args.add($0))" } ?? ""
+        }
         if selection.retryFailed {
             let stages = [RecordIssue.Stage.decode, .derive].map { "'\($0.rawValue)'" }.joined(separator: ", ")
             sql +=
-                " AND record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))"
+                " AND (record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL"
+                + " AND stage IN (\(stages)))" + orWritten(&args) + ")"
         } else if !selection.all {
             if allowDowngrade {
                 let (v, f) = (args.add(deriver.version), args.add(deriver.fingerprint))
                 sql +=
                     " AND (summary.record_seq IS NULL OR summary.summary_version <> \(v)"
-                    + " OR summary.fingerprint <> \(f))"
+                    + " OR summary.fingerprint <> \(f)" + orWritten(&args) + ")"
             } else {
                 let (v, f) = (args.add(deriver.version), args.add(deriver.fingerprint))
                 sql +=
                     " AND (summary.record_seq IS NULL OR summary.summary_version < \(v)"
-                    + " OR (summary.summary_version = \(v) AND summary.fingerprint <> \(f)))"
+                    + " OR (summary.summary_version = \(v) AND summary.fingerprint <> \(f))" + orWritten(&args) + ")"
             }
         }
         if let ids = selection.ids {
@@ -92,7 +97,7 @@ extension PostgresStore {
                        summary.summary_json, record.source_file, record.source_line,
                        left(record.room_name, \(PreviewText.limit + 1)) AS room_name,
                        substring(record.room_name_utf8 from 1 for \(PreviewText.readBytes)) AS room_name_utf8,
-                       record.source_format_version, summary.floor_area_method
+                       record.source_format_version, summary.floor_area_method, summary.run_id
                 FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                 LEFT JOIN summary ON summary.record_seq = record.seq
                 WHERE \(bounds)\(where_)
@@ -111,7 +116,8 @@ extension PostgresStore {
                     storedFingerprint: try r["fingerprint"].decode(String?.self),
                     storedJSON: try r["summary_json"].decode(String?.self),
                     formatVersion: try r["source_format_version"].decode(Int.self),
-                    storedMethod: try r["floor_area_method"].decode(String?.self))
+                    storedMethod: try r["floor_area_method"].decode(String?.self),
+                    storedRunID: try r["run_id"].decode(Int64?.self))
             }
         }
     }

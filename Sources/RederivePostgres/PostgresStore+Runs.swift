@@ -8,7 +8,7 @@ extension PostgresStore {
     /// ranges of that one run. Other commands continue an unfinished run as on SQLite.
     package func beginRun(
         command: String, pipeline: String?, arguments: String, resumeKey: String?,
-        deriver: SummaryDeriver, allowDowngrade: Bool
+        deriver: SummaryDeriver, allowDowngrade: Bool, rejoin: Bool = false
     ) throws(RederiveError) -> RunStart {
         try io("record the run") {
             try writer.transaction { tx in
@@ -26,7 +26,7 @@ extension PostgresStore {
                         let status = try row.get("status", as: String.self)
                         let id = try row.get("id", as: Int64.self)
                         if status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
-                            if command == "derive" {
+                            if command == "derive" || rejoin {
                                 try tx.run(
                                     "UPDATE run SET status = $1, finished_at = NULL, exit_status = NULL WHERE id = $2",
                                     .of(RunStatus.running.rawValue, id))
@@ -57,6 +57,43 @@ extension PostgresStore {
                 return RunStart(
                     runID: try row.decode(Int64.self), resumedFrom: resumed, checkpointSeq: checkpoint,
                     upperBoundSeq: upper)
+            }
+        }
+    }
+
+    /// The runs recorded under `resumeKey`, oldest first.
+    package func runs(resumeKey: String) throws(RederiveError) -> [RecordedRun] {
+        try io("read the run history") {
+            try reader.run("SELECT id, status FROM run WHERE resume_key = $1 ORDER BY id", .of(resumeKey)).rows.map {
+                RecordedRun(id: try $0.get("id", as: Int64.self), status: try $0.get("status", as: String.self))
+            }
+        }
+    }
+
+    /// The id of the latest run in the history (0: none).
+    package func lastRunID() throws(RederiveError) -> Int64 {
+        try io("read the run history") {
+            try reader.run("SELECT max(id) FROM run").rows.first?.decode(Int64?.self) ?? 0
+        }
+    }
+
+    /// The summary-history rows left by runs after run `afterRun` for records with keys in
+    /// `after...upTo` (exclusive, inclusive), by record key.
+    package func replacedSummaries(
+        afterRun: Int64, after: Int64, upTo: Int64
+    ) throws(RederiveError) -> [ReplacedSummary] {
+        try io("read the summary history") {
+            try reader.run(
+                """
+                SELECT record_seq, replaced_by_run, summary_version, summary_json FROM summary_history
+                WHERE record_seq > $1 AND record_seq <= $2 AND replaced_by_run > $3
+                ORDER BY record_seq, replaced_by_run
+                """, .of(after, upTo, afterRun)
+            ).rows.map {
+                ReplacedSummary(
+                    seq: try $0.get("record_seq", as: Int64.self), run: try $0.get("replaced_by_run", as: Int64.self),
+                    version: try $0.get("summary_version", as: Int.self),
+                    json: try $0.get("summary_json", as: String.self))
             }
         }
     }

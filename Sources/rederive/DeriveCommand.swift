@@ -30,7 +30,9 @@ struct Derive: ParsableCommand {
 
             Backfills: --dry-run --plan FILE also writes a plan; --apply-plan FILE applies \
             exactly that plan and refuses (exit 7, nothing written) when the store, this build \
-            or the records to write changed since. --max-changes N|P% refuses (exit 7) before \
+            or the records to write changed since. The apply is one run: the same command after \
+            a crash, kill or signal finishes it, and after it completed says which run applied \
+            the plan (exit 0). --max-changes N|P% refuses (exit 7) before \
             writing when more existing summaries would change. Summaries derived by a newer \
             rederive are left alone (counted as newer) unless --allow-downgrade. Every \
             replaced summary is kept: `rederive revert --run N` restores a run's.

@@ -18,13 +18,20 @@ public struct RunStatistics: Sendable, Equatable {
     public var fileBytes: Int64 = 0
     /// Wall-clock seconds.
     public var seconds: Double = 0
+    /// Of `recordsRead` and `decodedBytes`: what earlier processes of the same run read (a
+    /// reopened run's totals go on from theirs); the rates count this process's part only.
+    public var carriedRecords = 0
+    /// See `carriedRecords`.
+    public var carriedBytes: Int64 = 0
 
     /// Creates empty statistics.
     public init() {}
 
     /// Records read per second.
-    public var recordsPerSecond: Double { seconds > 0 ? Double(recordsRead) / seconds : 0 }
+    public var recordsPerSecond: Double { seconds > 0 ? Double(recordsRead - carriedRecords) / seconds : 0 }
     /// Decompressed megabytes (10^6 bytes) per second.
-    public var megabytesPerSecond: Double { seconds > 0 ? Double(decodedBytes) / 1e6 / seconds : 0 }
+    public var megabytesPerSecond: Double {
+        seconds > 0 ? Double(decodedBytes - carriedBytes) / 1e6 / seconds : 0
+    }
 
 }

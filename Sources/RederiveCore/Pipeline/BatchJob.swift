@@ -60,6 +60,9 @@ struct RunRecording {
     var store: any RecordStore
     /// Runs with the same key continue an unfinished predecessor; nil: never continued.
     var resumeKey: String?
+    /// Continue an unfinished predecessor as the same run (reopened, its counts carried on)
+    /// rather than as a new run that names it.
+    var rejoin = false
 }
 
 extension BatchJob {

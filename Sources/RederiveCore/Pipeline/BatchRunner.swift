@@ -34,7 +34,9 @@ enum BatchRunner {
             run = try recording.store.beginRun(
                 command: job.command, pipeline: settings.pipeline,
                 arguments: settings.arguments, resumeKey: recording.resumeKey,
-                deriver: job.deriver, allowDowngrade: settings.allowDowngrade)
+                deriver: job.deriver, allowDowngrade: settings.allowDowngrade, rejoin: recording.rejoin)
+            // A run reopened under its own id goes on from the totals it had saved.
+            if let carried = run?.carried { stats = carried }
         }
         var reportPath = settings.reportPath
         if settings.reportPerRun, let path = reportPath, let run {

@@ -18,6 +18,10 @@ public struct DeriveConfiguration: Sendable {
     public var upperBound: Int64?
     /// Workers, batch size, report, error budget and run-history details.
     public var settings: RunSettings
+    /// A plan's apply: the run-history key it is recorded under (continued as the same run).
+    package var planRunKey: String?
+    /// A plan's verification: what its earlier runs wrote counts as the writes they were.
+    package var planProgress: PlanProgress?
 
     /// Creates a configuration.
     public init(
@@ -86,6 +90,11 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     package static func tally(
         _ config: DeriveConfiguration, store: any RecordStore
     ) throws(RederiveError) -> ChangeTally {
+        try count(config, store: store).tally
+    }
+
+    /// A dry pass that only counts (with a plan's verification when `config` has one).
+    private static func count(_ config: DeriveConfiguration, store: any RecordStore) throws(RederiveError) -> TallyBox {
         try config.selection.validate()
         var settings = config.settings
         settings.control = RunControl(honoursSignals: false)
@@ -93,12 +102,15 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         settings.showProgress = false
         let counter = TallyBox()
         _ = try BatchRunner.run(DeriveJob(config, store: store, mode: .preview(nil, counter)), settings: settings)
-        return counter.tally
+        return counter
     }
 
     /// Applies `plan` exactly: refuses, writing nothing, unless the store, the deriver and
     /// the selection still match and the records to write are still the ones previewed.
-    /// Records added after the plan are left out (and named in the log).
+    /// Records added after the plan are left out (and named in the log). The apply is one
+    /// recorded run under the plan's key: run again after a crash, kill or signal it finishes
+    /// that run (what it wrote as planned counts as done, see `PlanProgress`); run again
+    /// after it completed it writes nothing and says which run applied the plan.
     public static func apply(
         _ plan: DerivePlan, config: DeriveConfiguration,
         store: Store
@@ -131,14 +143,24 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         config.settings.allowDowngrade = plan.allowDowngrade
         config.upperBound = plan.store.highWaterMark
         config.maxChanges = nil
-        let now = try tally(config, store: store)
-        guard now.digest.hex == plan.digest, now.rewrites == plan.counts.rewrites,
-            now.additions == plan.counts.additions
-        else {
+        let runs = try store.runs(resumeKey: plan.runKey)
+        let state = PlanProgress.state(of: runs)
+        if case .applied(let run) = state { return alreadyApplied(by: run, deriver: deriver, store: store) }
+        let progress = PlanProgress(runs: runs, madeAfterRun: plan.store.lastRunID)
+        var check = config
+        check.planProgress = progress
+        check.selection.writtenAfterRun = progress.madeAfterRun
+        let now = try count(check, store: store)
+        guard PlanProgress.matches(now.tally, plan) else {
             throw .refused(
-                "the store changed since the plan: \(now.rewrites) rewrites and \(now.additions) new "
-                    + "summaries now, \(plan.counts.rewrites) and \(plan.counts.additions) in the plan. Preview again "
-                    + "and make a new plan. Nothing was written")
+                PlanProgress.refusal(
+                    now.tally, plan, outside: now.outside, outsideCount: now.outsideCount, resumed: !runs.isEmpty))
+        }
+        if case .unfinished(let earlier) = state {
+            let text =
+                "finishing this plan's apply (run \(earlier.map(String.init).joined(separator: ", ")) stopped before "
+                + "the end): \(now.done) of \(plan.counts.rewrites + plan.counts.additions) planned writes are done"
+            log.notice("\(text)")
         }
         let added = try store.selectedIDs(
             config.selection, deriver: deriver, allowDowngrade: plan.allowDowngrade,
@@ -147,7 +169,25 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             let shown = added.prefix(20).joined(separator: ", ") + (added.count > 20 ? ", …" : "")
             log.notice("records added after the plan are not part of it (derive them with a new plan): \(shown)")
         }
-        return try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+        config.planRunKey = plan.runKey
+        let report = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+        // Earlier runs of the plan that are not this one (a failed run is not reopened) wrote part of it too.
+        let writers = Set(runs.map(\.id) + [report.runID]).sorted()
+        let undo = writers.map { "`rederive revert --db \(store.path) --run \($0)`" }.joined(separator: ", then ")
+        log.notice("undo this backfill with \(undo)", metadata: ["run": "\(report.runID)"])
+        return report
+    }
+
+    /// The report of an apply whose plan run `run` already applied: nothing written.
+    private static func alreadyApplied(by run: Int64, deriver: SummaryDeriver, store: any RecordStore) -> RunReport {
+        var report = RunReport(
+            runID: run, command: "derive", status: .completed, exitStatus: ExitStatus.ok, statistics: RunStatistics(),
+            counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: deriver.version,
+            fingerprint: deriver.fingerprint, resumedFrom: nil, stopReason: nil)
+        report.note =
+            "this plan was already applied by run \(run); nothing written "
+            + "(undo it with `rederive revert --db \(store.path) --run \(run)`)"
+        return report
     }
 
     /// A dry run of `run(_:store:)`: selects, fetches and derives exactly as a derive would,
@@ -186,6 +226,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         report.seconds = run.statistics.seconds
         report.tally = counter.tally
         report.highWaterMark = counter.highWaterMark
+        report.lastRunID = counter.lastRunID
         return report
     }
 
@@ -209,7 +250,8 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         return DerivePlan(
             format: DerivePlan.currentFormat,
             createdAt: ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate),
-            store: .init(path: store.path, id: try store.storeID(), highWaterMark: upper),
+            store: .init(
+                path: store.path, id: try store.storeID(), highWaterMark: upper, lastRunID: report.lastRunID),
             summaryVersion: config.deriver.version, fingerprint: config.deriver.fingerprint,
             selection: s.description, all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed,
             allowDowngrade: config.settings.allowDowngrade,
@@ -233,6 +275,13 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     final class TallyBox {
         var tally = ChangeTally()
         var highWaterMark: Int64 = 0
+        /// The last run in the history when the pass started.
+        var lastRunID: Int64?
+        /// A plan's verification: planned writes its earlier runs did.
+        var done = 0
+        /// A plan's verification: the first ids changed outside the plan, and how many.
+        var outside: [String] = []
+        var outsideCount = 0
     }
 
     /// One batch of stored rooms, and the range it covers when ranges are claimed.
@@ -280,7 +329,8 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         self.deriver = config.deriver
         if case .apply = mode {
             let key = "derive:\(config.selection.description):\(config.deriver.fingerprint)"
-            recording = RunRecording(store: store, resumeKey: key)
+            recording = RunRecording(
+                store: store, resumeKey: config.planRunKey ?? key, rejoin: config.planRunKey != nil)
         } else {
             recording = nil
         }
@@ -298,6 +348,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             try startClaiming(claims, run: run, upTo: upper, log: log)
             return
         }
+        if case .preview(_, let counter) = mode { counter.lastRunID = try store.lastRunID() }
         if let run {
             runID = run.runID
             try store.setUpperBound(runID: run.runID, upperBoundSeq: upper)
@@ -308,9 +359,11 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         // The count is a scan of its own and only feeds the progress line's ETA: skip it when
         // there is no terminal to show one.
         if config.settings.showProgress && isatty(2) == 1 {
-            total = try store.countSelected(
-                config.selection, deriver: deriver,
-                allowDowngrade: config.settings.allowDowngrade, after: first, upTo: upper)
+            total =
+                try store.countSelected(
+                    config.selection, deriver: deriver,
+                    allowDowngrade: config.settings.allowDowngrade, after: first, upTo: upper)
+                + (run?.carried?.recordsRead ?? 0)
         }
         log.debug(
             "selected",
@@ -404,10 +457,36 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             if case .preview(let c, let t) = mode { (c, t) } else { (nil, nil) }
         var writes: [Store.DeriveWrite] = []
         writes.reserveCapacity(batch.count)
+        // A plan's verification reads the history later runs left for the batch's records.
+        var history: [Int64: [ReplacedSummary]] = [:]
+        if let progress = config.planProgress, counter != nil, let first = batch.first, let last = batch.last {
+            history = Dictionary(
+                grouping: try store.replacedSummaries(
+                    afterRun: progress.madeAfterRun, after: first.seq - 1, upTo: last.seq), by: \.seq)
+        }
         for (room, result) in zip(batch, results) {
             stats.recordsRead += 1
             stats.decodedBytes += Int64(room.skeleton.count)
             counter?.tally.examined += 1
+            if let progress = config.planProgress, let counter {
+                let planned = if case .success(let (_, json)) = result { isDerived(room, json) } else { false }
+                switch progress.verdict(storedRun: room.storedRunID, planned: planned, history: history[room.seq] ?? [])
+                {
+                case .done(let before):
+                    // Counted as the write it was: over what the record held before.
+                    if case .success(let (_, json)) = result {
+                        counter.tally.write(
+                            seq: room.seq, stored: before?.json, storedVersion: before?.version, newJSON: json)
+                    }
+                    counter.done += 1
+                    continue
+                case .changedOutside:
+                    counter.outsideCount += 1
+                    if counter.outside.count < 20 { counter.outside.append(room.id) }
+                case .asStored:
+                    break
+                }
+            }
             // Selected by --all, --ids or --retry-failed: a newer summary is still left alone.
             if !config.settings.allowDowngrade, let stored = room.storedVersion, stored > deriver.version {
                 stats.recordsNewer += 1
@@ -416,9 +495,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             }
             switch result {
             case .success(let (summary, json)):
-                let identical =
-                    room.storedVersion == deriver.version && room.storedFingerprint == deriver.fingerprint
-                    && room.storedJSON.map { JSONText.sameBytes($0, json) } == true
+                let identical = isDerived(room, json)
                 if identical && !config.rewriteUnchanged {
                     stats.recordsUnchanged += 1
                     writes.append(.unchanged(id: room.id))
@@ -461,6 +538,12 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         return Results(
             writes: writes, lastSeq: batch.last?.seq ?? roomBatch.claim?.upTo ?? 0, claim: roomBatch.claim,
             counts: counts)
+    }
+
+    /// Whether `room`'s stored summary is exactly `json` by this deriver.
+    private func isDerived(_ room: StoredRoom, _ json: [UInt8]) -> Bool {
+        room.storedVersion == deriver.version && room.storedFingerprint == deriver.fingerprint
+            && room.storedJSON.map { JSONText.sameBytes($0, json) } == true
     }
 
     func write(_ results: Results, progress: RunStatistics) throws(RederiveError) {

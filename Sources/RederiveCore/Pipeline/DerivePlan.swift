@@ -5,6 +5,8 @@ import Foundation
 /// high-water mark) and what would change. Applying refuses — writing nothing — when the
 /// deriver, the selection or the store no longer match, or when the records to write are no
 /// longer exactly the ones previewed (the digest); records added after the plan are left out.
+/// An apply is a recorded run (`runKey`): run again after a crash it finishes the plan, and
+/// after it completed it reports the run that applied it (see `PlanProgress`).
 public struct DerivePlan: Codable, Sendable, Equatable {
     /// The plan file's format.
     public static let currentFormat = 1
@@ -17,6 +19,9 @@ public struct DerivePlan: Codable, Sendable, Equatable {
         public var id: String
         /// The highest record key then: records added later are not part of the plan.
         public var highWaterMark: Int64
+        /// The last run in the store's history then: later runs other than the plan's own
+        /// changed the store outside the plan (absent from plans made before it was kept).
+        public var lastRunID: Int64?
     }
 
     /// What a plan would do.
@@ -63,6 +68,10 @@ public struct DerivePlan: Codable, Sendable, Equatable {
     public var fieldChanges: [String: Int]
     /// Digest of every write (see `ChangeTally`).
     public var digest: String
+
+    /// The key its apply is recorded under in the run history: the plan's digest, store and
+    /// time, so an apply run again finishes (or reports) exactly this plan's run.
+    public var runKey: String { "plan:\(digest):\(store.id):\(createdAt)" }
 
     /// The selection the plan was made for.
     public var deriveSelection: DeriveSelection {

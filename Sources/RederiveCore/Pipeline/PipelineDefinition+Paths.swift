@@ -22,6 +22,7 @@ extension PipelineDefinition {
                 s.report = s.report.map(resolve)
                 s.previewOut = s.previewOut.map(resolve)
                 s.plan = s.plan.map(resolve)
+                s.applyPlan = s.applyPlan.map(resolve)
                 return .derive(s)
             case .export(var s):
                 s.out = resolve(s.out)

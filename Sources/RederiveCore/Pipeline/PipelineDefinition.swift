@@ -89,6 +89,10 @@ public struct DeriveStage: Sendable, Equatable {
     public var previewOut: String?
     /// With a dry run: where to write the plan `derive --apply-plan` applies.
     public var plan: String?
+    /// Apply this plan (made by a dry run's `plan`) instead of deriving a selection, as
+    /// `derive --apply-plan` does: refused when the store changed since, finished when run
+    /// again after a crash, nothing written when already applied.
+    public var applyPlan: String?
     /// Refuse the stage (before it writes) when more existing summaries would change.
     public var maxChanges: ChangeLimit?
     /// Error report path.
@@ -276,6 +280,7 @@ extension PipelineDefinition {
             stage.dryRun = try reader.bool("dry-run") ?? false
             stage.previewOut = try reader.string("preview-out")
             stage.plan = try reader.string("plan")
+            stage.applyPlan = try reader.string("apply-plan")
             if let text = try reader.string("max-changes") {
                 guard let limit = ChangeLimit(text) else {
                     throw .usage(
@@ -285,6 +290,18 @@ extension PipelineDefinition {
                 stage.maxChanges = limit
             }
             try reader.batchOptions(into: &stage)
+            if stage.applyPlan != nil {
+                let own = [
+                    stage.all, stage.ids != nil, stage.since != nil, stage.retryFailed, stage.dryRun,
+                    stage.previewOut != nil, stage.plan != nil, stage.maxChanges != nil,
+                ]
+                if own.contains(true) {
+                    throw .usage(
+                        "\(path):\(reader.line(of: "apply-plan")): \"apply-plan\" in stage derive applies the plan's "
+                            + "own selection: drop all, ids, since, retry-failed, dry-run, preview-out, plan and "
+                            + "max-changes")
+                }
+            }
             try reader.rejectUnread()
             return .derive(stage)
         case "export":

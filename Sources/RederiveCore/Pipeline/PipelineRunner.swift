@@ -50,6 +50,8 @@ public struct ResolvedPipeline: Sendable {
         case derive(DeriveConfiguration)
         /// A dry-run derive writing its preview into the directory (and a plan, when asked).
         case preview(DeriveConfiguration, directory: String, plan: String?)
+        /// A derive applying the plan file (`derive --apply-plan`).
+        case applyPlan(DeriveConfiguration, plan: String)
         /// An export.
         case export(ExportConfiguration)
         /// A stage `--dry-run` leaves out.
@@ -142,7 +144,10 @@ public struct ResolvedPipeline: Sendable {
                     selection: DeriveSelection(all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed),
                     deriver: deriver, settings: settings(s))
                 config.maxChanges = s.maxChanges
-                if s.dryRun {
+                if let plan = s.applyPlan {
+                    // A dry run previews nothing here: the plan's preview was the review.
+                    stages.append(overrides.dryRun ? .skipped("derive") : .applyPlan(config, plan: plan))
+                } else if s.dryRun {
                     stages.append(
                         .preview(
                             config, directory: s.previewOut ?? ChangeReport.defaultDirectory(forStore: store),
@@ -271,6 +276,13 @@ public enum PipelineRunner {
                 report = try ImportJob.run(config, store: try writable(mayCreate: true))
             case .derive(let config):
                 report = try DeriveJob.run(config, store: try writable())
+            case .applyPlan(let config, let path):
+                let plan = try DerivePlan.load(path: path)
+                log(
+                    .info,
+                    "applying the plan \(path): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new "
+                        + "summaries (\(plan.selection))", stageMetadata.merging(["plan": .string(path)]) { $1 })
+                report = try DeriveJob.apply(plan, config: config, store: try writable())
             case .export(let config):
                 report = try ExportJob.run(config, store: try writable())
             }
@@ -304,7 +316,7 @@ extension ResolvedPipeline {
             switch stage {
             case .importExports(let config):
                 if let report = config.settings.reportPath { try OutputPathCheck.writable(report, what: "report") }
-            case .derive(let config):
+            case .derive(let config), .applyPlan(let config, _):
                 if let report = config.settings.reportPath { try OutputPathCheck.writable(report, what: "report") }
             case .preview(let config, let directory, let plan):
                 if let report = config.settings.reportPath { try OutputPathCheck.writable(report, what: "report") }

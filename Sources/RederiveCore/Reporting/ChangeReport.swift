@@ -216,6 +216,8 @@ public struct ChangeReport: Sendable {
     public var tally: ChangeTally?
     /// The highest record key the dry run visited up to (a plan's high-water mark).
     public var highWaterMark: Int64?
+    /// The last run in the store's history when the dry run started (a plan's `lastRunID`).
+    public var lastRunID: Int64?
     /// Records with a stored summary whose values would change.
     public var wouldChange = 0
     /// Records whose values stay the same.

@@ -32,6 +32,9 @@ public struct RunReport: Sendable {
     /// that need a re-import, records an export left out as stale). A completed run with
     /// warnings ends with exit status 3, like one that skipped records.
     public var warnings: [String] = []
+    /// Said instead of the counts when the run did nothing by design (a plan already
+    /// applied by this run): the tally line and the JSON (`note`) carry it.
+    public var note: String?
 
     /// Creates a report.
     public init(
@@ -85,6 +88,7 @@ public struct RunReport: Sendable {
         fields.append("\"report\":\(reportPath.map(JSONText.string) ?? "null")")
         fields.append("\"output\":\(outputPath.map(JSONText.string) ?? "null")")
         fields.append("\"warnings\":[\(warnings.map(JSONText.string).joined(separator: ","))]")
+        if let note { fields.append("\"note\":\(JSONText.string(note))") }
         return fields
     }
 
@@ -103,8 +107,11 @@ public struct RunReport: Sendable {
     /// or, for a run kept in no store, `summarize: 58 read, 45 summarized, 13 skipped, …`.
     public func tallyLine() -> String {
         let s = statistics
+        if let note { return "\(command)\(isRecorded ? " (run \(runID))" : ""): \(note)" }
         var line = command
-        if isRecorded { line += " (run \(runID)\(resumedFrom.map { ", continuing run \($0)" } ?? ""))" }
+        // A run reopened under its own id (a plan's apply) continues itself.
+        let continued = resumedFrom.map { $0 == runID ? ", continued" : ", continuing run \($0)" }
+        if isRecorded { line += " (run \(runID)\(continued ?? ""))" }
         line += ": \(s.recordsRead) read"
         for (name, value) in counts { line += ", \(value) \(Self.words(name))" }
         if isRecorded || s.recordsUnchanged > 0 { line += ", \(s.recordsUnchanged) unchanged" }

@@ -11,6 +11,10 @@ public struct DeriveSelection: Sendable, Equatable {
     public var since: String?
     /// Only records with an open decode/derive failure in the ledger (`--retry-failed`).
     public var retryFailed = false
+    /// Records whose summary a run after this one wrote are selected too, stale or not (a
+    /// plan's apply verifying the writes of its earlier runs, and finding those of others).
+    /// Not part of `description`.
+    package var writtenAfterRun: Int64?
 
     /// Creates a selection (default: every stale record).
     public init(all: Bool = false, ids: [String]? = nil, since: String? = nil, retryFailed: Bool = false) {
@@ -62,13 +66,16 @@ package struct StoredRoom: Sendable {
     package var formatVersion: Int = 0
     /// The stored `floor_area_method` column, when derived (for the preview's breakdowns).
     package var storedMethod: String?
+    /// The run that wrote the stored summary, when known.
+    package var storedRunID: Int64?
 
     /// Creates a stored room.
     package init(
         seq: Int64, id: String, roomName: String, sourceFile: String, sourceLine: Int, skeleton: [UInt8],
         storedVersion: Int?, storedFingerprint: String?, storedJSON: String?, formatVersion: Int = 0,
-        storedMethod: String? = nil
+        storedMethod: String? = nil, storedRunID: Int64? = nil
     ) {
+        self.storedRunID = storedRunID
         (self.seq, self.id, self.roomName, self.sourceFile, self.sourceLine) = (
             seq, id, roomName, sourceFile, sourceLine
         )
@@ -86,20 +93,25 @@ extension Store {
         allowDowngrade: Bool
     ) -> KeysetFilter {
         var filter = KeysetFilter()
+        // A plan's apply also visits what its own earlier runs wrote (no longer stale).
+        let orWritten = selection.writtenAfterRun == nil ? "" : " OR summary.run_id > ?"
+        let runArguments: StatementArguments = selection.writtenAfterRun.map { [$0] } ?? []
         if selection.retryFailed {
             let stages = [RecordIssue.Stage.decode, .derive].map { "'\($0.rawValue)'" }.joined(separator: ", ")
             filter.and(
-                "record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))")
+                "(record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))"
+                    + orWritten + ")", runArguments)
         } else if !selection.all {
             if allowDowngrade {
                 filter.and(
-                    "(summary.record_seq IS NULL OR summary.summary_version <> ? OR summary.fingerprint <> ?)",
-                    [deriver.version, deriver.fingerprint])
+                    "(summary.record_seq IS NULL OR summary.summary_version <> ? OR summary.fingerprint <> ?"
+                        + orWritten + ")",
+                    [deriver.version, deriver.fingerprint] + runArguments)
             } else {
                 filter.and(
                     "(summary.record_seq IS NULL OR summary.summary_version < ?"
-                        + " OR (summary.summary_version = ? AND summary.fingerprint <> ?))",
-                    [deriver.version, deriver.version, deriver.fingerprint])
+                        + " OR (summary.summary_version = ? AND summary.fingerprint <> ?)" + orWritten + ")",
+                    [deriver.version, deriver.version, deriver.fingerprint] + runArguments)
             }
         }
         if let ids = selection.ids {
@@ -158,7 +170,7 @@ extension Store {
                     SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
                            summary.summary_json, record.source_file, record.source_line,
                            substr(CAST(record.room_name AS BLOB), 1, \(PreviewText.readBytes)) AS room_name,
-                           record.source_format_version, summary.floor_area_method
+                           record.source_format_version, summary.floor_area_method, summary.run_id
                     FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                     LEFT JOIN summary ON summary.record_seq = record.seq
                     """, after: after, upTo: upTo, limit: limit
@@ -175,7 +187,8 @@ extension Store {
                         sourceFile: row["source_file"],
                         sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
                         storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"],
-                        formatVersion: row["source_format_version"], storedMethod: row["floor_area_method"])
+                        formatVersion: row["source_format_version"], storedMethod: row["floor_area_method"],
+                        storedRunID: row["run_id"])
                 }
             }
         } catch {

@@ -10,20 +10,28 @@ package struct RunStart: Sendable {
     package var checkpointSeq: Int64?
     /// The continued run's upper bound.
     package var upperBoundSeq: Int64?
+    /// When the run continues under its own id (`rejoin`): the counts it had saved, which
+    /// its totals go on from.
+    package var carried: RunStatistics?
 
     /// Creates a start.
-    package init(runID: Int64, resumedFrom: Int64?, checkpointSeq: Int64?, upperBoundSeq: Int64?) {
+    package init(
+        runID: Int64, resumedFrom: Int64?, checkpointSeq: Int64?, upperBoundSeq: Int64?,
+        carried: RunStatistics? = nil
+    ) {
         (self.runID, self.resumedFrom) = (runID, resumedFrom)
-        (self.checkpointSeq, self.upperBoundSeq) = (checkpointSeq, upperBoundSeq)
+        (self.checkpointSeq, self.upperBoundSeq, self.carried) = (checkpointSeq, upperBoundSeq, carried)
     }
 }
 
 extension Store {
     /// Records a new run. With a `resumeKey`, an unfinished latest run with the same key
-    /// (crashed, interrupted or aborted) is continued from its checkpoint and upper bound.
+    /// (crashed, interrupted or aborted) is continued from its checkpoint and upper bound:
+    /// by a new run that names it, or with `rejoin` by the same run, reopened (a plan's
+    /// apply stays one run, which `revert --run N` undoes whole).
     package func beginRun(
         command: String, pipeline: String?, arguments: String, resumeKey: String?,
-        deriver: SummaryDeriver, allowDowngrade: Bool = false
+        deriver: SummaryDeriver, allowDowngrade: Bool = false, rejoin: Bool = false
     ) throws(RederiveError) -> RunStart {
         do {
             return try pool.write { db in
@@ -34,11 +42,28 @@ extension Store {
                     let row = try Row.fetchOne(
                         db,
                         sql: """
-                            SELECT id, status, checkpoint_seq, upper_bound_seq FROM run
-                            WHERE resume_key = ? ORDER BY id DESC LIMIT 1
+                            SELECT * FROM run WHERE resume_key = ? ORDER BY id DESC LIMIT 1
                             """, arguments: [resumeKey])
                 {
                     let status: String = row["status"]
+                    if rejoin && status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
+                        let id: Int64 = row["id"]
+                        try db.execute(
+                            sql: "UPDATE run SET status = ?, finished_at = NULL, exit_status = NULL WHERE id = ?",
+                            arguments: [RunStatus.running.rawValue, id])
+                        var carried = RunStatistics()
+                        carried.recordsRead = row["records_read"]
+                        carried.recordsDone = row["records_done"]
+                        carried.recordsUnchanged = row["records_unchanged"]
+                        carried.recordsSkipped = row["records_skipped"]
+                        carried.recordsNewer = row["records_newer"]
+                        carried.fileFaults = row["file_faults"]
+                        carried.decodedBytes = row["bytes_read"]
+                        (carried.carriedRecords, carried.carriedBytes) = (carried.recordsRead, carried.decodedBytes)
+                        return RunStart(
+                            runID: id, resumedFrom: id, checkpointSeq: row["checkpoint_seq"],
+                            upperBoundSeq: row["upper_bound_seq"], carried: carried)
+                    }
                     if status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
                         resumed = row["id"]
                         checkpoint = row["checkpoint_seq"]
@@ -66,6 +91,56 @@ extension Store {
             }
         } catch {
             throw .io("\(path): cannot record the run: \(error)")
+        }
+    }
+
+    /// The runs recorded under `resumeKey`, oldest first.
+    package func runs(resumeKey: String) throws(RederiveError) -> [RecordedRun] {
+        do {
+            return try pool.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT id, status FROM run WHERE resume_key = ? ORDER BY id", arguments: [resumeKey]
+                ).map { RecordedRun(id: $0["id"], status: $0["status"]) }
+            }
+        } catch {
+            throw .io("\(path): cannot read the run history: \(error)")
+        }
+    }
+
+    /// The id of the latest run in the history (0: none).
+    package func lastRunID() throws(RederiveError) -> Int64 {
+        do { return try pool.read { try Int64.fetchOne($0, sql: "SELECT MAX(id) FROM run") ?? 0 } } catch {
+            throw .io("\(path): cannot read the run history: \(error)")
+        }
+    }
+
+    /// The summary-history rows left by runs after run `afterRun` for records with keys in
+    /// `after...upTo` (exclusive, inclusive), by record key.
+    package func replacedSummaries(
+        afterRun: Int64, after: Int64, upTo: Int64
+    ) throws(RederiveError) -> [ReplacedSummary] {
+        do {
+            return try pool.read { db in
+                // By run first: the history's key is (run, record), so each later run is one
+                // range probe instead of a scan of every later run's rows per batch.
+                let runs = try Int64.fetchAll(db, sql: "SELECT id FROM run WHERE id > ?", arguments: [afterRun])
+                guard !runs.isEmpty else { return [] }
+                return try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT record_seq, replaced_by_run, summary_version, summary_json FROM summary_history
+                        WHERE replaced_by_run IN (\(runs.map { _ in "?" }.joined(separator: ",")))
+                          AND record_seq > ? AND record_seq <= ?
+                        ORDER BY record_seq, replaced_by_run
+                        """, arguments: StatementArguments(runs) + [after, upTo]
+                ).map {
+                    ReplacedSummary(
+                        seq: $0["record_seq"], run: $0["replaced_by_run"], version: $0["summary_version"],
+                        json: $0["summary_json"])
+                }
+            }
+        } catch {
+            throw .io("\(path): cannot read the summary history: \(error)")
         }
     }
 

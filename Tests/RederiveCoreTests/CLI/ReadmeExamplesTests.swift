@@ -3,12 +3,15 @@ import XCTest
 @testable import RederiveCore
 
 /// The README's command examples run as written on a fresh clone, so they cannot rot: each
-/// line of the ```sh blocks of "Quickstart", "Commands" and "Inspecting a failed record" runs in order with
+/// line of the ```sh blocks of "Quickstart", "Commands", "Inspecting a failed record" and "Walkthrough: a
+/// crashed backfill" runs in order with
 /// `/bin/sh`, `rederive` on PATH (the built binary), in a scratch directory that holds the
 /// clone's `Fixtures/` and `Pipelines/` (so `out/` is created there, not in the repository).
 /// A line expects exit 0 unless it ends with `# exits N`.
 final class ReadmeExamplesTests: XCTestCase {
-    static let sections = ["## Quickstart", "## Commands", "## Inspecting a failed record"]
+    static let sections = [
+        "## Quickstart", "## Commands", "## Inspecting a failed record", "## Walkthrough: a crashed backfill",
+    ]
 
     /// The example lines of a README section's ```sh blocks, with their expected exit status.
     static func examples(in readme: String, section: String) -> [(line: String, status: Int32)] {
@@ -46,14 +49,18 @@ final class ReadmeExamplesTests: XCTestCase {
             try fm.createSymbolicLink(
                 atPath: work + "/" + name, withDestinationPath: root.appendingPathComponent(name).path)
         }
-        let hasZstd = ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":")
-            .contains { fm.isExecutableFile(atPath: "\($0)/zstd") }
+        let onPath = { (tool: String) in
+            ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":")
+                .contains { fm.isExecutableFile(atPath: "\($0)/\(tool)") }
+        }
+        let (hasZstd, hasSQLiteShell) = (onPath("zstd"), onPath("sqlite3"))
         var ran = 0
         for section in Self.sections {
             let examples = Self.examples(in: readme, section: section)
             XCTAssertFalse(examples.isEmpty, "README section \(section) has a ```sh block of examples")
             for (line, expected) in examples {
                 if line.hasPrefix("zstd ") && !hasZstd { continue }
+                if line.hasPrefix("sqlite3 ") && !hasSQLiteShell { continue }
                 let r = try CommandLineTool.invoke(
                     ["-c", line], executable: "/bin/sh",
                     environment: ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")],

@@ -30,6 +30,38 @@ final class StoreTests: XCTestCase {
         try StoreInspection.rows(db, "SELECT status FROM run WHERE id = ?", [id]).first?["status"]
     }
 
+    func testARejoinedRunIsTheSameRunReopenedWithItsCountsCarried() throws {
+        let first = try store.beginRun(
+            command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver, rejoin: true)
+        var saved = RunStatistics()
+        (saved.recordsRead, saved.recordsDone, saved.decodedBytes) = (300, 280, 9000)
+        try store.setUpperBound(runID: first.runID, upperBoundSeq: 900)
+        try StoreInspection.execute(
+            db, "UPDATE run SET records_read = 300, records_done = 280, bytes_read = 9000, checkpoint_seq = 310")
+        // Killed: still `running`. The next start reopens it rather than starting run 2.
+        let again = try store.beginRun(
+            command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver, rejoin: true)
+        XCTAssertEqual(again.runID, first.runID)
+        XCTAssertEqual(again.resumedFrom, first.runID)
+        XCTAssertEqual(again.checkpointSeq, 310)
+        XCTAssertEqual(again.upperBoundSeq, 900)
+        var carried = try XCTUnwrap(again.carried)
+        XCTAssertEqual([carried.recordsRead, carried.recordsDone, Int(carried.decodedBytes)], [300, 280, 9000])
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM run"), 1)
+        // Rates count what this process read in its own time, not the carried totals.
+        carried.recordsRead += 100
+        carried.decodedBytes += 2_000_000
+        carried.seconds = 2
+        XCTAssertEqual(carried.recordsPerSecond, 50)
+        XCTAssertEqual(carried.megabytesPerSecond, 1)
+        // A completed run is never reopened.
+        try store.finishRun(first.runID, status: .completed, exitStatus: 0, statistics: saved)
+        let next = try store.beginRun(
+            command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver, rejoin: true)
+        XCTAssertNotEqual(next.runID, first.runID)
+        XCTAssertNil(next.carried)
+    }
+
     func testUnfinishedRunsAreResumedFromTheirCheckpoint() throws {
         let first = try begin("k")
         XCTAssertNil(first.resumedFrom)

@@ -1,0 +1,109 @@
+import Foundation
+import XCTest
+
+/// A plan's apply on a real PostgreSQL server through the built binary: killed (`kill -9`)
+/// mid-way and run again, it finishes the same run, to exactly what an uninterrupted apply
+/// of the same plan makes on a twin store; run once more, it says the plan is applied.
+final class PostgresPlanApplyTests: XCTestCase {
+    private var cluster: PostgresCluster!
+    private var dir = ""
+
+    override func setUpWithError() throws {
+        cluster = try PostgresCluster.shared()
+        dir = NSTemporaryDirectory() + "rederive-pgplan-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        // A killed process's ranges are taken again after its lease: one second here.
+        setenv("REDERIVE_LEASE_SECONDS", "1", 1)
+    }
+
+    override func tearDownWithError() throws {
+        unsetenv("REDERIVE_LEASE_SECONDS")
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    private func rederive(_ arguments: [String]) throws -> CommandLineResult {
+        try CommandLineTool.invoke(arguments, scratch: try TemporaryDirectory())
+    }
+
+    /// A store of `corpus` with two thirds of its summaries made stale, and its plan.
+    private func staleStore(_ corpus: String, name: String) throws -> (url: String, plan: String) {
+        let url = try cluster.newDatabase()
+        XCTAssertEqual(try rederive(["import", corpus, "--db", url, "--quiet"]).status, 0)
+        try cluster.sql(
+            """
+            UPDATE summary SET summary_version = 0, fingerprint = 'v0-old', floor_area_sqm = 1.5,
+                summary_json = '{"old":' || record_seq || '}' WHERE record_seq % 3 <> 0
+            """, url: url)
+        let plan = dir + "/\(name)-plan.json"
+        let preview = try rederive([
+            "derive", "--db", url, "--dry-run", "--plan", plan, "--preview-out", dir + "/\(name)-preview", "--quiet",
+        ])
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        return (url, plan)
+    }
+
+    /// What an apply leaves, keyed by record id: summaries with their writing run, the
+    /// history with the replacing run, and the runs' outcome and totals.
+    private func applied(_ url: String) throws -> [String] {
+        try cluster.sql(
+            """
+            SELECT 'summary', r.id, s.summary_version, s.fingerprint, s.summary_json, s.run_id
+            FROM summary s JOIN record r ON r.seq = s.record_seq ORDER BY r.id
+            """, url: url)
+            + cluster.sql(
+                """
+                SELECT 'history', r.id, h.replaced_by_run, h.summary_version, h.summary_json
+                FROM summary_history h JOIN record r ON r.seq = h.record_seq ORDER BY r.id, h.replaced_by_run
+                """, url: url)
+            + cluster.sql(
+                """
+                SELECT 'run', id, command, status, exit_status, records_read, records_done, records_unchanged,
+                       records_skipped, records_newer FROM run ORDER BY id
+                """, url: url)
+    }
+
+    func testAnApplyKilledMidWayFinishesAsTheSameRunWithTheUninterruptedResult() throws {
+        let corpus = dir + "/corpus.jsonl.zst"
+        XCTAssertEqual(
+            try rederive([
+                "generate", "--out", corpus, "--records", "1500", "--seed", "3", "--core-model-bytes", "200",
+            ]).status, 0)
+        let reference = try staleStore(corpus, name: "reference")
+        let store = try staleStore(corpus, name: "store")
+        let apply = { (s: (url: String, plan: String)) in
+            ["derive", "--db", s.url, "--apply-plan", s.plan, "--batch-size", "20", "--workers", "1"]
+        }
+        let uninterrupted = try rederive(apply(reference))
+        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
+
+        let child = try CommandLineTool.Child(apply(store), stderrPath: dir + "/killed.err")
+        let deadline = Date().addingTimeInterval(120)
+        var done = 0
+        while child.isRunning && Date() < deadline && done < 10 {
+            done =
+                Int(
+                    (try? cluster.sql("SELECT count(*) FROM derive_range WHERE state = 'done'", url: store.url))?
+                        .first ?? "0") ?? 0
+            usleep(2_000)
+        }
+        child.signal(SIGKILL)
+        let (_, signaled) = child.wait()
+        XCTAssertTrue(signaled, "killed, not finished")
+        let left = try cluster.sql("SELECT count(*) FROM derive_range WHERE state <> 'done'", url: store.url)
+        XCTAssertNotEqual(left, ["0"], "killed before the end")
+        let runID = try cluster.sql("SELECT id FROM run WHERE command = 'derive'", url: store.url)
+        XCTAssertEqual(runID.count, 1)
+
+        let resumed = try rederive(apply(store))
+        XCTAssertEqual(resumed.status, 0, resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("finishing this plan's apply (run \(runID[0])"), resumed.stderr)
+        XCTAssertTrue(resumed.stderr.contains("rederive revert --db \(store.url) --run \(runID[0])"), resumed.stderr)
+        XCTAssertEqual(try applied(store.url), try applied(reference.url), "resumed apply vs uninterrupted")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM summary_history", url: store.url), ["1000"])
+
+        let again = try rederive(apply(store))
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stderr.contains("this plan was already applied by run \(runID[0])"), again.stderr)
+        XCTAssertEqual(try applied(store.url), try applied(reference.url), "a finished plan writes nothing")
+    }
+}
