@@ -63,7 +63,8 @@ struct CopyStore: ParsableCommand {
                 throw RederiveError.usage("\(from): no such store (--from names the store to copy)")
             }
             if Self.sameLocation(from, to) {
-                throw RederiveError.usage("\(to): is the store to copy (--from); give --to another store")
+                throw RederiveError.usage(
+                    "\(RecordStores.redacted(to)): is the store to copy (--from); give --to another store")
             }
             let source = try ExistingStore.open(from)
             defer { source.close() }
@@ -78,7 +79,7 @@ struct CopyStore: ParsableCommand {
             let settings = tuning.settings(report: report, arguments: commandLineText)
             let config = CopyStoreConfiguration(settings: settings)
             let report = try CopyStoreJob.run(config, from: source, to: destination)
-            return try output.finish([report], store: destination.path)
+            return try output.finish([report], store: destination)
         }
         throw ExitCode(status)
     }

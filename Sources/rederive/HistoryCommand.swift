@@ -69,7 +69,7 @@ struct History: ParsableCommand {
             let store = try ExistingStore.open(db)
             defer { store.close() }
             guard let id, let record = try store.record(id: id, deriver: SummaryDeriver()) else {
-                throw RederiveError.usage("\(db): no record with id \(id ?? "")")
+                throw RederiveError.usage("\(store.path): no record with id \(id ?? "")")
             }
             print(json ? record.historyJSON() : record.historyText(), terminator: json ? "\n" : "")
             return ExitStatus.ok
