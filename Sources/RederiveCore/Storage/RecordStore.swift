@@ -113,6 +113,15 @@ package protocol RecordStore: AnyObject, Sendable {
     /// an engine without ranges.
     func pruneRanges(keepRuns: Int?, before: String?) throws(RederiveError) -> Int?
 
+    // MARK: History copy (rederive copy-store)
+
+    /// Runs `statements` (SQL both engines read, see `HistoryCopy`) in one transaction with
+    /// engine-neutral values; returns each one's rows.
+    func executeShared(_ statements: [HistoryCopy.Statement]) throws(RederiveError) -> [[[SummaryColumns.Value]]]
+    /// Statements that bring the run id generator past ids inserted explicitly (none where
+    /// the next id is always the highest plus one, as in SQLite).
+    var runIDFixups: [String] { get }
+
     // MARK: Inspect
 
     /// Everything stored about the record `id` (canonical UUID spelling or as stored), with
@@ -133,6 +142,9 @@ extension RecordStore {
 }
 
 extension Store: RecordStore {
+    /// SQLite's next run id is the highest plus one.
+    package var runIDFixups: [String] { [] }
+
     /// SQLite runs one writing process per store (`RunLock`): nothing to claim.
     package var rangeClaims: (any DeriveRangeClaims)? { nil }
 }
