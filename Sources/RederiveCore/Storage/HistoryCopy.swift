@@ -28,9 +28,10 @@ package enum HistoryCopy {
     static let insertRunSQL = {
         let newID = "(SELECT COALESCE(max(id), 0) + 1 FROM run)"
         return """
-            INSERT INTO run (id, resume_key, command, pipeline, arguments, status, exit_status, started_at, finished_at,
-                             summary_version, fingerprint, records_read, records_done, records_unchanged, records_skipped,
-                             file_faults, bytes_read, records_newer, allow_downgrade, duration_s)
+            INSERT INTO run (id, resume_key, command, pipeline, arguments, status, exit_status, started_at,
+                             finished_at, summary_version, fingerprint, records_read, records_done,
+                             records_unchanged, records_skipped, file_faults, bytes_read, records_newer,
+                             allow_downgrade, duration_s)
             SELECT CASE WHEN EXISTS (SELECT 1 FROM run WHERE id = CAST($1 AS BIGINT)) THEN \(newID)
                         ELSE CAST($1 AS BIGINT) END,
                    CAST($2 AS TEXT), CAST($3 AS TEXT), CAST($4 AS TEXT), CAST($5 AS TEXT), CAST($6 AS TEXT),

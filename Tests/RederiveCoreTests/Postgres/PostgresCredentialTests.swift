@@ -133,11 +133,19 @@ final class PostgresCredentialTests: XCTestCase {
         let serverRuns = try cluster.sql(
             "SELECT command || ' ' || arguments || ' ' || COALESCE(resume_key, '') FROM run", url: url)
         XCTAssertGreaterThanOrEqual(serverRuns.count, 4)
-        let sqliteRuns = try StoreInspection.rows(sqlite, "SELECT arguments FROM run").map { $0["arguments"] as String }
-        XCTAssertEqual(sqliteRuns.count, 1)
-        XCTAssertTrue(sqliteRuns[0].contains("--from postgres://r_"), sqliteRuns[0])
+        // The copy brings the server's run history along: every row is searched below.
+        let sqliteRuns = try StoreInspection.rows(
+            sqlite, "SELECT command || ' ' || arguments AS x FROM run ORDER BY id"
+        )
+        .map { $0["x"] as String }
+        XCTAssertEqual(sqliteRuns.count, serverRuns.count + 1)
+        XCTAssertTrue(
+            try XCTUnwrap(sqliteRuns.last).contains("copy-store --from postgres://r_"), sqliteRuns.description)
         assertNoSecret(
-            in: seen + filesWritten() + [("the server's run history", serverRuns.joined(separator: "\n"))],
+            in: seen + filesWritten() + [
+                ("the server's run history", serverRuns.joined(separator: "\n")),
+                ("the SQLite store's run history", sqliteRuns.joined(separator: "\n")),
+            ],
             secrets: secrets)
     }
 
