@@ -15,15 +15,67 @@ struct PostgresLocation: Sendable, Equatable {
     var database: String
     var sslMode: String
 
-    /// The URL without its password, for messages and reports.
-    var display: String { "postgres://\(user)@\(host):\(port)/\(database)" }
+    /// The location's one redacted form (`redacted(_:)`): the URL without its password.
+    var display: String { Self.display(user: user, host: host, port: port, database: database) }
 
-    /// Parses `text`, reading the environment for what it leaves out.
+    /// Parses `text`, reading the environment for what it leaves out (the password too: from
+    /// `PGPASSWORD` or the password file).
     init(_ text: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws(RederiveError) {
+        guard var location = Self(parsing: text, environment: environment) else {
+            throw .usage("\(Self.unparsable): not a PostgreSQL URL (postgres://user@host:port/dbname)")
+        }
+        let modes = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
+        guard modes.contains(location.sslMode) else {
+            throw .usage(
+                "\(location.display): sslmode \(location.sslMode) is not one of \(modes.joined(separator: ", "))")
+        }
+        if location.password == nil {
+            location.password =
+                environment["PGPASSWORD"]
+                ?? Self.passwordFile(environment: environment).flatMap {
+                    Self.password(
+                        inPassFile: $0, host: location.host, port: location.port, database: location.database,
+                        user: location.user)
+                }
+        }
+        self = location
+    }
+
+    /// The one redacted form of a PostgreSQL location, used by every message, log line, report,
+    /// results file, run history row, lock file, metrics label and default path that names the
+    /// store: `postgres://user@host:port/dbname`, built from the parsed connection options (the
+    /// environment filling in what the URL leaves out, as when connecting), so nothing else of
+    /// the text (the password, whatever characters it holds, or any parameter) is ever shown.
+    /// Text that does not parse as a PostgreSQL URL shows none of itself. The parse is
+    /// `init(parsing:environment:)`: a port to libpq swaps that, not this.
+    static func redacted(
+        _ text: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    )
+        -> String
+    {
+        Self(parsing: text, environment: environment)?.display ?? unparsable
+    }
+
+    /// What a location that does not parse shows as.
+    static let unparsable = "postgres://(a URL that does not parse; not shown)"
+
+    /// `postgres://user@host:port/dbname`, the user name and database percent-encoded as in a
+    /// URL (an `@` or `/` in them cannot be taken for a separator), an IPv6 host in brackets.
+    private static func display(user: String, host: String, port: Int, database: String) -> String {
+        let user = user.addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? user
+        let database = database.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? database
+        let host = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "postgres://\(user)@\(host):\(port)/\(database)"
+    }
+
+    /// The connection options `text` names, the environment filling in what it leaves out;
+    /// the password only from the URL, the TLS mode not yet checked. Nil when `text` is not a
+    /// PostgreSQL URL.
+    private init?(parsing text: String, environment: [String: String]) {
         guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
             scheme == "postgres" || scheme == "postgresql"
         else {
-            throw .usage("\(text): not a PostgreSQL URL (postgres://user@host:port/dbname)")
+            return nil
         }
         host = url.host.flatMap { $0.isEmpty ? nil : $0 } ?? environment["PGHOST"] ?? "localhost"
         port = url.port ?? environment["PGPORT"].flatMap(Int.init) ?? 5432
@@ -33,15 +85,7 @@ struct PostgresLocation: Sendable, Equatable {
         let query = Dictionary(
             (url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { _, last in last })
         sslMode = query["sslmode"] ?? environment["PGSSLMODE"] ?? "prefer"
-        let modes = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
-        guard modes.contains(sslMode) else {
-            throw .usage("\(text): sslmode \(sslMode) is not one of \(modes.joined(separator: ", "))")
-        }
-        password =
-            url.password ?? environment["PGPASSWORD"]
-            ?? Self.passwordFile(environment: environment).flatMap {
-                Self.password(inPassFile: $0, host: host, port: port, database: database, user: user)
-            }
+        password = url.password
     }
 
     private static func passwordFile(environment: [String: String]) -> String? {

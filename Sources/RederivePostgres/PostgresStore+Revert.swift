@@ -114,4 +114,44 @@ extension PostgresStore {
             }
         }
     }
+
+    /// Deletes the range rows of pruned runs: with `keepRuns`, of every run but the latest
+    /// `keepRuns` that have ranges; with `before`, of runs that ended (or, never ended,
+    /// started) before it. A run a rerun could still continue (the latest of its key, neither
+    /// completed nor failed) keeps its ranges: they are how the rerun goes on.
+    package func pruneRanges(keepRuns: Int?, before: String?) throws(RederiveError) -> Int? {
+        let continuable = """
+            run.status NOT IN ('\(RunStatus.completed.rawValue)', '\(RunStatus.failed.rawValue)')
+            AND run.id = (SELECT max(later.id) FROM run later WHERE later.resume_key = run.resume_key)
+            """
+        return try io("prune the derive ranges") {
+            try writer.transaction { tx in
+                var removed = 0
+                if let keepRuns {
+                    removed +=
+                        try tx.run(
+                            """
+                            DELETE FROM derive_range WHERE run_id IN (
+                                SELECT run.id FROM run WHERE run.id NOT IN (
+                                    SELECT DISTINCT run_id FROM derive_range ORDER BY run_id DESC LIMIT $1)
+                                AND NOT (\(continuable)))
+                            """, .of(keepRuns)
+                        ).affected
+                }
+                if let before {
+                    try tx.run("SET LOCAL TimeZone = 'UTC'")
+                    removed +=
+                        try tx.run(
+                            """
+                            DELETE FROM derive_range WHERE run_id IN (
+                                SELECT run.id FROM run
+                                WHERE COALESCE(run.finished_at, run.started_at)::timestamptz < $1::timestamptz
+                                AND NOT (\(continuable)))
+                            """, .of(before)
+                        ).affected
+                }
+                return removed
+            }
+        }
+    }
 }

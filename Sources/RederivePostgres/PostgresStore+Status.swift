@@ -75,6 +75,8 @@ extension PostgresStore {
                 status.historyRows = try history.get("n")
                 status.historyBytes = try history.get("b")
                 status.deriveRanges = try Self.rangeStatus(tx)
+                let ranges = try tx.run("SELECT count(*) AS n, count(DISTINCT run_id) AS r FROM derive_range").rows[0]
+                status.rangeRows = .init(rows: try ranges.get("n"), runs: try ranges.get("r"))
                 return status
             }
         }

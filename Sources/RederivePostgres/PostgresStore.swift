@@ -32,7 +32,8 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
 
     /// Registers the engine for `postgres://` and `postgresql://` locations.
     package static func register() {
-        RecordStores.register(scheme: "postgres") { location, mode throws(RederiveError) in
+        RecordStores.register(scheme: "postgres", redactor: { PostgresLocation.redacted($0) }) {
+            location, mode throws(RederiveError) in
             try PostgresStore(url: location, readOnly: mode == .readOnly)
         }
     }

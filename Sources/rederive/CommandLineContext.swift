@@ -4,13 +4,24 @@ import Logging
 let logger = Logger(label: "rederive")
 
 import Foundation
+import RederiveCore
 
-/// The command line as typed, for the run history and the run lock, without the password of
-/// any URL in it (`--db postgres://user:secret@…`): the history is kept in the store, which
-/// others may read.
-var commandLineText: String { withoutPasswords(CommandLine.arguments.dropFirst().joined(separator: " ")) }
+/// The command line as typed, for the run history and the run lock, with every store URL in
+/// it (`--db postgres://user:secret@…`) in its one redacted form: the history is kept in the
+/// store, which others may read.
+var commandLineText: String { redactedArguments(CommandLine.arguments.dropFirst()).joined(separator: " ") }
 
-/// `text` with every URL's password left out (`scheme://user:secret@host` → `scheme://user@host`).
-func withoutPasswords(_ text: String) -> String {
-    text.replacingOccurrences(of: #"(://[^:/@\s]*):[^@/\s]*@"#, with: "$1@", options: .regularExpression)
+/// `arguments` with each URL (`URL` or `--option=URL`) as `RecordStores.redacted` shows it;
+/// an argument that holds `://` elsewhere, which no parser can tell apart, is left out.
+func redactedArguments(_ arguments: some Sequence<String>) -> [String] {
+    arguments.map { argument in
+        if RecordStores.isURL(argument) { return RecordStores.redacted(argument) }
+        guard argument.contains("://") else { return argument }
+        if argument.hasPrefix("-"), let equals = argument.firstIndex(of: "="),
+            case let value = String(argument[argument.index(after: equals)...]), RecordStores.isURL(value)
+        {
+            return argument[...equals] + RecordStores.redacted(value)
+        }
+        return "(an argument holding a URL; not shown)"
+    }
 }

@@ -19,9 +19,11 @@ struct CopyStore: ParsableCommand {
             finished by running the same command again, and records already copied count as \
             unchanged.
 
-            Not copied: the run history, the summary history (so `rederive revert` of a run \
-            made on the old store works only there) and the failure ledger of records that \
-            were never stored (their exports fail again when imported into the new store).
+            Also copied, once the records are: the run history (each run keeps its id when \
+            --to has it free, as a new store does; the copy's own run comes after them), the \
+            summary history (so `rederive revert --run N` of a run made on the old store \
+            works on the new one) and the failure ledger, records never stored included. A \
+            rerun copies none of them twice.
 
             Examples:
               rederive copy-store --from out/rooms.sqlite --to postgres://me@db/rooms
@@ -63,7 +65,8 @@ struct CopyStore: ParsableCommand {
                 throw RederiveError.usage("\(from): no such store (--from names the store to copy)")
             }
             if Self.sameLocation(from, to) {
-                throw RederiveError.usage("\(to): is the store to copy (--from); give --to another store")
+                throw RederiveError.usage(
+                    "\(RecordStores.redacted(to)): is the store to copy (--from); give --to another store")
             }
             let source = try ExistingStore.open(from)
             defer { source.close() }
@@ -78,7 +81,7 @@ struct CopyStore: ParsableCommand {
             let settings = tuning.settings(report: report, arguments: commandLineText)
             let config = CopyStoreConfiguration(settings: settings)
             let report = try CopyStoreJob.run(config, from: source, to: destination)
-            return try output.finish([report], store: destination.path)
+            return try output.finish([report], store: destination)
         }
         throw ExitCode(status)
     }

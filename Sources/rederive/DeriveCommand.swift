@@ -112,11 +112,7 @@ struct Derive: ParsableCommand {
 
     /// Where a dry run writes its preview by default: next to a store file, or `rederive-preview`
     /// in the working directory for a server store.
-    private var previewDirectory: String {
-        previewOut
-            ?? (RecordStores.isURL(options.db)
-                ? "rederive-preview" : ChangeReport.defaultDirectory(forStore: options.db))
-    }
+    private var previewDirectory: String { previewOut ?? ChangeReport.defaultDirectory(forStore: options.db) }
 
     func validate() throws {
         if plan != nil && !dryRun { throw ValidationError("--plan needs --dry-run (a plan is made by a preview)") }
@@ -174,9 +170,9 @@ struct Derive: ParsableCommand {
                     let counts = "\(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries"
                     logger.info("applying the plan \(applyPlan): \(counts) (\(plan.selection))")
                     return try output.finish(
-                        [try DeriveJob.apply(plan, config: config, store: store)], store: store.path)
+                        [try DeriveJob.apply(plan, config: config, store: store)], store: store)
                 }
-                return try output.finish([try DeriveJob.run(config, store: store)], store: store.path)
+                return try output.finish([try DeriveJob.run(config, store: store)], store: store)
             }
         }
         throw ExitCode(status)
@@ -199,7 +195,7 @@ struct Derive: ParsableCommand {
             if let plan {
                 try DeriveJob.plan(report, config: config, store: store).write(to: plan)
                 logger.info(
-                    "plan written to \(plan): apply it with `rederive derive --db \(options.db) --apply-plan \(plan)`")
+                    "plan written to \(plan): apply it with `rederive derive --db \(store.path) --apply-plan \(plan)`")
             }
             if output.json { print(report.json()) }
             logger.info("\(report.tallyLine()); preview in \(dir)/")

@@ -72,7 +72,7 @@ struct Export: ParsableCommand {
             RunControl.installSignalHandlers()
             let config = ExportConfiguration(
                 outPath: out, includeStale: allRecords, since: since, arguments: commandLineText)
-            return try output.finish([try ExportJob.run(config, store: store)], store: store.path)
+            return try output.finish([try ExportJob.run(config, store: store)], store: store)
         }
         throw ExitCode(status)
     }

@@ -62,7 +62,8 @@ struct Failures: ParsableCommand {
             let filter = FailureFilter(stage: stage, code: code, file: file, runID: runID)
             let failures = try store.openFailures(matching: filter)
             print(
-                json ? OpenFailure.json(failures, store: db) : OpenFailure.text(failures), terminator: json ? "\n" : "")
+                json ? OpenFailure.json(failures, store: store.path) : OpenFailure.text(failures),
+                terminator: json ? "\n" : "")
             return 0
         }
         throw ExitCode(status)

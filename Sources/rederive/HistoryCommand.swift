@@ -11,8 +11,11 @@ struct History: ParsableCommand {
             when and by which run each was derived, which run replaced it), then the current \
             one; read-only. --prune removes history: --keep-runs K keeps the latest K runs' \
             replaced summaries, --before DATE removes what was replaced before DATE (ISO \
-            8601). What is pruned can no longer be reverted. `rederive status` shows the \
-            history's size.
+            8601). On PostgreSQL it also removes the derive range rows (one per --batch-size \
+            records of a run) of all but the latest K runs with ranges, or of runs that \
+            ended before DATE; a run a rerun could still continue keeps them. What is pruned \
+            can no longer be reverted. `rederive status` shows the history's size and the \
+            range rows kept.
 
             Examples:
               rederive history --db rooms.sqlite --id 097B99EB-A817-4BD6-BC65-3EF3C0A0B344
@@ -61,16 +64,18 @@ struct History: ParsableCommand {
         let status = CommandRunner.run {
             if prune {
                 return try ExistingStore.withLockedStore(db, locking: locking) { store in
-                    let removed = try store.pruneHistory(
-                        keepRuns: keepRuns, before: before.map { TimestampText.utcMilliseconds($0) ?? $0 })
-                    logger.info("history: \(removed) replaced summaries removed")
+                    let cutoff = before.map { TimestampText.utcMilliseconds($0) ?? $0 }
+                    let removed = try store.pruneHistory(keepRuns: keepRuns, before: cutoff)
+                    let ranges = try store.pruneRanges(keepRuns: keepRuns, before: cutoff)
+                    let rangeText = ranges.map { ", \($0) derive range rows of pruned runs" } ?? ""
+                    logger.info("history: \(removed) replaced summaries removed\(rangeText)")
                     return ExitStatus.ok
                 }
             }
             let store = try ExistingStore.open(db)
             defer { store.close() }
             guard let id, let record = try store.record(id: id, deriver: SummaryDeriver()) else {
-                throw RederiveError.usage("\(db): no record with id \(id ?? "")")
+                throw RederiveError.usage("\(store.path): no record with id \(id ?? "")")
             }
             print(json ? record.historyJSON() : record.historyText(), terminator: json ? "\n" : "")
             return ExitStatus.ok

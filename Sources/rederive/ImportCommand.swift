@@ -57,7 +57,7 @@ struct Import: ParsableCommand {
             let config = ImportConfiguration(
                 files: files, skipImportedFiles: skipImportedFiles,
                 settings: options.settings)
-            return try output.finish([try ImportJob.run(config, store: store)], store: store.path)
+            return try output.finish([try ImportJob.run(config, store: store)], store: store)
         }
         throw ExitCode(status)
     }

@@ -43,9 +43,11 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// Logs the run's tally (with its figures as typed metadata), its warnings and the
-    /// files it wrote, prints `--json`, writes `--metrics-file` (with the figures of the
-    /// store at `store`, when given); returns the exit status.
-    func finish(_ reports: [RunReport], pipeline: String? = nil, store: String? = nil) throws(RederiveError) -> Int32 {
+    /// files it wrote, prints `--json`, writes `--metrics-file` (with the figures of `store`,
+    /// the store the command has open, when given); returns the exit status.
+    func finish(
+        _ reports: [RunReport], pipeline: String? = nil, store: (any RecordStore)? = nil
+    ) throws(RederiveError) -> Int32 {
         for report in reports {
             if json { print(report.json()) }
             logger.info("\(report.tallyLine())", metadata: report.logMetadata)
@@ -55,7 +57,7 @@ struct OutputOptions: ParsableArguments {
         if let metricsFile {
             try MetricsFile.write(
                 reports, pipeline: pipeline, to: metricsFile,
-                store: store.flatMap { MetricsFile.StoreFigures.read(storeAt: $0) })
+                store: store.flatMap { MetricsFile.StoreFigures.read(from: $0) })
             logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])
         }
         return reports.last?.exitStatus ?? 0

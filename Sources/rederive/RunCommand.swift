@@ -91,9 +91,10 @@ struct Run: ParsableCommand {
             let lock = dryRun ? nil : try locking.acquire(store: resolved.store)
             defer { lock?.release() }
             RunControl.installSignalHandlers()
+            let shownStore = RecordStores.redacted(resolved.store)
             logger.info(
-                "pipeline \(resolved.name): \(resolved.stages.count) stage(s) on \(resolved.store)",
-                metadata: ["pipeline": "\(resolved.name)", "store": "\(resolved.store)"])
+                "pipeline \(resolved.name): \(resolved.stages.count) stage(s) on \(shownStore)",
+                metadata: ["pipeline": "\(resolved.name)", "store": "\(shownStore)"])
             let outcome = try PipelineRunner.run(resolved) { level, line, metadata in
                 logger.log(level: level, "\(line)", metadata: metadata.merging(["pipeline": "\(resolved.name)"]) { $1 })
             }
@@ -109,7 +110,7 @@ struct Run: ParsableCommand {
                         labels: result.stages.compactMap { stage in
                             if case .ran = stage.outcome { stage.label } else { nil }
                         },
-                        store: MetricsFile.StoreFigures.read(storeAt: resolved.store),
+                        store: outcome.storeFigures,
                         succeeded: outcome.result.statusText != "error")
                     result.metricsFile = metricsFile
                     logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])

@@ -74,7 +74,9 @@ struct Show: ParsableCommand {
                     return 0
                 }
                 let failures = try store.openFailures(matching: FailureFilter(recordID: key))
-                guard let first = failures.first else { throw RederiveError.usage("\(id): no such record in \(db)") }
+                guard let first = failures.first else {
+                    throw RederiveError.usage("\(id): no such record in \(store.path)")
+                }
                 throw RederiveError.usage(
                     "\(id): not stored (it failed: \(first.stage) \(first.code)); "
                         + "its original line is \(first.location)"
@@ -85,7 +87,7 @@ struct Show: ParsableCommand {
                 return 0
             }
             let failures = try store.openFailures(matching: FailureFilter(recordID: key))
-            guard !failures.isEmpty else { throw RederiveError.usage("\(id): no such record in \(db)") }
+            guard !failures.isEmpty else { throw RederiveError.usage("\(id): no such record in \(store.path)") }
             print(
                 json
                     ? StoredRecord.notStoredJSON(id: key, failures: failures)

@@ -26,7 +26,8 @@ package struct CopyStoreConfiguration: Sendable {
 /// with import's batch write, so the destination holds what importing the same exports
 /// with this build would give: the same records, byte-identical raw rooms, the same source
 /// file and line. The copy is a run of the destination; a rerun continues an unfinished
-/// one, and records already copied come out unchanged. The source is only read.
+/// one, and records already copied come out unchanged. The run history, the summary history
+/// and the failure ledger come along (`HistoryCopy`). The source is only read.
 // @unchecked: `start`, `nextBatch` and `process` run on the driver's thread only; `write`
 // (the writer thread) reads immutable state and the `Mutex`-guarded totals.
 package final class CopyStoreJob: BatchJob, @unchecked Sendable {
@@ -42,8 +43,20 @@ package final class CopyStoreJob: BatchJob, @unchecked Sendable {
                     + "give --to another store")
         }
         let key = "copy-store:" + (sourceID.isEmpty ? source.path : sourceID)
+        // The run history first, so on a fresh destination every run keeps its id and the
+        // copy's own run comes after them.
+        let runs = try HistoryCopy.copyRuns(from: source, to: destination, sourceID: sourceID)
         let job = CopyStoreJob(config, source: source, destination: destination, resumeKey: key)
-        return try BatchRunner.run(job, settings: config.settings)
+        let report = try BatchRunner.run(job, settings: config.settings)
+        guard [ExitStatus.ok, ExitStatus.skippedRecords].contains(report.exitStatus) else { return report }
+        // Then, with every record there, what runs replaced and the failure ledger.
+        let copied = try HistoryCopy.copyHistory(
+            from: source, to: destination, runs: runs, copyRun: report.runID)
+        let what = "\(runs.count) runs, \(copied.history) replaced summaries, \(copied.failures) failure ledger entries"
+        Logger(label: "rederive.copy-store").info(
+            "history copied: \(what)",
+            metadata: ["runs": "\(runs.count)", "history": "\(copied.history)", "failures": "\(copied.failures)"])
+        return report
     }
 
     let command = "copy-store"

@@ -201,6 +201,10 @@ public struct PipelineOutcome: Sendable {
     public var exitStatus: Int32
     /// Every stage, in order, with how it ended, and the run's times.
     public var result: PipelineResult
+    /// The store's figures after the last stage, read through the pipeline's own connection
+    /// (for the metrics file's store gauges); nil for a dry run, a pipeline without a metrics
+    /// file, or when no stage opened the store.
+    public var storeFigures: MetricsFile.StoreFigures?
 }
 
 /// Runs a resolved pipeline's stages in order against one store. A stage that skipped
@@ -224,7 +228,7 @@ public enum PipelineRunner {
             ? pipeline.stageLabels : pipeline.stages.indices.map { "\($0)" }
         let names = pipeline.stageNames.count == pipeline.stages.count ? pipeline.stageNames : labels
         var result = PipelineResult(
-            name: pipeline.name, file: pipeline.file, store: pipeline.store,
+            name: pipeline.name, file: pipeline.file, store: RecordStores.redacted(pipeline.store),
             dryRun: pipeline.dryRun, startedAt: Date(), finishedAt: Date(), exitStatus: 0,
             stages: zip(names, labels).enumerated().map {
                 .init(index: $0, name: $1.0, label: $1.1, outcome: .notRun)
@@ -267,7 +271,7 @@ public enum PipelineRunner {
                     log(
                         .info,
                         "plan written to \(planPath): apply it with "
-                            + "`rederive derive --db \(pipeline.store) --apply-plan \(planPath)`",
+                            + "`rederive derive --db \(readOnly.path) --apply-plan \(planPath)`",
                         stageMetadata.merging(["plan": .string(planPath)]) { $1 })
                 }
                 if preview.exitStatus != 0 { outcome.exitStatus = preview.exitStatus }
@@ -303,6 +307,9 @@ public enum PipelineRunner {
         result.finishedAt = Date()
         result.exitStatus = outcome.exitStatus
         outcome.result = result
+        if pipeline.metricsFile != nil, !pipeline.dryRun, let store {
+            outcome.storeFigures = MetricsFile.StoreFigures.read(from: store)
+        }
         return outcome
     }
 }

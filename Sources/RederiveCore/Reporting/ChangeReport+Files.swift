@@ -29,8 +29,12 @@ extension ChangeReport {
         public static let changes = "changes.jsonl.zst"
     }
 
-    /// The default preview directory for a store: `PATH-preview` next to it.
-    public static func defaultDirectory(forStore path: String) -> String { path + "-preview" }
+    /// The default preview directory for a store: `PATH-preview` next to a store file, and
+    /// `rederive-preview` in the working directory for a server store (a URL names no folder,
+    /// and may hold a password).
+    public static func defaultDirectory(forStore location: String) -> String {
+        RecordStores.isURL(location) ? "rederive-preview" : location + "-preview"
+    }
 
     /// Writes `changes.jsonl.zst`, `preview.json`, `preview.md` and `preview.html` into
     /// `directory` (created when absent), each through a temporary name renamed into place,

@@ -40,19 +40,11 @@ public enum MetricsFile {
                 newerSummaries: newer)
         }
 
-        /// The figures of the store at `path`, read through a read-only connection; nil when
-        /// there is no store there or it cannot be read (the metrics then leave them out).
-        public static func read(storeAt path: String) -> StoreFigures? {
-            if RecordStores.isURL(path) {
-                guard let store = try? RecordStores.open(path, mode: .readOnly) else { return nil }
-                defer { store.close() }
-                return (try? store.status(deriver: SummaryDeriver(), runLimit: 0)).map(StoreFigures.init)
-            }
-            guard FileManager.default.fileExists(atPath: path),
-                let store = try? Store(path: path, readOnly: true)
-            else { return nil }
-            defer { store.close() }
-            return (try? store.status(runLimit: 0)).map(StoreFigures.init)
+        /// The figures of `store`, read through the connection the run already has open (a
+        /// store is never reopened from its shown location, which holds no password); nil when
+        /// it cannot be read (the metrics then leave them out).
+        package static func read(from store: any RecordStore) -> StoreFigures? {
+            (try? store.status(deriver: SummaryDeriver(), runLimit: 0)).map(StoreFigures.init)
         }
     }
 

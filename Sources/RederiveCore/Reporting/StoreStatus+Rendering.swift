@@ -11,7 +11,8 @@ extension StoreStatus {
     /// ```
     ///
     /// A store whose derives are split across processes (PostgreSQL) adds
-    /// `"deriveRanges":{"run","open","claimed","done","failed","claimedBy":{worker:n}}`.
+    /// `"deriveRanges":{"run","open","claimed","done","failed","claimedBy":{worker:n}}` and
+    /// `"rangeRows":{"rows","runs"}` (the range rows kept, over all runs).
     public func json() -> String {
         func object(_ dict: [String: Int]) -> String {
             "{" + dict.keys.sorted().map { "\(JSONText.string($0)):\(dict[$0]!)" }.joined(separator: ",") + "}"
@@ -58,6 +59,9 @@ extension StoreStatus {
             fields.append(
                 "\"deriveRanges\":{\"run\":\(r.runID),\"open\":\(r.open),\"claimed\":\(r.claimed),"
                     + "\"done\":\(r.done),\"failed\":\(r.failed),\"claimedBy\":\(object(r.claimedBy))}")
+        }
+        if let kept = rangeRows {
+            fields.append("\"rangeRows\":{\"rows\":\(kept.rows),\"runs\":\(kept.runs)}")
         }
         return "{" + fields.joined(separator: ",") + "}"
     }
@@ -136,6 +140,11 @@ extension StoreStatus {
             for worker in r.claimedBy.keys.sorted() {
                 line("  claimed by \(worker): \(r.claimedBy[worker]!)")
             }
+        }
+        if let kept = rangeRows, kept.rows > 0 {
+            line(
+                "range rows     \(kept.rows) kept for \(kept.runs) run(s); "
+                    + "`rederive history --prune` removes those of pruned runs")
         }
         return out
     }

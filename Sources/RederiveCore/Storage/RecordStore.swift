@@ -114,6 +114,20 @@ package protocol RecordStore: AnyObject, Sendable {
     /// Deletes the history of all but the latest `keepRuns` runs that replaced summaries and
     /// (when given) what was replaced before `before` (ISO 8601, UTC); returns the rows removed.
     func pruneHistory(keepRuns: Int?, before: String?) throws(RederiveError) -> Int
+    /// Deletes the derive range rows of the runs `history --prune` prunes: all but the latest
+    /// `keepRuns` runs that have ranges, and (when given) runs that ended before `before`;
+    /// never those of a run a rerun could still continue. Returns the rows removed, or nil on
+    /// an engine without ranges.
+    func pruneRanges(keepRuns: Int?, before: String?) throws(RederiveError) -> Int?
+
+    // MARK: History copy (rederive copy-store)
+
+    /// Runs `statements` (SQL both engines read, see `HistoryCopy`) in one transaction with
+    /// engine-neutral values; returns each one's rows.
+    func executeShared(_ statements: [HistoryCopy.Statement]) throws(RederiveError) -> [[[SummaryColumns.Value]]]
+    /// Statements that bring the run id generator past ids inserted explicitly (none where
+    /// the next id is always the highest plus one, as in SQLite).
+    var runIDFixups: [String] { get }
 
     // MARK: Inspect
 
@@ -129,7 +143,15 @@ package protocol RecordStore: AnyObject, Sendable {
     func rawRoom(id: String) throws(RederiveError) -> [UInt8]?
 }
 
+extension RecordStore {
+    /// No ranges to prune (an engine that does not split derives).
+    package func pruneRanges(keepRuns: Int?, before: String?) throws(RederiveError) -> Int? { nil }
+}
+
 extension Store: RecordStore {
+    /// SQLite's next run id is the highest plus one.
+    package var runIDFixups: [String] { [] }
+
     /// SQLite runs one writing process per store (`RunLock`): nothing to claim.
     package var rangeClaims: (any DeriveRangeClaims)? { nil }
 }

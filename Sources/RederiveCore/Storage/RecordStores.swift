@@ -7,11 +7,26 @@ package enum RecordStores {
     package typealias Opener =
         @Sendable (_ location: String, _ mode: Store.OpenMode) throws(RederiveError) -> any RecordStore
 
-    private static let openers = Mutex<[String: Opener]>([:])
+    /// The one redacted form of a location the engine parses (see `redacted(_:)`).
+    package typealias Redactor = @Sendable (_ location: String) -> String
 
-    /// Makes `scheme://…` locations open with `opener`.
-    package static func register(scheme: String, _ opener: @escaping Opener) {
-        openers.withLock { $0[scheme.lowercased()] = opener }
+    private static let openers = Mutex<[String: (open: Opener, redact: Redactor)]>([:])
+
+    /// Makes `scheme://…` locations open with `opener` and show as `redactor` gives them.
+    package static func register(scheme: String, redactor: @escaping Redactor, _ opener: @escaping Opener) {
+        openers.withLock { $0[scheme.lowercased()] = (opener, redactor) }
+    }
+
+    /// The one form of `location` that messages, logs, reports, results files, the run
+    /// history, lock files, metrics and default paths may show: a file path as it is; a URL
+    /// as its engine rebuilds it from the connection options it parses, without the password
+    /// (`postgres://user@host:port/dbname`); for a scheme no engine is registered for, the
+    /// scheme alone (nothing that might hold a secret).
+    package static func redacted(_ location: String) -> String {
+        guard let scheme = scheme(of: location) else { return location }
+        let key = scheme == "postgresql" ? "postgres" : scheme
+        guard let redact = openers.withLock({ $0[key]?.redact }) else { return "\(scheme)://(not shown)" }
+        return redact(location)
     }
 
     /// The URL scheme of `location` (`postgres` in `postgres://…`), nil for a file path.
@@ -31,11 +46,11 @@ package enum RecordStores {
     package static func open(_ location: String, mode: Store.OpenMode) throws(RederiveError) -> any RecordStore {
         guard let scheme = scheme(of: location) else { return try Store(path: location, mode: mode) }
         if scheme == "postgresql" || scheme == "postgres" {
-            let opener = openers.withLock { $0["postgres"] }
-            guard let opener else { throw .usage("\(location): this build has no PostgreSQL engine") }
+            let opener = openers.withLock { $0["postgres"]?.open }
+            guard let opener else { throw .usage("\(scheme)://: this build has no PostgreSQL engine") }
             return try opener(location, mode)
         }
-        let opener = openers.withLock { $0[scheme] }
+        let opener = openers.withLock { $0[scheme]?.open }
         guard let opener else { throw .usage("\(scheme)://: no store engine for this scheme (postgres:// or a path)") }
         return try opener(location, mode)
     }

@@ -158,6 +158,20 @@ public struct StoreStatus: Sendable, Equatable {
     public var historyBytes: Int64 = 0
     /// The ranges of the latest split derive run; nil on a store without them (SQLite).
     public var deriveRanges: DeriveRanges?
+    /// Range rows kept for all runs, and how many runs they belong to (`history --prune`
+    /// removes those of pruned runs); nil on a store without ranges (SQLite).
+    public var rangeRows: RangeRows?
+
+    /// The derive range rows a store keeps.
+    public struct RangeRows: Sendable, Equatable {
+        /// Rows, over all runs.
+        public var rows: Int
+        /// Runs they belong to.
+        public var runs: Int
+
+        /// Creates counts.
+        public init(rows: Int, runs: Int) { (self.rows, self.runs) = (rows, runs) }
+    }
 
     /// Creates a status.
     public init(

@@ -17,27 +17,33 @@ extension SummaryColumns {
     /// The columns from engine-neutral values, in `names` order.
     package init(neutral: [Value]) {
         precondition(neutral.count == Self.names.count, "one value per summary column")
-        values = neutral.map { value in
-            switch value {
-            case .null: .null
-            case .integer(let int): int.databaseValue
-            case .real(let double): double.databaseValue
-            case .text(let text): text.databaseValue
-            }
-        }
+        values = neutral.map(\.databaseValue)
     }
 
     /// The values, engine-neutral, in `names` order (a summary holds no blobs; one would be
     /// read as UTF-8 text).
-    package var neutral: [Value] {
-        values.map { value in
-            switch value.storage {
-            case .null: .null
-            case .int64(let int): .integer(int)
-            case .double(let double): .real(double)
-            case .string(let text): .text(text)
-            case .blob(let data): .text(String(decoding: data, as: UTF8.self))
-            }
+    package var neutral: [Value] { values.map(Value.init) }
+}
+
+extension SummaryColumns.Value {
+    /// The value as SQLite binds it.
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .null: .null
+        case .integer(let int): int.databaseValue
+        case .real(let double): double.databaseValue
+        case .text(let text): text.databaseValue
+        }
+    }
+
+    /// A SQLite value, engine-neutral (a blob is read as UTF-8 text).
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let int): self = .integer(int)
+        case .double(let double): self = .real(double)
+        case .string(let text): self = .text(text)
+        case .blob(let data): self = .text(String(decoding: data, as: UTF8.self))
         }
     }
 }

@@ -77,6 +77,35 @@ final class PostgresCluster: @unchecked Sendable {
         return "postgres://postgres@127.0.0.1:\(port)/\(name)"
     }
 
+    /// A new empty database owned by a new role that must log in with `password` (SCRAM-SHA-256
+    /// over TCP: a `pg_hba.conf` line for that role alone, ahead of the cluster's trust lines,
+    /// then a reload). Returns the URL with the password percent-encoded (`encoded`, default), or
+    /// spelled as it is when `encoded` is false (a URL parser must then still find the host).
+    func newDatabase(password: String, encoded: Bool = true) throws -> String {
+        let suffix = UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
+        let (role, name) = ("r_\(suffix)", "t_\(suffix)")
+        let quoted = password.replacingOccurrences(of: "'", with: "''")
+        try sql("SET password_encryption = 'scram-sha-256'; CREATE ROLE \(role) LOGIN PASSWORD '\(quoted)'")
+        try sql("CREATE DATABASE \(name) OWNER \(role)")
+        let hba = "\(directory)/data/pg_hba.conf"
+        let lines = try String(contentsOfFile: hba, encoding: .utf8)
+        try ("host all \(role) 127.0.0.1/32 scram-sha-256\n" + lines).write(
+            toFile: hba, atomically: false, encoding: .utf8)
+        try sql("SELECT pg_reload_conf()")
+        // The server reloads on its own time: wait until the role is refused without its password.
+        for _ in 0..<100 {
+            let trusted =
+                (try? Self.exec([
+                    "\(bin)/psql", "-X", "-w", "-q", "-h", "127.0.0.1", "-p", "\(port)", "-U", role, "-d", name, "-c",
+                    "SELECT 1",
+                ])) != nil
+            if !trusted { break }
+            usleep(50_000)
+        }
+        let spelled = encoded ? password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" : password
+        return "postgres://\(role):\(spelled)@127.0.0.1:\(port)/\(name)"
+    }
+
     /// Runs `text` with psql on the database of `url` (or `database`); returns its rows,
     /// one line each, columns separated by `|`.
     @discardableResult

@@ -78,7 +78,9 @@ final class PostgresCopyStoreTests: XCTestCase {
         XCTAssertEqual(StoreInspection.fileBytes(sqlite)[""], before, "the SQLite store is left byte-identical")
         let run = try XCTUnwrap(JSONSerialization.jsonObject(with: copy.stdoutData) as? [String: Any])
         XCTAssertEqual((run["counts"] as? [String: Any])?["copied"] as? Int, 32)
-        XCTAssertEqual(try cluster.sql("SELECT command, status FROM run", url: url), ["copy-store|completed"])
+        XCTAssertEqual(
+            try cluster.sql("SELECT command, status FROM run ORDER BY id", url: url),
+            ["import|completed", "copy-store|completed"], "the source's run, then the copy's")
 
         XCTAssertEqual(try exported(url), try exported(sqlite))
         XCTAssertEqual(try metadata(postgres: url), try metadata(sqlite: sqlite))
@@ -124,18 +126,20 @@ final class PostgresCopyStoreTests: XCTestCase {
         let partial = Int(try cluster.sql("SELECT count(*) FROM record", url: url)[0]) ?? 0
         XCTAssertGreaterThan(partial, 0, "killed after some batches were committed")
         XCTAssertLessThan(partial, total, "killed before the copy finished")
-        XCTAssertEqual(try cluster.sql("SELECT command, status FROM run", url: url), ["copy-store|running"])
+        XCTAssertEqual(
+            try cluster.sql("SELECT command, status FROM run ORDER BY id", url: url),
+            ["import|completed", "copy-store|running"])
 
         let rerun = try rederive(Array(arguments.dropLast()) + ["--json"])
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
         let run = try XCTUnwrap(JSONSerialization.jsonObject(with: rerun.stdoutData) as? [String: Any])
-        XCTAssertEqual(run["resumedFrom"] as? Int, 1, "continues the killed run")
+        XCTAssertEqual(run["resumedFrom"] as? Int, 2, "continues the killed run")
         let counts = try XCTUnwrap(run["counts"] as? [String: Any])
         XCTAssertEqual(counts["unchanged"] as? Int, partial, "records already copied are unchanged")
         XCTAssertEqual(counts["copied"] as? Int, total - partial)
         XCTAssertEqual(
             try cluster.sql("SELECT id, command, status FROM run ORDER BY id", url: url),
-            ["1|copy-store|crashed", "2|copy-store|completed"])
+            ["1|import|completed", "2|copy-store|crashed", "3|copy-store|completed"], "the source's run copied once")
 
         XCTAssertEqual(try exported(url), try exported(sqlite))
         XCTAssertEqual(try metadata(postgres: url), try metadata(sqlite: sqlite))
@@ -155,5 +159,76 @@ final class PostgresCopyStoreTests: XCTestCase {
             let shown = try rederive(["show", id, "--db", sqlite, "--raw"])
             XCTAssertEqual(try server.rawRoom(id: id), [UInt8](shown.stdoutData), id)
         }
+    }
+
+    // MARK: The history comes along (issue 19 item 4)
+
+    private static let runsSQL = "SELECT id || '|' || command || '|' || status || '|' || arguments AS x FROM run"
+    private static let ledgerSQL = """
+        SELECT record_key || '|' || COALESCE(record_id, '-') || '|' || COALESCE(file, '-') || '|'
+               || COALESCE(CAST(line AS TEXT), '-') || '|' || stage || '|' || code || '|' || message AS x
+        FROM failure ORDER BY record_key
+        """
+
+    /// Exports with a line that never becomes a record, imported into `db`; then five
+    /// summaries made stale and a derive (run 2) that replaces them, leaving five history rows.
+    private func storeWithHistory(_ db: String, makeStale: (String) throws -> Void) throws {
+        let bad = dir.file("bad.jsonl")
+        try "{\"not\": a record\n".write(toFile: bad, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try rederive(["import", exports, bad, "--db", db, "--quiet"]).status, 3)
+        try makeStale("UPDATE summary SET fingerprint = 'old' WHERE record_seq <= 5")
+        let derived = try rederive(["derive", "--db", db, "--quiet"])
+        XCTAssertEqual(derived.status, 0, derived.stderr)
+    }
+
+    /// `history --id ID --json` of the first record the derive replaced.
+    private func history(_ db: String, id: String) throws -> String {
+        let shown = try rederive(["history", "--db", db, "--id", id, "--json"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        return shown.stdout
+    }
+
+    private func assertRestoresRunTwo(_ db: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let reverted = try rederive(["revert", "--db", db, "--run", "2"])
+        XCTAssertEqual(reverted.status, 0, reverted.stderr, file: file, line: line)
+        XCTAssertTrue(reverted.stderr.contains("5 restored, 0 conflicts"), reverted.stderr, file: file, line: line)
+    }
+
+    func testCopyToPostgresCarriesTheRunHistorySummaryHistoryAndFailureLedger() throws {
+        let sqlite = dir.file("rooms.sqlite")
+        try storeWithHistory(sqlite) { try StoreInspection.execute(sqlite, $0) }
+        let sourceRuns = try StoreInspection.rows(sqlite, Self.runsSQL + " ORDER BY id").map { $0["x"] as String }
+        XCTAssertEqual(sourceRuns.count, 2)
+        let id = try StoreInspection.rows(sqlite, "SELECT id FROM record WHERE seq = 1")[0]["id"] as String
+        for attempt in ["copy", "rerun"] {
+            let copy = try rederive(["copy-store", "--from", sqlite, "--to", url, "--batch-size", "5"])
+            XCTAssertEqual(copy.status, 0, copy.stderr)
+            XCTAssertTrue(copy.stderr.contains("history copied: 2 runs, 5 replaced summaries, 1 failure"), copy.stderr)
+            XCTAssertEqual(try cluster.sql(Self.runsSQL + " WHERE id <= 2 ORDER BY id", url: url), sourceRuns, attempt)
+            XCTAssertEqual(try cluster.sql("SELECT count(*) FROM summary_history", url: url), ["5"], attempt)
+            XCTAssertEqual(
+                try cluster.sql(Self.ledgerSQL, url: url),
+                try StoreInspection.rows(sqlite, Self.ledgerSQL).map { $0["x"] as String }, attempt)
+        }
+        XCTAssertEqual(try history(url, id: id), try history(sqlite, id: id))
+        try assertRestoresRunTwo(url)
+    }
+
+    func testCopyFromPostgresCarriesTheRunHistorySummaryHistoryAndFailureLedger() throws {
+        try storeWithHistory(url) { try cluster.sql($0, url: url) }
+        let sourceRuns = try cluster.sql(Self.runsSQL + " ORDER BY id", url: url)
+        let id = try cluster.sql("SELECT id FROM record WHERE seq = 1", url: url)[0]
+        let back = dir.file("back.sqlite")
+        let copy = try rederive(["copy-store", "--from", url, "--to", back, "--batch-size", "5"])
+        XCTAssertEqual(copy.status, 0, copy.stderr)
+        XCTAssertEqual(
+            try StoreInspection.rows(back, Self.runsSQL + " WHERE id <= 2 ORDER BY id").map { $0["x"] as String },
+            sourceRuns)
+        XCTAssertEqual(try StoreInspection.int(back, "SELECT count(*) FROM summary_history"), 5)
+        XCTAssertEqual(
+            try StoreInspection.rows(back, Self.ledgerSQL).map { $0["x"] as String },
+            try cluster.sql(Self.ledgerSQL, url: url))
+        XCTAssertEqual(try history(back, id: id), try history(url, id: id))
+        try assertRestoresRunTwo(back)
     }
 }

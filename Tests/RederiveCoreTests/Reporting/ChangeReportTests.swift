@@ -346,5 +346,7 @@ final class ChangeReportTests: XCTestCase {
         try ChangeCollector().report().write(toDirectory: out)
         XCTAssertTrue(try String(contentsOfFile: paths.markdown, encoding: .utf8).contains("| examined | 0 |"))
         XCTAssertEqual(ChangeReport.defaultDirectory(forStore: "/data/rooms.sqlite"), "/data/rooms.sqlite-preview")
+        // A server store's URL names no folder (and may hold a password): the working directory's.
+        XCTAssertEqual(ChangeReport.defaultDirectory(forStore: "postgres://u:pw@h/db"), "rederive-preview")
     }
 }

@@ -1,0 +1,36 @@
+import PostgresNIO
+import RederiveCore
+
+extension PostgresStore {
+    /// Runs `statements` in one transaction on the writer connection, pipelined; returns
+    /// each one's rows as engine-neutral values.
+    package func executeShared(
+        _ statements: [HistoryCopy.Statement]
+    ) throws(RederiveError) -> [[[SummaryColumns.Value]]] {
+        try io("copy the history") {
+            try writer.transaction { tx in
+                let outcomes = try tx.run(
+                    statements.map { statement in
+                        var binds = PostgresBindings()
+                        for value in statement.values {
+                            switch value {
+                            case .null: binds.appendNull()
+                            case .integer(let int): binds.append(int)
+                            case .real(let double): binds.append(double)
+                            case .text(let text): binds.append(text)
+                            }
+                        }
+                        return PostgresSession.Statement(statement.sql, binds)
+                    })
+                return try outcomes.map { outcome in
+                    try outcome.rows.map { row in try row.map { try SummaryColumns.value(of: $0) } }
+                }
+            }
+        }
+    }
+
+    /// Explicit run ids leave the identity behind: bring it to the highest id.
+    package var runIDFixups: [String] {
+        ["SELECT setval(pg_get_serial_sequence('run', 'id'), (SELECT max(id) FROM run))"]
+    }
+}

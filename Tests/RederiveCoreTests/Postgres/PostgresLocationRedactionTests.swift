@@ -1,0 +1,45 @@
+import XCTest
+@testable import RederiveCore
+import RederivePostgres
+
+/// The one redacted form of a store location (`RecordStores.redacted`), built from the
+/// connection options the PostgreSQL engine parses: the password never survives, whatever it
+/// holds, and nothing else of a URL that does not parse is shown.
+final class PostgresLocationRedactionTests: XCTestCase {
+    override func setUp() { PostgresStore.register() }
+
+    func testAPercentEncodedPasswordAndEveryParameterAreLeftOut() {
+        XCTAssertEqual(
+            RecordStores.redacted("postgres://u:p%40ss%3Aw%2Fd%25x@db.example:6432/rooms?sslmode=require&password=zz"),
+            "postgres://u@db.example:6432/rooms")
+        XCTAssertEqual(RecordStores.redacted("postgresql://u:secret@h:5/db"), "postgres://u@h:5/db")
+    }
+
+    func testAPasswordWithAnAtIsLeftOutWhole() {
+        // A regex that stops at the first `@` kept `postgres://atuser@ssW0rd@…`.
+        XCTAssertEqual(
+            RecordStores.redacted("postgres://atuser:p@ssW0rd@127.0.0.1:5432/atdb"),
+            "postgres://atuser@127.0.0.1:5432/atdb")
+    }
+
+    func testAURLThatDoesNotParseShowsNoneOfItself() {
+        let shown = RecordStores.redacted("postgres://u:a@b:c/d%25e@127.0.0.1:5432/db")
+        XCTAssertFalse(shown.contains("a@b"), shown)
+        XCTAssertFalse(shown.contains("d%25e"), shown)
+        XCTAssertFalse(shown.contains("127.0.0.1"), shown)
+        XCTAssertEqual(RecordStores.redacted("foo://u:secret@h/db"), "foo://(not shown)")
+    }
+
+    func testAFilePathIsShownAsItIs() {
+        XCTAssertEqual(RecordStores.redacted("out/rooms:1@2.sqlite"), "out/rooms:1@2.sqlite")
+    }
+
+    func testAnErrorAboutTheURLNamesItRedacted() throws {
+        let failure = Result { () throws(RederiveError) in
+            try RecordStores.open("postgres://u:s3cret@h/db?sslmode=x", mode: .readOnly)
+        }
+        guard case .failure(let error) = failure else { return XCTFail("opened") }
+        XCTAssertTrue("\(error)".contains("postgres://u@h:5432/db: sslmode x"), "\(error)")
+        XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
+    }
+}
