@@ -160,7 +160,7 @@ struct Derive: ParsableCommand {
         if dryRun { throw ExitCode(runDry()) }
         if let processes, processes > 1 { throw ExitCode(WorkerProcesses.run(count: processes)) }
         let status = CommandRunner.run {
-            try output.checkOutputs([("--report", options.report)])
+            try output.checkOutputs([("--report", options.report)], stores: [options.db])
             // A mistyped --db must not quietly create (and "derive") an empty store.
             return try ExistingStore.withLockedStore(options.db, locking: locking) { store in
                 RunControl.installSignalHandlers()
@@ -184,7 +184,9 @@ struct Derive: ParsableCommand {
     /// the process, and the preview files are only ever renamed into place whole).
     private func runDry() -> Int32 {
         CommandRunner.run {
-            try output.checkOutputs([("--report", options.report), ("--plan", plan)])
+            let previewFiles = ChangeReport.files(inDirectory: previewDirectory).all.map { ("--preview-out", $0) }
+            try output.checkOutputs(
+                [("--report", options.report), ("--plan", plan)] + previewFiles, stores: [options.db])
             try OutputPathCheck.writableFolder(
                 previewDirectory,
                 what: "--preview-out")

@@ -11,13 +11,14 @@ import Darwin
 /// nothing touched, instead of failing after the store was created or a run committed.
 public enum OutputPathCheck {
     /// Throws a usage error naming `what` when `path` cannot be written: it is a directory,
-    /// an existing file that is not writable, or its nearest existing folder is not a
-    /// writable directory (a missing folder would be created, so it is fine).
+    /// a socket or a block device (`OutputFile.target`), an existing file that is not
+    /// writable, or its nearest existing folder is not a writable directory (a missing folder
+    /// would be created, so it is fine). A FIFO or character device is fine: it is written
+    /// into, never replaced.
     public static func writable(_ path: String, what: String) throws(RederiveError) {
         if path == "-" { return }
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            if isDirectory.boolValue { throw .usage("\(what) \(path): is a directory, not a file") }
+        _ = try OutputFile.target(of: path, what: what)
+        if FileManager.default.fileExists(atPath: path) {
             guard access(path, W_OK) == 0 else {
                 throw .usage(
                     "\(what) \(path): cannot be written (\(String(cString: strerror(errno)))); nothing was done")
@@ -39,6 +40,66 @@ public enum OutputPathCheck {
             return
         }
         try folderWritable((path as NSString).deletingLastPathComponent, for: path, what: what)
+    }
+
+    /// Throws a usage error when an output (what, path) is the store, one of its side files
+    /// (`-wal`, `-shm`, `-journal`, `.lock`, the preview folder is not one) or one of the
+    /// command's input files: the same file however it is spelled (device and inode when it
+    /// exists, else the path with every existing folder resolved through links). `store`
+    /// is nil for a server URL or a command without a store.
+    public static func distinct(
+        _ outputs: [(what: String, path: String)], store: String?, inputs: [String] = []
+    ) throws(RederiveError) {
+        var protected: [(FileIdentity, String)] = []
+        if let store, !RecordStores.isURL(store) {
+            protected.append((FileIdentity(store), "the store"))
+            for suffix in ["-wal", "-shm", "-journal"] {
+                protected.append((FileIdentity(store + suffix), "the store's \(suffix) file"))
+            }
+            protected.append((FileIdentity(RunLock.path(forStore: store)), "the store's run lock"))
+        }
+        for input in inputs where input != "-" { protected.append((FileIdentity(input), "an input (\(input))")) }
+        for (what, path) in outputs where path != "-" {
+            let identity = FileIdentity(path)
+            if let (_, name) = protected.first(where: { $0.0 == identity }) {
+                throw .usage("\(what) \(path): is \(name); refusing to overwrite it (nothing was done)")
+            }
+        }
+    }
+
+    /// A file as the kernel knows it (device and inode), or, for a path that does not exist
+    /// yet, that path with its existing folders resolved (`./a/../s.sqlite` = `s.sqlite`).
+    struct FileIdentity: Equatable {
+        var device: UInt64 = 0
+        var inode: UInt64 = 0
+        var resolved: String?
+
+        init(_ path: String) {
+            var info = stat()
+            if stat(path, &info) == 0 {
+                (device, inode) = (UInt64(info.st_dev), UInt64(info.st_ino))
+            } else {
+                resolved = Self.resolve(path)
+            }
+        }
+
+        // The nearest existing ancestor through realpath, the rest appended lexically.
+        private static func resolve(_ path: String) -> String {
+            let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            var head = absolute
+            var tail: [String] = []
+            while true {
+                if let real = realpath(head, nil) {
+                    defer { free(real) }
+                    let joined = ([String(cString: real)] + tail.reversed()).joined(separator: "/")
+                    return PipelineDefinition.normalized(joined)
+                }
+                let parent = (head as NSString).deletingLastPathComponent
+                if parent == head || parent.isEmpty { return PipelineDefinition.normalized(absolute) }
+                tail.append((head as NSString).lastPathComponent)
+                head = parent
+            }
+        }
     }
 
     // Walks up to the nearest folder that exists: it must be a writable directory.
