@@ -67,20 +67,22 @@ public enum OutputPathCheck {
         }
     }
 
-    /// A file as the kernel knows it (device and inode), or, for a path that does not exist
-    /// yet, that path with its existing folders resolved (`./a/../s.sqlite` = `s.sqlite`).
+    /// A file as the kernel knows it (device and inode, when it exists), and its path with
+    /// every existing folder resolved through links and the rest folded lexically
+    /// (`./a/../s.sqlite` = `s.sqlite`, even when `a` does not exist: folders are created).
     struct FileIdentity: Equatable {
-        var device: UInt64 = 0
-        var inode: UInt64 = 0
-        var resolved: String?
+        var inode: (device: UInt64, inode: UInt64)?
+        var resolved: String
 
         init(_ path: String) {
             var info = stat()
-            if stat(path, &info) == 0 {
-                (device, inode) = (UInt64(info.st_dev), UInt64(info.st_ino))
-            } else {
-                resolved = Self.resolve(path)
-            }
+            if stat(path, &info) == 0 { inode = (UInt64(info.st_dev), UInt64(info.st_ino)) }
+            resolved = Self.resolve(path)
+        }
+
+        static func == (a: Self, b: Self) -> Bool {
+            if let x = a.inode, let y = b.inode, x == y { return true }
+            return a.resolved == b.resolved
         }
 
         // The nearest existing ancestor through realpath, the rest appended lexically.
