@@ -71,7 +71,8 @@ final class OutputFileTests: XCTestCase {
         let w = try ZstdWriter(path: dir.file("x.jsonl"))
         try w.write("x\n")
         try w.finish()
-        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
+        XCTAssertEqual(
+            try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
         XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "report\n")
         XCTAssertEqual(fileType(out + ".partial"), S_IFLNK, "the planted link is left as it was, not removed")
     }
@@ -100,7 +101,9 @@ final class OutputFileTests: XCTestCase {
             for (i, byte) in socketPath.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         XCTAssertEqual(bound, 0)
         XCTAssertThrowsError(try OutputPathCheck.writable(socketPath, what: "--metrics-file")) { error in
@@ -132,7 +135,8 @@ final class OutputFileTests: XCTestCase {
             }
         }
         // A store that does not exist yet is compared by its resolved path.
-        XCTAssertThrowsError(try OutputPathCheck.distinct([("--report", "x/../new.sqlite")], store: dir.file("new.sqlite")))
+        XCTAssertThrowsError(
+            try OutputPathCheck.distinct([("--report", "x/../new.sqlite")], store: dir.file("new.sqlite")))
         XCTAssertNoThrow(
             try OutputPathCheck.distinct(
                 [("--report", "r.jsonl"), ("--metrics-file", "/dev/null")], store: "s.sqlite", inputs: [input]))
