@@ -180,8 +180,9 @@ struct Derive: ParsableCommand {
         throw ExitCode(status)
     }
 
-    /// `--dry-run`: read-only store, no signal handlers (nothing to commit: a stop just ends
-    /// the process, and the preview files are only ever renamed into place whole).
+    /// `--dry-run`: read-only store, no clean-stop handlers (nothing to commit: a stop ends
+    /// the process after removing its temporary files, see `TemporaryFiles`, and the preview
+    /// files are only ever renamed into place whole).
     private func runDry() -> Int32 {
         CommandRunner.run {
             let previewFiles = ChangeReport.files(inDirectory: previewDirectory).all.map { ("--preview-out", $0) }
