@@ -160,7 +160,8 @@ struct Derive: ParsableCommand {
         if dryRun { throw ExitCode(runDry()) }
         if let processes, processes > 1 { throw ExitCode(WorkerProcesses.run(count: processes)) }
         let status = CommandRunner.run {
-            try output.checkOutputs([("--report", options.report)], stores: [options.db])
+            try output.checkOutputs(
+                [("--report", options.report)], stores: [options.db], inputs: applyPlan.map { [$0] } ?? [])
             // A mistyped --db must not quietly create (and "derive") an empty store.
             return try ExistingStore.withLockedStore(options.db, locking: locking) { store in
                 RunControl.installSignalHandlers()

@@ -85,7 +85,7 @@ struct Run: ParsableCommand {
             overrides.metricsFile = output.metricsFile
             overrides.report = report
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)
-            try resolved.checkOutputs(extra: resultsFile.map { [("--results-file", $0)] } ?? [])
+            try resolved.checkOutputs(extra: resultsFile.map { [("--results-file", $0)] } ?? [], inputs: [pipeline])
             // A writing pipeline holds the store's run lock across its stages; a dry run only reads.
             // Whether the store may be opened is decided first: a refused one gets no lock.
             if let mode = resolved.firstOpenMode { try RecordStores.check(resolved.store, mode: mode) }

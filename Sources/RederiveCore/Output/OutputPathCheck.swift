@@ -51,12 +51,13 @@ public enum OutputPathCheck {
         _ outputs: [(what: String, path: String)], store: String?, inputs: [String] = []
     ) throws(RederiveError) {
         var protected: [(FileIdentity, String)] = []
-        if let store, !RecordStores.isURL(store) {
+        if let store, !store.contains("://") {  // a server URL is no file
+
             protected.append((FileIdentity(store), "the store"))
             for suffix in ["-wal", "-shm", "-journal"] {
                 protected.append((FileIdentity(store + suffix), "the store's \(suffix) file"))
             }
-            protected.append((FileIdentity(RunLock.path(forStore: store)), "the store's run lock"))
+            protected.append((FileIdentity(store + ".lock"), "the store's run lock"))  // RunLock's name
         }
         for input in inputs where input != "-" { protected.append((FileIdentity(input), "an input (\(input))")) }
         for (what, path) in outputs where path != "-" {
@@ -94,13 +95,26 @@ public enum OutputPathCheck {
                 if let real = realpath(head, nil) {
                     defer { free(real) }
                     let joined = ([String(cString: real)] + tail.reversed()).joined(separator: "/")
-                    return PipelineDefinition.normalized(joined)
+                    return normalized(joined)
                 }
                 let parent = (head as NSString).deletingLastPathComponent
-                if parent == head || parent.isEmpty { return PipelineDefinition.normalized(absolute) }
+                if parent == head || parent.isEmpty { return normalized(absolute) }
                 tail.append((head as NSString).lastPathComponent)
                 head = parent
             }
+        }
+
+        // Drops `.` and empty components and folds `name/..` pairs of an absolute path.
+        private static func normalized(_ path: String) -> String {
+            var parts: [Substring] = []
+            for part in path.split(separator: "/") where part != "." {
+                if part == ".." {
+                    if !parts.isEmpty { parts.removeLast() }
+                } else {
+                    parts.append(part)
+                }
+            }
+            return "/" + parts.joined(separator: "/")
         }
     }
 

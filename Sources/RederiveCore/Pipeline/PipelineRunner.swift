@@ -312,11 +312,13 @@ extension ResolvedPipeline {
 
     /// Checks every file and folder the stages will write (reports, previews, plans, outputs,
     /// metrics, and `extra`: what, path) before the store is opened: a bad path, or one that
-    /// is the store, a side file of it or an import stage's input, stops the pipeline with
-    /// nothing done.
-    public func checkOutputs(extra: [(what: String, path: String)] = []) throws(RederiveError) {
+    /// is the store, a side file of it, an import stage's input or one of `inputs` (the
+    /// pipeline file), stops the pipeline with nothing done.
+    public func checkOutputs(
+        extra: [(what: String, path: String)] = [], inputs extraInputs: [String] = []
+    ) throws(RederiveError) {
         var outputs = extra
-        var inputs: [String] = []
+        var inputs = extraInputs
         if let metricsFile { outputs.append(("metrics-file", metricsFile)) }
         for stage in stages {
             switch stage {

@@ -207,7 +207,9 @@ final class FileSystemSafetyCommandTests: XCTestCase {
             ["import", input, "--db", db, "--report", db], ["import", input, "--db", db, "--metrics-file", db],
             ["derive", "--db", db, "--dry-run", "--plan", db], ["derive", "--db", db, "--report", db + "-wal"],
             ["export", "--db", db, "-o", db + ".lock.jsonl", "--metrics-file", db + ".lock"],
-            ["run", pipeline, "--db", db], ["copy-store", "--from", db, "--to", dir.file("c.sqlite"), "--report", db],
+            ["run", pipeline, "--db", db], ["run", pipeline, "--db", db, "-o", pipeline],
+            ["derive", "--db", db, "--apply-plan", pipeline, "--report", pipeline],
+            ["copy-store", "--from", db, "--to", dir.file("c.sqlite"), "--report", db],
         ] {
             let r = try rederive(args)
             XCTAssertEqual(r.status, 1, "\(args): \(r.stderr)")
