@@ -45,6 +45,18 @@ public enum OutputFile {
         }
     }
 
+    /// The folder part of `path` (`a/b` → `a`, `/r` → `/`, `r` → empty), without Foundation's
+    /// `deletingLastPathComponent`, which traps on a one-character relative name (`--report r`).
+    public static func folder(of path: String) -> String {
+        var text = Substring(path)
+        while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+        guard let slash = text.lastIndex(of: "/") else { return "" }
+        if slash == text.startIndex { return "/" }
+        var folder = text[..<slash]
+        while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+        return String(folder)
+    }
+
     // `/dev/stdout` is a link to whatever standard output is, a regular file included: a path
     // in /dev is the system's, written into and never replaced.
     private static func isUnderDev(_ path: String) -> Bool { path.hasPrefix("/dev/") }
@@ -149,7 +161,7 @@ public enum OutputFile {
             }
             return Handle(path: path, temporaryPath: nil, fd: fd)
         }
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = folder(of: path)
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -25,7 +25,7 @@ public enum OutputPathCheck {
             }
             return
         }
-        try folderWritable((path as NSString).deletingLastPathComponent, for: path, what: what)
+        try folderWritable(OutputFile.folder(of: path), for: path, what: what)
     }
 
     /// The same for an output folder (a preview directory).
@@ -39,7 +39,7 @@ public enum OutputPathCheck {
             }
             return
         }
-        try folderWritable((path as NSString).deletingLastPathComponent, for: path, what: what)
+        try folderWritable(OutputFile.folder(of: path), for: path, what: what)
     }
 
     /// Throws a usage error when an output (what, path) is the store, one of its side files
@@ -97,7 +97,7 @@ public enum OutputPathCheck {
                     let joined = ([String(cString: real)] + tail.reversed()).joined(separator: "/")
                     return normalized(joined)
                 }
-                let parent = (head as NSString).deletingLastPathComponent
+                let parent = OutputFile.folder(of: head)
                 if parent == head || parent.isEmpty { return normalized(absolute) }
                 tail.append((head as NSString).lastPathComponent)
                 head = parent
@@ -122,7 +122,7 @@ public enum OutputPathCheck {
     private static func folderWritable(_ start: String, for path: String, what: String) throws(RederiveError) {
         var folder = start.isEmpty ? "." : start
         while !FileManager.default.fileExists(atPath: folder) {
-            let parent = (folder as NSString).deletingLastPathComponent
+            let parent = OutputFile.folder(of: folder)
             if parent.isEmpty || parent == folder { folder = parent.isEmpty ? "." : parent; break }
             folder = parent
         }

@@ -64,7 +64,7 @@ public final class RunLock {
         log: Logger = Logger(label: "rederive.lock")
     ) throws(RederiveError) -> RunLock {
         let path = path(forStore: storePath)
-        let dir = (storePath as NSString).deletingLastPathComponent
+        let dir = OutputFile.folder(of: storePath)
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }

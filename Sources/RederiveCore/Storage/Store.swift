@@ -75,7 +75,7 @@ public final class Store: @unchecked Sendable {
         } else if readOnly {
             throw .usage("\(path): no such store")
         } else {
-            let dir = (path as NSString).deletingLastPathComponent
+            let dir = OutputFile.folder(of: path)
             if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
                 do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
                     throw .io("\(path): cannot create its directory: \(error.localizedDescription)")
@@ -130,7 +130,7 @@ public final class Store: @unchecked Sendable {
                 "\(backup): exists and is not a regular file (a symbolic link?); refusing to write the "
                     + "pre-migration copy through it; the store was not migrated")
         }
-        let folder = (backup as NSString).deletingLastPathComponent
+        let folder = OutputFile.folder(of: backup)
         var template = Array(((folder.isEmpty ? "." : folder) + "/.rederive-backup-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw RederiveError.io("\(backup): cannot create a temporary folder: \(String(cString: strerror(errno)))")

@@ -207,7 +207,7 @@ final class FileSystemSafetyCommandTests: XCTestCase {
             ["import", input, "--db", db, "--report", db], ["import", input, "--db", db, "--metrics-file", db],
             ["derive", "--db", db, "--dry-run", "--plan", db], ["derive", "--db", db, "--report", db + "-wal"],
             ["export", "--db", db, "-o", db + ".lock.jsonl", "--metrics-file", db + ".lock"],
-            ["run", pipeline, "--db", db], ["run", pipeline, "--db", db, "-o", pipeline],
+            ["run", pipeline, "--db", db],
             ["derive", "--db", db, "--apply-plan", pipeline, "--report", pipeline],
             ["copy-store", "--from", db, "--to", dir.file("c.sqlite"), "--report", db],
         ] {

@@ -25,6 +25,20 @@ final class OutputFileTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("sub")), ["out.txt"])
     }
 
+    func testOneCharacterNamesAreWrittenNotATrap() throws {
+        // Foundation's deletingLastPathComponent traps on "r": `--report r` crashed every command.
+        for (path, folder) in [("r", ""), ("a/b", "a"), ("/r", "/"), ("x/", ""), ("./r", "."), ("a//b/", "a")] {
+            XCTAssertEqual(OutputFile.folder(of: path), folder, path)
+        }
+        let cwd = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(dir.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
+        try OutputPathCheck.writable("r", what: "--report")
+        try OutputPathCheck.writable("q/r", what: "--report")
+        try OutputFile.write("x\n", to: "r")
+        XCTAssertEqual(try String(contentsOfFile: dir.file("r"), encoding: .utf8), "x\n")
+    }
+
     func testAFIFOIsWrittenIntoAndStaysAFIFO() throws {
         for writer in ["whole file", "zstd writer"] {
             let fifo = dir.file("pipe-\(writer.count)")
