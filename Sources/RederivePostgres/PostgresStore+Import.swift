@@ -209,7 +209,10 @@ extension PostgresStore {
                 skeleton: skeleton.readBytes(length: skeleton.readableBytes) ?? [],
                 coreModel: core.readBytes(length: core.readableBytes) ?? [],
                 coreModelOffset: try row.get("core_model_offset"))
-            return parts.joined()
+            guard let raw = parts.joined() else {
+                throw RederiveError.io("\(path): record \(id): the stored raw room is damaged: \(parts.damage)")
+            }
+            return raw
         }
     }
 }

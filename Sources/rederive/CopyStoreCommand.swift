@@ -60,7 +60,7 @@ struct CopyStore: ParsableCommand {
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run {
-            try output.checkOutputs([("--report", report)])
+            try output.checkOutputs([("--report", report)], stores: [from, to])
             if !RecordStores.isURL(from), !FileManager.default.fileExists(atPath: from) {
                 throw RederiveError.usage("\(from): no such store (--from names the store to copy)")
             }
@@ -73,6 +73,7 @@ struct CopyStore: ParsableCommand {
             if !RecordStores.isURL(to), !FileManager.default.fileExists(atPath: to) {
                 logger.notice("creating a new store at \(to)")
             }
+            try RecordStores.check(to, mode: .createIfMissing)  // before the lock: see RunLock
             let lock = try locking.acquire(store: to)
             defer { lock?.release() }
             let destination = try RecordStores.open(to, mode: .createIfMissing)

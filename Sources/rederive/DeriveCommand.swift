@@ -158,7 +158,8 @@ struct Derive: ParsableCommand {
         if dryRun { throw ExitCode(runDry()) }
         if let processes, processes > 1 { throw ExitCode(WorkerProcesses.run(count: processes)) }
         let status = CommandRunner.run {
-            try output.checkOutputs([("--report", options.report)])
+            try output.checkOutputs(
+                [("--report", options.report)], stores: [options.db], inputs: applyPlan.map { [$0] } ?? [])
             // A mistyped --db must not quietly create (and "derive") an empty store.
             return try ExistingStore.withLockedStore(options.db, locking: locking) { store in
                 RunControl.installSignalHandlers()
@@ -178,11 +179,14 @@ struct Derive: ParsableCommand {
         throw ExitCode(status)
     }
 
-    /// `--dry-run`: read-only store, no signal handlers (nothing to commit: a stop just ends
-    /// the process, and the preview files are only ever renamed into place whole).
+    /// `--dry-run`: read-only store, no clean-stop handlers (nothing to commit: a stop ends
+    /// the process after removing its temporary files, see `TemporaryFiles`, and the preview
+    /// files are only ever renamed into place whole).
     private func runDry() -> Int32 {
         CommandRunner.run {
-            try output.checkOutputs([("--report", options.report), ("--plan", plan)])
+            let previewFiles = ChangeReport.files(inDirectory: previewDirectory).all.map { ("--preview-out", $0) }
+            try output.checkOutputs(
+                [("--report", options.report), ("--plan", plan)] + previewFiles, stores: [options.db])
             try OutputPathCheck.writableFolder(
                 previewDirectory,
                 what: "--preview-out")

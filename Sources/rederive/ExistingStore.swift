@@ -13,9 +13,8 @@ enum ExistingStore {
     static func withLockedStore(
         _ location: String, locking: LockOptions, _ body: (any RecordStore) throws -> Int32
     ) throws -> Int32 {
-        if !RecordStores.isURL(location), !FileManager.default.fileExists(atPath: location) {
-            throw RederiveError.usage("\(location): no such store (`rederive import` creates one)")
-        }
+        // Decided before the lock: a refused file gets no `.lock` beside it.
+        try RecordStores.check(location, mode: .existing)
         let lock = try locking.acquire(store: location)
         defer { lock?.release() }
         let store = try RecordStores.open(location, mode: .existing)

@@ -65,7 +65,7 @@ struct Export: ParsableCommand {
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run {
-            try output.checkOutputs([("--out", out)])
+            try output.checkOutputs([("--out", out)], stores: [db])
             // Refuse a missing store rather than create an empty one just to export nothing.
             let store = try RecordStores.open(db, mode: .existing)
             defer { store.close() }

@@ -45,10 +45,11 @@ struct Import: ParsableCommand {
             let input = try StandardInputExport.resolve(paths)
             defer { withExtendedLifetime(input.spool) {} }
             let files = try ExportFiles.resolve(input.paths)
-            try output.checkOutputs([("--report", options.report)])
+            try output.checkOutputs([("--report", options.report)], stores: [options.db], inputs: files)
             if !RecordStores.isURL(options.db), !FileManager.default.fileExists(atPath: options.db) {
                 logger.notice("creating a new store at \(options.db)")
             }
+            try RecordStores.check(options.db, mode: .createIfMissing)  // before the lock: see RunLock
             let lock = try locking.acquire(store: options.db)
             defer { lock?.release() }
             let store = try RecordStores.open(options.db, mode: .createIfMissing)

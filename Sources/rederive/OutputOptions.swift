@@ -29,11 +29,18 @@ struct OutputOptions: ParsableArguments {
         if verbose && quiet { throw ValidationError("--verbose and --quiet cannot be combined") }
     }
 
-    /// Checks that the metrics file and `files` (what: path) can be written, before the
-    /// command opens or creates its store: a bad path stops it with nothing touched.
-    func checkOutputs(_ files: [(String, String?)] = []) throws(RederiveError) {
-        if let metricsFile { try OutputPathCheck.writable(metricsFile, what: "--metrics-file") }
-        for case let (what, path?) in files { try OutputPathCheck.writable(path, what: what) }
+    /// Checks that the metrics file and `files` (what: path) can be written, and that none
+    /// of them is one of `stores` (or their side files) or `inputs`, before the command
+    /// opens or creates its store: a bad path stops it with nothing touched.
+    func checkOutputs(
+        _ files: [(String, String?)] = [], stores: [String] = [], inputs: [String] = []
+    ) throws(RederiveError) {
+        var outputs: [(what: String, path: String)] = []
+        if let metricsFile { outputs.append(("--metrics-file", metricsFile)) }
+        for case let (what, path?) in files { outputs.append((what, path)) }
+        for (what, path) in outputs { try OutputPathCheck.writable(path, what: what) }
+        for store in stores { try OutputPathCheck.distinct(outputs, store: store, inputs: inputs) }
+        if stores.isEmpty { try OutputPathCheck.distinct(outputs, store: nil, inputs: inputs) }
     }
 
     /// Installs the log handler; call once, first thing in `run()`.

@@ -56,6 +56,8 @@ struct Rederive: ParsableCommand {
         _ = mallopt(-8 /* M_ARENA_MAX */, 2)
         #endif
         PostgresStore.register()
+        // Until a command routes signals to a clean stop, a signal removes its temporary files.
+        TemporaryFiles.installSignalCleanup()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -54,7 +54,7 @@ struct Revert: ParsableCommand {
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run {
-            try output.checkOutputs()
+            try output.checkOutputs(stores: [db])
             let settings = RunSettings(batchSize: batchSize ?? RunSettings.defaultBatchSize, arguments: commandLineText)
             let config = RevertConfiguration(run: runID, dryRun: dryRun, settings: settings)
             if dryRun {

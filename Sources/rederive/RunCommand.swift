@@ -85,9 +85,10 @@ struct Run: ParsableCommand {
             overrides.metricsFile = output.metricsFile
             overrides.report = report
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)
-            try resolved.checkOutputs()
-            if let resultsFile { try OutputPathCheck.writable(resultsFile, what: "--results-file") }
+            try resolved.checkOutputs(extra: resultsFile.map { [("--results-file", $0)] } ?? [], inputs: [pipeline])
             // A writing pipeline holds the store's run lock across its stages; a dry run only reads.
+            // Whether the store may be opened is decided first: a refused one gets no lock.
+            if let mode = resolved.firstOpenMode { try RecordStores.check(resolved.store, mode: mode) }
             let lock = dryRun ? nil : try locking.acquire(store: resolved.store)
             defer { lock?.release() }
             RunControl.installSignalHandlers()

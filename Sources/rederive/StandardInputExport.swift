@@ -15,15 +15,16 @@ final class StandardInputExport {
     let path: String
     private let directory: String
 
-    /// Copies standard input into a fresh temporary directory.
+    /// Copies standard input into a fresh temporary directory (mode 0700, made by mkdtemp),
+    /// removed with its copy when this object goes, or by a SIGINT/SIGTERM (`TemporaryFiles`).
     init() throws(RederiveError) {
         let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? NSTemporaryDirectory()
-        directory = (base as NSString).appendingPathComponent("rederive-stdin-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .io("-: cannot create a temporary directory for standard input: \(error.localizedDescription)")
+        var template = Array((base as NSString).appendingPathComponent("rederive-stdin-XXXXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw .io("-: cannot create a temporary directory for standard input: \(String(cString: strerror(errno)))")
         }
+        directory = String(cString: made)
+        TemporaryFiles.register(directory)
         var first = [UInt8](repeating: 0, count: 4)
         var have = 0
         while have < 4 {
@@ -33,6 +34,7 @@ final class StandardInputExport {
         }
         let compressed = have == 4 && first == Self.zstdMagic
         path = (directory as NSString).appendingPathComponent(Self.baseName + (compressed ? ".jsonl.zst" : ".jsonl"))
+        TemporaryFiles.register(path)  // in our own 0700 folder: no one else's file
         guard let out = fopen(path, "wb") else {
             throw .io("-: cannot spool standard input to \(path): \(String(cString: strerror(errno)))")
         }
@@ -48,7 +50,12 @@ final class StandardInputExport {
         if failed { throw .io("-: cannot copy standard input to \(path): \(String(cString: strerror(errno)))") }
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: directory) }
+    deinit {
+        unlink(path)
+        rmdir(directory)
+        TemporaryFiles.forget(path)
+        TemporaryFiles.forget(directory)
+    }
 
     /// `paths` with `-` replaced by the spooled copy (at most one `-`, read once); the copy
     /// lives as long as the returned object.

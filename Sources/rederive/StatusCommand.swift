@@ -79,6 +79,10 @@ struct Status: ParsableCommand {
     func run() throws {
         StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
+            if let html {
+                try OutputPathCheck.writable(html, what: "--html")
+                try OutputPathCheck.distinct([("--html", html)], store: db)
+            }
             let store = try ExistingStore.open(db)
             defer { store.close() }
             // One read for both, so the page and the text agree; the text shows the latest --runs.

@@ -71,6 +71,7 @@ struct Summarize: ParsableCommand {
             if let svgDir { try OutputPathCheck.writableFolder(svgDir, what: "--svg-dir") }
             let input = try StandardInputExport.resolve(paths)
             let files = try ExportFiles.resolve(input.paths)
+            try output.checkOutputs([("--out", outPath), ("--report", report)], inputs: files)
             defer { withExtendedLifetime(input.spool) {} }
             let config = SummarizeConfiguration(
                 files: files, workers: workers ?? RunSettings.defaultWorkers,

@@ -2,7 +2,7 @@ import CRoomJSON
 
 /// A raw room split for storage: the opaque base64 `coreModel` (most of the bytes, read by
 /// no derivation) apart from the rest, so re-deriving reads a few KB instead of ~100 KB.
-/// `joined()` gives back the raw bytes exactly as received.
+/// `joined()` gives back the raw bytes exactly as received (nil when damaged).
 public struct RawRoomParts: Sendable, Equatable {
     /// The room JSON with the `coreModel` string emptied (`"coreModel":""`); still valid JSON
     /// and complete for every derivation.
@@ -20,9 +20,16 @@ public struct RawRoomParts: Sendable, Equatable {
         self.coreModelOffset = coreModelOffset
     }
 
-    /// The raw bytes, exactly as received.
-    public func joined() -> [UInt8] {
+    /// What is wrong with damaged parts, for messages.
+    public var damage: String {
+        "its core model offset \(coreModelOffset) lies outside its \(skeleton.count)-byte skeleton"
+    }
+
+    /// The raw bytes, exactly as received; nil when the parts are damaged (the offset lies
+    /// outside the skeleton: a store edited or corrupted by hand), never a crash.
+    public func joined() -> [UInt8]? {
         guard coreModelOffset >= 0 else { return skeleton }
+        guard coreModelOffset <= skeleton.count else { return nil }
         var out = [UInt8]()
         out.reserveCapacity(skeleton.count + coreModel.count + Int(RJ_PADDING))
         out.append(contentsOf: skeleton[..<coreModelOffset])

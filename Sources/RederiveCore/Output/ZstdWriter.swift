@@ -8,11 +8,12 @@ import Darwin
 #endif
 
 /// Writes a zstd-compressed (or, for a name not ending in `.zst`, plain) file through a
-/// temporary name, renamed into place by `finish()`, so a reader never sees half a file.
+/// temporary name, renamed into place by `finish()`, so a reader never sees half a file
+/// (a FIFO or device is written into directly: see `OutputFile`).
 public final class ZstdWriter {
     /// The final path.
     public let path: String
-    private let temporaryPath: String
+    private let handle: OutputFile.Handle
     private var file: UnsafeMutablePointer<FILE>?
     private var cstream: OpaquePointer?
     private var output: [UInt8]
@@ -27,18 +28,20 @@ public final class ZstdWriter {
     public private(set) var fileBytesWritten: Int64 = 0
 
     /// Opens `path` for writing; `level` is the zstd level. Plain text when `path` does not
-    /// end in `.zst`.
+    /// end in `.zst`. The file is opened as `OutputFile` says: through an exclusive temporary
+    /// name in its folder (created on demand), or straight into a FIFO or device.
     public init(path: String, level: Int32 = 3) throws(ZstdWriterError) {
         self.path = path
-        self.temporaryPath = path + ".partial"
-        // Output folders (out/, reports/) are created on demand, as users expect.
-        let directory = (path as NSString).deletingLastPathComponent
-        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let handle: OutputFile.Handle
+        do { handle = try OutputFile.open(path) } catch { throw ZstdWriterError(message: error.description) }
+        let fd = handle.detachDescriptor()
+        guard let file = fdopen(fd, "wb") else {
+            let code = errno
+            close(fd)
+            handle.abandon()
+            throw ZstdWriterError(message: "\(path): cannot create: \(String(cString: strerror(code)))")
         }
-        guard let file = fopen(temporaryPath, "wb") else {
-            throw ZstdWriterError(message: "\(path): cannot create: \(String(cString: strerror(errno)))")
-        }
+        self.handle = handle
         self.file = file
         self.output = [UInt8](repeating: 0, count: ZSTD_CStreamOutSize())
         if path.hasSuffix(".zst") {
@@ -50,10 +53,8 @@ public final class ZstdWriter {
 
     deinit {
         if let cstream { ZSTD_freeCStream(cstream) }
-        if let file {
-            fclose(file)
-            unlink(temporaryPath)
-        }
+        if let file { fclose(file) }
+        handle.abandon()
     }
 
     /// Appends bytes.
@@ -83,15 +84,15 @@ public final class ZstdWriter {
         if frameHasData || !endedAFrame || cstream == nil { try flush(end: true) }
         guard let file else { return }
         self.file = nil
-        if fflush(file) != 0 || fsync(fileno(file)) != 0 || fclose(file) != 0 {
-            let code = errno  // before unlink, which may set its own
-            unlink(temporaryPath)
-            throw ZstdWriterError(message: "\(path): write failed: \(String(cString: strerror(code)))")
+        // fsync only a file about to be renamed into place (a FIFO or device refuses it).
+        let synced = fflush(file) == 0 && (handle.temporaryPath == nil || fsync(fileno(file)) == 0)
+        let code = errno
+        if fclose(file) != 0 || !synced {
+            let reason = String(cString: strerror(synced ? errno : code))
+            handle.abandon()
+            throw ZstdWriterError(message: "\(path): write failed: \(reason)")
         }
-        if rename(temporaryPath, path) != 0 {
-            unlink(temporaryPath)
-            throw ZstdWriterError(message: "\(path): cannot rename into place: \(String(cString: strerror(errno)))")
-        }
+        do { try handle.commit(closed: true) } catch { throw ZstdWriterError(message: error.description) }
     }
 
     private func flush(end: Bool) throws(ZstdWriterError) {

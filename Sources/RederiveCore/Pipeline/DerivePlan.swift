@@ -96,12 +96,12 @@ public struct DerivePlan: Codable, Sendable, Equatable {
     public func write(to path: String) throws(RederiveError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do {
-            let dir = (path as NSString).deletingLastPathComponent
-            if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-            try encoder.encode(self).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
+        let data: Data
+        do { data = try encoder.encode(self) } catch {
             throw .io("\(path): cannot write the plan: \(error.localizedDescription)")
+        }
+        do { try OutputFile.write(data, to: path, what: "plan") } catch {
+            throw .io("cannot write the plan: \(error)")
         }
     }
 }

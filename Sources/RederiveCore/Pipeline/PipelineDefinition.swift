@@ -226,6 +226,7 @@ extension PipelineDefinition {
             name: try top.string("name") ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension,
             store: try top.string("store"), workers: try top.positiveInt("workers"),
             batchSize: try top.positiveInt("batch-size"), metricsFile: try top.string("metrics-file"), stages: [])
+        try checkName(definition.name, path: path, line: top.node("name") == nil ? nil : top.line(of: "name"))
         guard let stagesNode = top.node("stages") else {
             throw .usage("\(path):\(top.line): missing key \"stages\"")
         }
@@ -238,6 +239,31 @@ extension PipelineDefinition {
         try top.rejectUnread()
         if definition.stages.isEmpty { throw .usage("\(path):\(lineOf(stagesNode)): the pipeline has no stages") }
         return definition
+    }
+
+    /// A pipeline's name becomes part of file names (`--report DIR/` gives
+    /// `DIR/NAME-STAGE-issues-runN.jsonl`) and of log lines: a `/`, a `..`, or a control
+    /// character would write outside the folder named on the command line or forge a line,
+    /// so such a name is refused with its line.
+    static func checkName(_ name: String, path: String, line: Int?) throws(RederiveError) {
+        func isControl(_ c: Unicode.Scalar) -> Bool { c.properties.generalCategory == .control }
+        let bad: String
+        if name.isEmpty {
+            bad = "is empty"
+        } else if name.contains("/") {
+            bad = "contains \"/\""
+        } else if name == "." || name.contains("..") {
+            bad = "contains \"..\""
+        } else if name.unicodeScalars.contains(where: isControl) {
+            bad = "contains a control character"
+        } else {
+            return
+        }
+        let quoted = name.unicodeScalars.map { isControl($0) ? "?" : String($0) }.joined()
+        let place = line.map { "\(path):\($0)" } ?? path
+        throw .usage(
+            "\(place): the pipeline name \"\(quoted)\" \(bad); it names report files, so it may hold "
+                + "no \"/\", \"..\" or control characters")
     }
 
     private static func parseStage(_ node: Node, path: String) throws(RederiveError) -> PipelineStage {

@@ -101,15 +101,10 @@ public struct PipelineResult: Sendable {
 
     /// Writes the document to `path` atomically (temporary file renamed into place).
     public func write(to path: String) throws(RederiveError) {
-        let temporary = path + ".partial"
         do {
-            let dir = (path as NSString).deletingLastPathComponent
-            if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-            try Data((json() + "\n").utf8).write(to: URL(fileURLWithPath: temporary))
-            if rename(temporary, path) != 0 { throw CocoaError(.fileWriteUnknown) }
+            try OutputFile.write(json() + "\n", to: path, what: "results file")
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .io("\(path): cannot write the results file: \(error.localizedDescription)")
+            throw .io("cannot write the results file: \(error)")
         }
     }
 }

@@ -315,25 +315,52 @@ public enum PipelineRunner {
 }
 
 extension ResolvedPipeline {
+    /// How the first stage that touches the store opens it: an import may create it, a
+    /// preview only reads it, a derive or export needs it to exist; nil when no stage runs.
+    public var firstOpenMode: Store.OpenMode? {
+        for stage in stages {
+            switch stage {
+            case .skipped: continue
+            case .importExports: return .createIfMissing
+            case .preview: return .readOnly
+            case .derive, .export: return .existing
+            }
+        }
+        return nil
+    }
+
     /// Checks every file and folder the stages will write (reports, previews, plans, outputs,
-    /// metrics) before the store is opened: a bad path stops the pipeline with nothing done.
-    public func checkOutputs() throws(RederiveError) {
-        if let metricsFile { try OutputPathCheck.writable(metricsFile, what: "metrics-file") }
+    /// metrics, and `extra`: what, path) before the store is opened: a bad path, or one that
+    /// is the store, a side file of it, an import stage's input or one of `inputs` (the
+    /// pipeline file), stops the pipeline with nothing done.
+    public func checkOutputs(
+        extra: [(what: String, path: String)] = [], inputs extraInputs: [String] = []
+    ) throws(RederiveError) {
+        var outputs = extra
+        var inputs = extraInputs
+        if let metricsFile { outputs.append(("metrics-file", metricsFile)) }
         for stage in stages {
             switch stage {
             case .importExports(let config):
-                if let report = config.settings.reportPath { try OutputPathCheck.writable(report, what: "report") }
-            case .derive(let config), .applyPlan(let config, _):
-                if let report = config.settings.reportPath { try OutputPathCheck.writable(report, what: "report") }
+                if let report = config.settings.reportPath { outputs.append(("report", report)) }
+                inputs += config.files
+            case .derive(let config):
+                if let report = config.settings.reportPath { outputs.append(("report", report)) }
+            case .applyPlan(let config, let plan):
+                if let report = config.settings.reportPath { outputs.append(("report", report)) }
+                inputs.append(plan)
             case .preview(let config, let directory, let plan):
-                if let report = config.settings.reportPath { try OutputPathCheck.writable(report, what: "report") }
+                if let report = config.settings.reportPath { outputs.append(("report", report)) }
                 try OutputPathCheck.writableFolder(directory, what: "preview-out")
-                if let plan { try OutputPathCheck.writable(plan, what: "plan") }
+                outputs += ChangeReport.files(inDirectory: directory).all.map { ("preview-out", $0) }
+                if let plan { outputs.append(("plan", plan)) }
             case .export(let config):
-                try OutputPathCheck.writable(config.outPath, what: "out")
+                outputs.append(("out", config.outPath))
             case .skipped:
                 break
             }
         }
+        for (what, path) in outputs { try OutputPathCheck.writable(path, what: what) }
+        try OutputPathCheck.distinct(outputs, store: store, inputs: inputs)
     }
 }

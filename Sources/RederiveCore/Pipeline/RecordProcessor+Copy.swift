@@ -4,7 +4,13 @@ extension RecordProcessor {
     /// the summary this build derives from it (`derive`, as import does). A raw room that no
     /// longer decodes or derives is an issue, as at import. Runs on a worker.
     package func copyItem(_ row: CopyRow) -> ImportItem {
-        let raw = row.parts.joined()
+        guard let raw = row.parts.joined() else {
+            // A damaged store (offset edited or corrupted): skipped and reported, never a crash.
+            let issue = RecordIssue(
+                file: row.sourceFile, line: row.sourceLine, id: row.id, stage: .decode, code: .invalidRoomJSON,
+                message: "the stored raw room is damaged: \(row.parts.damage)")
+            return .issue(issue)
+        }
         switch derive(room: raw, id: row.id) {
         case .failure(let failure):
             return .issue(failure.issue(file: row.sourceFile, line: row.sourceLine))

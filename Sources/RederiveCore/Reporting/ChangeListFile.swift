@@ -12,6 +12,8 @@ final class ChangeListFile: @unchecked Sendable {
     /// Where the finished file is now (the temporary file until moved).
     private var location: String
     private var isTemporary = true
+    // Whether the temporary list was written and renamed to `location` (ours to remove).
+    private var finished = false
     private var failure: String?
     /// Lines written.
     private(set) var records = 0
@@ -22,13 +24,16 @@ final class ChangeListFile: @unchecked Sendable {
         location = (directory as NSString).appendingPathComponent(name)
         do {
             writer = try ZstdWriter(path: location)
+            // Once finished it is renamed to `location`: a signal removes that name too.
+            TemporaryFiles.register(location)
         } catch {
             failure = String(describing: error)
         }
     }
 
     deinit {
-        if isTemporary { unlink(location) }
+        if isTemporary, finished { unlink(location) }
+        if isTemporary { TemporaryFiles.forget(location) }
     }
 
     /// Appends one line (the newline is added); a write failure is kept for `place(at:)`.
@@ -50,33 +55,43 @@ final class ChangeListFile: @unchecked Sendable {
         lock.withLock {
             guard let writer else { return }
             self.writer = nil
-            do { try writer.finish() } catch { failure = String(describing: error) }
+            do {
+                try writer.finish()
+                finished = true
+            } catch {
+                failure = String(describing: error)
+            }
         }
     }
 
-    /// Puts the finished list at `path` atomically: renamed there the first time (copied
-    /// through a temporary name when on another file system, and on later calls).
+    /// Puts the finished list at `path` as `OutputFile` says: renamed there the first time
+    /// (copied through an exclusive temporary name when on another file system, and on
+    /// later calls; copied into a FIFO or device, which is never replaced).
     func place(at path: String) throws(RederiveError) {
         finish()
         lock.lock()
         defer { lock.unlock() }
         if let failure { throw .io("the change list: \(failure)") }
-        if isTemporary, rename(location, path) == 0 {
+        if isTemporary, try OutputFile.target(of: path, what: "preview") == .replaceable, rename(location, path) == 0 {
+            TemporaryFiles.forget(location)
             (location, isTemporary) = (path, false)
             return
         }
-        let temp = path + ".tmp-\(getpid())"
-        unlink(temp)
-        do {
-            try FileManager.default.copyItem(atPath: location, toPath: temp)
-        } catch {
-            unlink(temp)
-            throw .io("\(path): cannot write: \(error.localizedDescription)")
+        let source = open(location, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else { throw .io("\(location): cannot read: \(String(cString: strerror(errno)))") }
+        defer { close(source) }
+        let handle = try OutputFile.open(path, what: "preview")
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            if n < 0 {
+                handle.abandon()
+                throw .io("\(location): cannot read: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            try handle.write(buffer[..<n])
         }
-        if rename(temp, path) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(temp)
-            throw .io("\(path): cannot rename into place: \(reason)")
-        }
+        try handle.commit()
     }
 }

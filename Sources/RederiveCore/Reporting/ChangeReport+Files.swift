@@ -36,6 +36,14 @@ extension ChangeReport {
         RecordStores.isURL(location) ? "rederive-preview" : location + "-preview"
     }
 
+    /// The four files a preview writes into `directory`.
+    public static func files(inDirectory directory: String) -> Files {
+        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+        return Files(
+            markdown: path(FileName.markdown), json: path(FileName.json), html: path(FileName.html),
+            changes: path(FileName.changes))
+    }
+
     /// Writes `changes.jsonl.zst`, `preview.json`, `preview.md` and `preview.html` into
     /// `directory` (created when absent), each through a temporary name renamed into place,
     /// so a reader never sees half a file; logs each path. Returns the paths.
@@ -46,10 +54,7 @@ extension ChangeReport {
         } catch {
             throw .io("\(directory): cannot create the preview directory: \(error.localizedDescription)")
         }
-        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
-        let files = Files(
-            markdown: path(FileName.markdown), json: path(FileName.json), html: path(FileName.html),
-            changes: path(FileName.changes))
+        let files = Self.files(inDirectory: directory)
         let log = Logger(label: "rederive.preview")
         if let changeList {
             try changeList.place(at: files.changes)

@@ -152,20 +152,18 @@ public enum MetricsFile {
         let body = text(
             reports, pipeline: pipeline, finishedAt: finishedAt, labels: labels, store: store,
             lastSuccess: lastSuccess)
-        let temporary = path + ".partial"
         do {
-            let dir = (path as NSString).deletingLastPathComponent
-            if !dir.isEmpty { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
-            try Data(body.utf8).write(to: URL(fileURLWithPath: temporary))
-            if rename(temporary, path) != 0 { throw CocoaError(.fileWriteUnknown) }
+            try OutputFile.write(body, to: path, what: "metrics file")
         } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw .io("\(path): cannot write the metrics file: \(error.localizedDescription)")
+            throw .io("cannot write the metrics file: \(error)")
         }
     }
 
     /// The last-success time in the metrics file at `path`, if it has one.
     static func previousLastSuccess(_ path: String) -> Date? {
+        // Only a regular file is read back: a FIFO or device would block or never end.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
         for line in text.split(separator: "\n") where line.hasPrefix(lastSuccessName + "{") {
             if let value = line.split(separator: " ").last.flatMap({ Double($0) }) {

@@ -42,6 +42,14 @@ package enum RecordStores {
     /// Whether `location` names a store on a server rather than a file.
     package static func isURL(_ location: String) -> Bool { scheme(of: location) != nil }
 
+    /// Decides, without creating or locking anything, whether `location` names a store that
+    /// can be opened as `mode` says (`Store.check`); a server URL is checked when opened.
+    /// Call it before taking the run lock, so a refused file gets no `.lock` beside it.
+    package static func check(_ location: String, mode: Store.OpenMode) throws(RederiveError) {
+        if isURL(location) { return }
+        try Store.check(path: location, mode: mode)
+    }
+
     /// Opens the store `location` names.
     package static func open(_ location: String, mode: Store.OpenMode) throws(RederiveError) -> any RecordStore {
         guard let scheme = scheme(of: location) else { return try Store(path: location, mode: mode) }

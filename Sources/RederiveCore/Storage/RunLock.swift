@@ -54,18 +54,30 @@ public final class RunLock {
     /// Takes the lock of the store at `storePath` for `command`, waiting up to `wait`
     /// seconds while another run holds it (0: fail at once). Throws `.busy` naming the
     /// holder when it stays taken.
+    ///
+    /// Call it only once the store is known to be a rederive store or a new one
+    /// (`Store.check`): the lock file is created beside it. It is opened without following
+    /// a link (a planted `STORE.lock` link never makes the holder's text overwrite another
+    /// file) and must be a regular file.
     public static func acquire(
         store storePath: String, command: String, wait: Double = 0,
         log: Logger = Logger(label: "rederive.lock")
     ) throws(RederiveError) -> RunLock {
         let path = path(forStore: storePath)
-        let dir = (storePath as NSString).deletingLastPathComponent
+        let dir = OutputFile.folder(of: storePath)
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
         guard fd >= 0 else {
-            throw .io("\(path): cannot open the run lock: \(String(cString: strerror(errno)))")
+            let code = errno
+            let reason = code == ELOOP ? "it is a symbolic link" : String(cString: strerror(code))
+            throw .io("\(path): cannot open the run lock: \(reason); nothing was done")
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            throw .io("\(path): the run lock is not a regular file; nothing was done")
         }
         let deadline = Stopwatch()
         var waited = false
@@ -103,8 +115,13 @@ public final class RunLock {
 
     /// The holder named in the lock file of `storePath`, if the lock is held now.
     public static func holder(ofStore storePath: String) -> Holder? {
-        let fd = open(path(forStore: storePath), O_RDONLY | O_CLOEXEC)
+        let fd = open(path(forStore: storePath), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            return nil
+        }
         defer { close(fd) }
         if flock(fd, LOCK_SH | LOCK_NB) == 0 {
             flock(fd, LOCK_UN)

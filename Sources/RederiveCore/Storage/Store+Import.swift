@@ -259,8 +259,13 @@ extension Store {
                 let parts = RawRoomParts(
                     skeleton: [UInt8](row["skeleton"] as Data), coreModel: [UInt8](row["bytes"] as Data),
                     coreModelOffset: row["core_model_offset"])
-                return parts.joined()
+                guard let raw = parts.joined() else {
+                    throw RederiveError.io("\(path): record \(id): the stored raw room is damaged: \(parts.damage)")
+                }
+                return raw
             }
+        } catch let error as RederiveError {
+            throw error
         } catch {
             throw .io("\(path): cannot read: \(error)")
         }

@@ -62,9 +62,7 @@ public final class Store: @unchecked Sendable {
         let migrator = StoreSchema.migrator
         var info = stat()
         let exists = stat(path, &info) == 0
-        if exists, info.st_mode & S_IFMT == S_IFDIR {
-            throw .usage("\(path): is a directory, not a store file (name a file, e.g. \(path)/rooms.sqlite)")
-        }
+        if exists { try Self.requireRegularFile(path, info) }
         // A 0-byte file is what a store creation that failed early leaves behind: it holds
         // nothing, so it is created anew (page size first), not opened with SQLite's defaults.
         let empty = exists && info.st_size == 0
@@ -72,17 +70,18 @@ public final class Store: @unchecked Sendable {
         if exists && empty && readOnly {
             throw .usage("\(path): is an empty file, not a store yet")
         } else if exists && !empty {
-            pendingOnExisting = try Self.inspect(path: path, migrator: migrator)
+            try Self.checkHeader(path: path, size: Int64(info.st_size))
+            pendingOnExisting = try Self.inspectSchema(path: path)
         } else if readOnly {
             throw .usage("\(path): no such store")
         } else {
-            let dir = (path as NSString).deletingLastPathComponent
+            let dir = OutputFile.folder(of: path)
             if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
                 do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
                     throw .io("\(path): cannot create its directory: \(error.localizedDescription)")
                 }
             }
-            try Self.create(path: path)
+            try Self.create(path: path, existing: exists)
         }
         var config = Configuration()
         config.busyMode = .timeout(30)
@@ -112,7 +111,7 @@ public final class Store: @unchecked Sendable {
         do {
             if pendingOnExisting {
                 let backup = path + ".backup-" + (try pool.read { try migrator.appliedMigrations($0).last ?? "empty" })
-                try pool.backup(to: try DatabaseQueue(path: backup))
+                try Self.writeBackup(of: pool, to: backup)
                 backupPath = backup
             }
             try migrator.migrate(pool)
@@ -121,13 +120,57 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    // The pre-migration copy, written where no one else can plant a link (a fresh 0700
+    // folder beside the store, made by mkdtemp), then renamed to `backup`. An existing
+    // `backup` that is a link or not a regular file is refused: nothing is migrated.
+    private static func writeBackup(of pool: DatabasePool, to backup: String) throws {
+        var info = stat()
+        if lstat(backup, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+            throw RederiveError.io(
+                "\(backup): exists and is not a regular file (a symbolic link?); refusing to write the "
+                    + "pre-migration copy through it; the store was not migrated")
+        }
+        let folder = OutputFile.folder(of: backup)
+        var template = Array(((folder.isEmpty ? "." : folder) + "/.rederive-backup-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw RederiveError.io("\(backup): cannot create a temporary folder: \(String(cString: strerror(errno)))")
+        }
+        let directory = String(cString: made)
+        TemporaryFiles.register(directory)
+        let temporary = directory + "/backup.sqlite"
+        TemporaryFiles.register(temporary)  // in our own 0700 folder: no one else's file
+        defer {
+            for suffix in ["", "-journal", "-wal", "-shm"] { unlink(temporary + suffix) }
+            rmdir(directory)
+            TemporaryFiles.forget(temporary)
+            TemporaryFiles.forget(directory)
+        }
+        let queue = try DatabaseQueue(path: temporary)
+        try pool.backup(to: queue)
+        try queue.close()
+        guard rename(temporary, backup) == 0 else {
+            throw RederiveError.io("\(backup): cannot put the copy in place: \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Page size of new stores. Raw rooms are ~100 KB blobs: 64 KB pages cut the number of
     /// overflow pages, WAL frames and write calls per record 16-fold against SQLite's 4 KB.
     static let pageSize = 65_536
 
     // Creates an empty store with its page size fixed (it cannot change once in WAL mode).
-    // On failure nothing is left behind: a 0-byte file would otherwise be taken for a store.
-    private static func create(path: String) throws(RederiveError) {
+    // On failure nothing this call created is left behind (a 0-byte file would otherwise be
+    // taken for a store), and nothing it did not create is removed: the new file is created
+    // here exclusively, never through a planted link, and only the companion files that
+    // were absent before are removed. `existing`: an empty regular file is already there.
+    private static func create(path: String, existing: Bool) throws(RederiveError) {
+        let companions = ["-wal", "-shm", "-journal"].filter { access(path + $0, F_OK) != 0 }
+        if !existing {
+            let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666)
+            guard fd >= 0 else {
+                throw .io("\(path): cannot create the store: \(String(cString: strerror(errno)))")
+            }
+            Glibc.close(fd)
+        }
         do {
             // Switching to WAL needs the file to itself: a reader that opens the new file at
             // that moment (a monitor, `status`) must make creation wait, not fail.
@@ -145,7 +188,7 @@ public final class Store: @unchecked Sendable {
                 throw error
             }
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+            for suffix in (existing ? [] : [""]) + companions { unlink(path + suffix) }
             throw .io("\(path): cannot create the store: \(error)")
         }
     }
@@ -194,7 +237,8 @@ public final class Store: @unchecked Sendable {
 
     // Reads an existing file without writing to it. Returns whether migrations are pending
     // on a non-empty store; throws when the store is newer than this build or not a store.
-    private static func inspect(path: String, migrator: DatabaseMigrator) throws(RederiveError) -> Bool {
+    static func inspectSchema(path: String) throws(RederiveError) -> Bool {
+        let migrator = StoreSchema.migrator
         let history = try SchemaHistoryReader.read(path: path)
         guard let applied = history.applied else {
             if !history.tables.isEmpty {

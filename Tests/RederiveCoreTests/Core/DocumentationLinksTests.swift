@@ -101,4 +101,20 @@ final class DocumentationLinksTests: XCTestCase {
         XCTAssertFalse(quickstart.isEmpty, "README has a quickstart")
         XCTAssertLessThanOrEqual(quickstart.count, 15, "the quickstart fits 15 lines")
     }
+
+    /// The security model names the tests that prove each guarantee: each must exist.
+    func testTheSecurityModelNamesTestsThatExist() throws {
+        let root = RoomFixtures.repoRoot
+        let text = try String(contentsOf: root.appendingPathComponent("docs/security.md"), encoding: .utf8)
+        let tests = root.appendingPathComponent("Tests")
+        let files = Set(
+            (FileManager.default.enumerator(atPath: tests.path)?.allObjects as? [String] ?? [])
+                .map { ($0 as NSString).lastPathComponent })
+        var named = 0
+        for part in text.split(separator: "`") where part.hasSuffix("Tests") && !part.contains(" ") {
+            XCTAssertTrue(files.contains(part + ".swift"), "docs/security.md names \(part), which does not exist")
+            named += 1
+        }
+        XCTAssertGreaterThan(named, 8, "docs/security.md names the tests behind its guarantees")
+    }
 }

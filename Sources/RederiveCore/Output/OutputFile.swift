@@ -1,0 +1,224 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one policy for every file a command writes (reports, exports, summaries, metrics,
+/// plans, results, previews, the status page):
+///
+/// - a new path or an existing regular file is written atomically: a temporary file created
+///   exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, never through a planted symbolic link) in the
+///   destination folder, renamed over the final name when complete;
+/// - an existing FIFO or character device (`/dev/null`, `/dev/stdout`, a named pipe) is
+///   written into directly and never replaced, as Unix tools do; so is any path under `/dev/`;
+/// - a directory, socket or block device is refused (`OutputPathCheck` does so, exit 1,
+///   before anything runs).
+///
+/// Nothing is ever unlinked but the temporary file this process created.
+public enum OutputFile {
+    /// What an output path names now.
+    public enum Target: Sendable, Equatable {
+        /// A new path or a regular file: written through a temporary file, then renamed.
+        case replaceable
+        /// A FIFO or character device: written in place, never replaced.
+        case stream
+    }
+
+    /// What `path` names, or a usage error naming `what` when it cannot take an output (a
+    /// directory, a socket, a block device). Follows symbolic links, as opening does.
+    public static func target(of path: String, what: String) throws(RederiveError) -> Target {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            // A dangling link or a new name: a new file (a link itself is replaced, never followed).
+            return isUnderDev(path) ? .stream : .replaceable
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return isUnderDev(path) ? .stream : .replaceable
+        case S_IFIFO, S_IFCHR: return .stream
+        case S_IFDIR: throw .usage("\(what) \(path): is a directory, not a file")
+        case S_IFSOCK: throw .usage("\(what) \(path): is a socket, not a file; nothing was done")
+        case S_IFBLK: throw .usage("\(what) \(path): is a block device, not a file; nothing was done")
+        default: throw .usage("\(what) \(path): is not a regular file, FIFO or character device; nothing was done")
+        }
+    }
+
+    /// The folder part of `path` (`a/b` → `a`, `/r` → `/`, `r` → empty), without Foundation's
+    /// `deletingLastPathComponent`, which traps on a one-character relative name (`--report r`).
+    public static func folder(of path: String) -> String {
+        var text = Substring(path)
+        while text.count > 1, text.hasSuffix("/") { text = text.dropLast() }
+        guard let slash = text.lastIndex(of: "/") else { return "" }
+        if slash == text.startIndex { return "/" }
+        var folder = text[..<slash]
+        while folder.count > 1, folder.hasSuffix("/") { folder = folder.dropLast() }
+        return String(folder)
+    }
+
+    // `/dev/stdout` is a link to whatever standard output is, a regular file included: a path
+    // in /dev is the system's, written into and never replaced.
+    private static func isUnderDev(_ path: String) -> Bool { path.hasPrefix("/dev/") }
+
+    /// An output being written: `fd` is the temporary file (or the FIFO/device itself);
+    /// `commit()` puts it in place, `abandon()` (or deinit) removes what this process created.
+    public final class Handle {
+        /// The final path.
+        public let path: String
+        /// The temporary file, nil when writing straight into a FIFO or device.
+        public let temporaryPath: String?
+        /// The open descriptor (-1 once closed).
+        public private(set) var fd: Int32
+        // Whether the temporary file is still ours to remove (not yet renamed into place).
+        private var ownsTemporary: Bool
+
+        init(path: String, temporaryPath: String?, fd: Int32) {
+            (self.path, self.temporaryPath, self.fd) = (path, temporaryPath, fd)
+            ownsTemporary = temporaryPath != nil
+        }
+
+        deinit { abandon() }
+
+        /// Gives up the descriptor to a `FILE` stream (`fdopen`); the caller closes it and
+        /// then calls `commit(closed:)`.
+        public func detachDescriptor() -> Int32 {
+            let d = fd
+            fd = -1
+            return d
+        }
+
+        /// Writes all of `bytes` (looping over short writes and EINTR).
+        public func write(_ bytes: ArraySlice<UInt8>) throws(RederiveError) {
+            let failure: String? = bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0, errno == EINTR { continue }
+                    if n < 0 { return String(cString: strerror(errno)) }
+                    if n == 0 { return "nothing written (is the device full?)" }
+                    offset += n
+                }
+                return nil
+            }
+            if let failure { throw .io("\(path): write failed: \(failure)") }
+        }
+
+        /// Flushes to disk, closes and renames the temporary file into place (a FIFO or
+        /// device is only closed). `closed`: the descriptor was already closed by its
+        /// `FILE` stream (after `detachDescriptor()` and `fsync`).
+        public func commit(closed: Bool = false) throws(RederiveError) {
+            if !closed {
+                guard fd >= 0 else { return }
+                let d = fd
+                fd = -1
+                let synced = temporaryPath == nil || fsync(d) == 0
+                let code = errno
+                if close(d) != 0 || !synced {
+                    let reason = String(cString: strerror(synced ? errno : code))
+                    removeTemporary()
+                    throw .io("\(path): write failed: \(reason)")
+                }
+            }
+            guard let temporaryPath else { return }
+            if rename(temporaryPath, path) != 0 {
+                let reason = String(cString: strerror(errno))
+                removeTemporary()
+                throw .io("\(path): cannot rename into place: \(reason)")
+            }
+            ownsTemporary = false
+            TemporaryFiles.forget(temporaryPath)
+        }
+
+        /// Closes and removes the temporary file (never the final path); idempotent.
+        public func abandon() {
+            if fd >= 0 {
+                close(fd)
+                fd = -1
+            }
+            removeTemporary()
+        }
+
+        private func removeTemporary() {
+            guard let temporaryPath, ownsTemporary else { return }
+            ownsTemporary = false
+            unlink(temporaryPath)
+            TemporaryFiles.forget(temporaryPath)
+        }
+    }
+
+    /// Opens `path` for writing as the policy says, creating its folder when absent (output
+    /// folders such as `out/` and `reports/` are created on demand, as users expect).
+    public static func open(_ path: String, what: String = "output") throws(RederiveError) -> Handle {
+        if try target(of: path, what: what) == .stream {
+            let fd = Glibc.open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+            guard fd >= 0 else { throw .io("\(path): cannot open: \(String(cString: strerror(errno)))") }
+            // Checked again on the open descriptor: the name may have changed since.
+            var info = stat()
+            guard fstat(fd, &info) == 0, [S_IFIFO, S_IFCHR, S_IFREG].contains(info.st_mode & S_IFMT) else {
+                close(fd)
+                throw .io("\(path): not a file, FIFO or character device any more; nothing written")
+            }
+            return Handle(path: path, temporaryPath: nil, fd: fd)
+        }
+        let directory = folder(of: path)
+        if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw .io("\(directory): cannot create the directory: \(error.localizedDescription)")
+            }
+        }
+        let (fd, temporary) = try createExclusive(near: path)
+        return Handle(path: path, temporaryPath: temporary, fd: fd)
+    }
+
+    /// Writes `bytes` to `path` as the policy says (atomically, or into a FIFO or device).
+    public static func write(
+        _ bytes: some Collection<UInt8>, to path: String, what: String = "output"
+    )
+        throws(RederiveError)
+    {
+        let handle = try open(path, what: what)
+        do {
+            try handle.write(ArraySlice(bytes))
+            try handle.commit()
+        } catch {
+            handle.abandon()
+            throw error
+        }
+    }
+
+    /// Writes `text` (UTF-8) to `path` as the policy says.
+    public static func write(_ text: String, to path: String, what: String = "output") throws(RederiveError) {
+        try write(Array(text.utf8), to: path, what: what)
+    }
+
+    /// Creates a new temporary file next to `path`, exclusively and never through a link:
+    /// `PATH.partial`, or `PATH.partial-XXXXXX` when that name is taken (a run killed
+    /// before it could clean up, another run writing the same output, or a planted link).
+    /// The file is registered for removal on SIGINT/SIGTERM (`TemporaryFiles`).
+    static func createExclusive(near path: String) throws(RederiveError) -> (fd: Int32, path: String) {
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        let base = path + ".partial"
+        var candidate = base
+        for attempt in 0..<100 {
+            if attempt > 0 { candidate = base + "-" + randomSuffix() }
+            let fd = Glibc.open(candidate, flags, 0o666)
+            if fd >= 0 {
+                TemporaryFiles.register(candidate)
+                return (fd, candidate)
+            }
+            let code = errno
+            guard code == EEXIST || code == ELOOP else {
+                throw .io("\(path): cannot create: \(String(cString: strerror(code)))")
+            }
+        }
+        throw .io("\(path): cannot create a temporary file beside it (100 names taken)")
+    }
+
+    private static func randomSuffix() -> String {
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return String((0..<8).map { _ in letters.randomElement()! })
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import XCTest
+@testable import RederiveCore
+
+/// The one output-path policy: regular files atomically through exclusive temporaries,
+/// FIFOs and devices written into and never replaced, directories and sockets refused, and
+/// an output never the store, a side file of it, or an input.
+final class OutputFileTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+
+    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func tearDown() { dir = nil }
+
+    private func fileType(_ path: String) -> mode_t {
+        var info = stat()
+        XCTAssertEqual(lstat(path, &info), 0, path)
+        return info.st_mode & S_IFMT
+    }
+
+    func testANewOrRegularFileIsWrittenThroughATemporaryRenamedIntoPlace() throws {
+        let path = dir.file("sub/out.txt")
+        try OutputFile.write("one\n", to: path)
+        try OutputFile.write("two\n", to: path)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "two\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.file("sub")), ["out.txt"])
+    }
+
+    func testOneCharacterNamesAreWrittenNotATrap() throws {
+        // Foundation's deletingLastPathComponent traps on "r": `--report r` crashed every command.
+        for (path, folder) in [("r", ""), ("a/b", "a"), ("/r", "/"), ("x/", ""), ("./r", "."), ("a//b/", "a")] {
+            XCTAssertEqual(OutputFile.folder(of: path), folder, path)
+        }
+        let cwd = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(dir.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
+        try OutputPathCheck.writable("r", what: "--report")
+        try OutputPathCheck.writable("q/r", what: "--report")
+        try OutputFile.write("x\n", to: "r")
+        XCTAssertEqual(try String(contentsOfFile: dir.file("r"), encoding: .utf8), "x\n")
+    }
+
+    func testAFIFOIsWrittenIntoAndStaysAFIFO() throws {
+        for writer in ["whole file", "zstd writer"] {
+            let fifo = dir.file("pipe-\(writer.count)")
+            XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+            let reader = FIFOReader(fifo)
+            if writer == "whole file" {
+                try OutputFile.write("through the pipe\n", to: fifo)
+            } else {
+                let w = try ZstdWriter(path: fifo)
+                try w.write("through the pipe\n")
+                try w.finish()
+            }
+            XCTAssertEqual(String(decoding: reader.wait(), as: UTF8.self), "through the pipe\n", writer)
+            XCTAssertEqual(fileType(fifo), S_IFIFO, "\(writer): the FIFO was not replaced")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: fifo + ".partial"), writer)
+        }
+    }
+
+    func testACharacterDeviceIsWrittenIntoAndNeverReplaced() throws {
+        // The system's own /dev/null is only classified here, never written by this test.
+        XCTAssertEqual(try OutputFile.target(of: "/dev/null", what: "--report"), .stream)
+        XCTAssertEqual(try OutputFile.target(of: "/dev/stdout", what: "--report"), .stream)
+        // A copy of /dev/null (root only) is written into, as a report, metrics file or plan.
+        let copy = dir.file("null")
+        guard mknod(copy, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 else {
+            XCTAssertEqual(errno, EPERM, "mknod failed for another reason than permission")
+            return
+        }
+        try OutputFile.write("discarded\n", to: copy)
+        let w = try ZstdWriter(path: copy)
+        try w.write("discarded too\n")
+        try w.finish()
+        XCTAssertEqual(fileType(copy), S_IFCHR, "the device node is still a device")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["null"])
+    }
+
+    func testPlantedLinksAtTheTemporaryNameAreNeverFollowed() throws {
+        let victim = dir.file("victim")
+        try "precious\n".write(toFile: victim, atomically: false, encoding: .utf8)
+        let out = dir.file("out.jsonl")
+        XCTAssertEqual(symlink(victim, out + ".partial"), 0)
+        try OutputFile.write("report\n", to: out)
+        XCTAssertEqual(symlink(victim, dir.file("x.jsonl.partial")), 0)
+        let w = try ZstdWriter(path: dir.file("x.jsonl"))
+        try w.write("x\n")
+        try w.finish()
+        XCTAssertEqual(
+            try String(contentsOfFile: victim, encoding: .utf8), "precious\n", "the link's target is untouched")
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "report\n")
+        XCTAssertEqual(fileType(out + ".partial"), S_IFLNK, "the planted link is left as it was, not removed")
+    }
+
+    func testAFailedWriteRemovesOnlyItsOwnTemporary() throws {
+        let out = dir.file("out.txt")
+        let handle = try OutputFile.open(out)
+        let temporary = try XCTUnwrap(handle.temporaryPath)
+        XCTAssertTrue(TemporaryFiles.isRegistered(temporary), "a signal would remove it")
+        handle.abandon()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: temporary))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+        XCTAssertFalse(TemporaryFiles.isRegistered(temporary))
+    }
+
+    func testDirectoriesSocketsAndBlockDevicesAreRefusedBeforeAnythingRuns() throws {
+        XCTAssertThrowsError(try OutputPathCheck.writable(dir.path, what: "--report")) { error in
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
+        }
+        let socketPath = dir.file("s.sock")
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, byte) in socketPath.utf8.enumerated() where i < raw.count - 1 { raw[i] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        XCTAssertEqual(bound, 0)
+        XCTAssertThrowsError(try OutputPathCheck.writable(socketPath, what: "--metrics-file")) { error in
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
+            XCTAssertTrue("\(error)".contains("is a socket"), "\(error)")
+        }
+        XCTAssertNoThrow(try OutputPathCheck.writable("/dev/null", what: "--report"))
+    }
+
+    func testAnOutputIsNeverTheStoreItsSideFilesOrAnInputHoweverSpelled() throws {
+        let store = dir.file("s.sqlite")
+        try Store(path: store).close()
+        let input = dir.file("in.jsonl")
+        try "{}\n".write(toFile: input, atomically: false, encoding: .utf8)
+        XCTAssertEqual(symlink(store, dir.file("link.sqlite")), 0)
+        let cwd = FileManager.default.currentDirectoryPath
+        FileManager.default.changeCurrentDirectoryPath(dir.path)
+        defer { FileManager.default.changeCurrentDirectoryPath(cwd) }
+        for (output, expected) in [
+            (store, "is the store"), ("./s.sqlite", "is the store"), ("link.sqlite", "is the store"),
+            ("sub/../s.sqlite", "is the store"), (store + "-wal", "-wal file"), ("s.sqlite-shm", "-shm file"),
+            ("./s.sqlite.lock", "run lock"), (dir.path + "/./in.jsonl", "is an input"),
+        ] {
+            XCTAssertThrowsError(
+                try OutputPathCheck.distinct([("--report", output)], store: "s.sqlite", inputs: [input]), output
+            ) { error in
+                XCTAssertEqual((error as? RederiveError)?.exitStatus, 1, output)
+                XCTAssertTrue("\(error)".contains(expected), "\(output): \(error)")
+            }
+        }
+        // A store that does not exist yet is compared by its resolved path.
+        XCTAssertThrowsError(
+            try OutputPathCheck.distinct([("--report", "x/../new.sqlite")], store: dir.file("new.sqlite")))
+        XCTAssertNoThrow(
+            try OutputPathCheck.distinct(
+                [("--report", "r.jsonl"), ("--metrics-file", "/dev/null")], store: "s.sqlite", inputs: [input]))
+        XCTAssertNoThrow(try OutputPathCheck.distinct([("--report", "s.sqlite")], store: "postgres://u@h/db"))
+    }
+}
+
+/// Reads a FIFO to its end on another thread, as a consumer of a named pipe would; `wait()`
+/// returns what was read. If nothing ever opened the pipe for writing, `wait()` opens it
+/// itself so the reader ends (and returns nothing).
+final class FIFOReader: @unchecked Sendable {
+    private let path: String
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+
+    init(_ path: String) {
+        self.path = path
+        Thread.detachNewThread { [self] in
+            let fd = open(path, O_RDONLY)
+            if fd >= 0 {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                while true {
+                    let n = read(fd, &buffer, buffer.count)
+                    if n <= 0 { break }
+                    data.append(contentsOf: buffer[..<n])
+                }
+                close(fd)
+            }
+            done.signal()
+        }
+    }
+
+    func wait(timeout: Double = 60) -> Data {
+        if done.wait(timeout: .now() + timeout) == .timedOut {
+            let fd = open(path, O_WRONLY | O_NONBLOCK)  // nobody wrote: let the reader end
+            if fd >= 0 { close(fd) }
+            _ = done.wait(timeout: .now() + 5)
+        }
+        return data
+    }
+
+    /// Ends the reader at once when the writer may never come (a refused command).
+    func release() -> Data {
+        if done.wait(timeout: .now() + 0.2) == .timedOut {
+            let fd = open(path, O_WRONLY | O_NONBLOCK)
+            if fd >= 0 { close(fd) }
+            _ = done.wait(timeout: .now() + 5)
+        }
+        return data
+    }
+}
