@@ -323,7 +323,7 @@ extension ResolvedPipeline {
             case .skipped: continue
             case .importExports: return .createIfMissing
             case .preview: return .readOnly
-            case .derive, .export: return .existing
+            case .derive, .applyPlan, .export: return .existing
             }
         }
         return nil
