@@ -22,11 +22,14 @@ final class ChangeListFile: @unchecked Sendable {
     init(directory: String) {
         let name = "rederive-changes-\(getpid())-\(UUID().uuidString).jsonl.zst"
         location = (directory as NSString).appendingPathComponent(name)
+        // Registered before it exists (a unique name: no one else's file), so a signal that
+        // arrives just after the file appears still removes it; once finished it is renamed
+        // to `location`, which a signal removes too.
+        TemporaryFiles.register(location)
         do {
             writer = try ZstdWriter(path: location)
-            // Once finished it is renamed to `location`: a signal removes that name too.
-            TemporaryFiles.register(location)
         } catch {
+            TemporaryFiles.forget(location)
             failure = String(describing: error)
         }
     }

@@ -132,15 +132,24 @@ final class UntrustedTextCommandTests: XCTestCase {
             newRecords.first?["roomName"] as? String, PreviewText.truncated(HostileText.name),
             "JSON keeps the text as is")
 
-        // A pipeline whose name holds escapes: its log lines, then status and history.
+        // A pipeline whose name holds escapes is refused at load (it names report files: F16),
+        // and the refusal itself reaches the terminal escaped, as one log line.
         let pipeline = dir.file("p.yml")
         let name = #"\e[2J<script>x</script>\e]0;T\a\rY\nZ"#
         try "version: 1\nname: \"\(name)\"\nstages:\n  - derive: {}\n".write(
             toFile: pipeline, atomically: true, encoding: .utf8)
         r = try rederive(["run", pipeline, "--db", db])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        HostileText.assertTerminalSafe(r.stderr, "run (refused name)")
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 1, r.stderr)
+        // A name that may name files but is markup: its log lines, then status and history.
+        let markup = #"<script>x<script>&"q"[l](javascript:y)|a|"#
+        try "version: 1\nname: '\(markup)'\nstages:\n  - derive: {}\n".write(
+            toFile: pipeline, atomically: true, encoding: .utf8)
+        r = try rederive(["run", pipeline, "--db", db])
         XCTAssertEqual(r.status, 0, r.stderr)
         assertLogLines(r.stderr, "run")
-        XCTAssertTrue(r.stderr.contains("\\u001B[2J<script>x</script>\\u001B]0;T\\u0007\\u000DY\\u000AZ"), r.stderr)
+        XCTAssertTrue(r.stderr.contains(markup), r.stderr)
 
         r = try rederive(["history", "--db", db, "--id", storedID])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -150,7 +159,7 @@ final class UntrustedTextCommandTests: XCTestCase {
         r = try rederive(["status", "--db", db])
         XCTAssertEqual(r.status, 0, r.stderr)
         HostileText.assertTerminalSafe(r.stdout, "status")
-        XCTAssertTrue(r.stdout.contains("\\u001B[2J<script>x</script>\\u001B]0;T\\u0007\\u000DY\\u000AZ"), r.stdout)
+        XCTAssertTrue(r.stdout.contains(markup), r.stdout)
         r = try rederive(["status", "--db", db, "--check"])
         HostileText.assertTerminalSafe(r.stdout, "status --check")
 
