@@ -97,7 +97,7 @@ struct Generate: ParsableCommand {
         } catch {
             fail("\(error)")
         }
-        let directory = (out as NSString).deletingLastPathComponent
+        let directory = OutputFile.folder(of: out)
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }

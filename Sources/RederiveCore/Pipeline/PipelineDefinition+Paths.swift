@@ -34,7 +34,7 @@ extension PipelineDefinition {
 
     /// The folder of the pipeline file at `path` (`.` for a bare file name).
     public static func directory(of path: String) -> String {
-        let dir = (path as NSString).deletingLastPathComponent
+        let dir = OutputFile.folder(of: path)  // not Foundation's: it traps on a one-character name
         return dir.isEmpty ? "." : dir
     }
 

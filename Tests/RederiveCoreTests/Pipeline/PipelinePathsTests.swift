@@ -28,6 +28,9 @@ final class PipelinePathsTests: XCTestCase {
         XCTAssertEqual(PipelineDefinition.path("../../a", relativeTo: "/srv/p"), "/a")
         XCTAssertEqual(PipelineDefinition.path("../../a", relativeTo: "."), "../../a")
         XCTAssertEqual(PipelineDefinition.directory(of: "x.yml"), ".")
+        // A one-character name: Foundation's deletingLastPathComponent traps on it (SIGILL).
+        XCTAssertEqual(PipelineDefinition.directory(of: "p"), ".")
+        XCTAssertEqual(PipelineDefinition.directory(of: "/p.yml"), "/")
     }
 
     func testShippedPipelinesWriteUnderTheRepositorysOut() throws {
