@@ -302,10 +302,11 @@ final class CrashRecoveryTests: XCTestCase {
         let db = try referenceCopy("concurrent.sqlite", "UPDATE summary SET summary_version = 0")
         let before = try XCTUnwrap(CommandLineTool.latestRun(db)?["id"] as Int64?)
         let maxSeq = Int64(try StoreInspection.int(db, "SELECT MAX(seq) FROM record"))
-        // Small batches on one worker: a run long enough (hundreds of commits) for the changes
-        // below to land both behind and ahead of its cursor, however fast the machine.
+        // One record a batch on one worker: a run long enough (a commit per record, ~2,000) for
+        // the changes below to land both behind and ahead of its cursor, however fast the
+        // machine (batches of 5 let a derive that no longer re-validates rooms finish first).
         let child = try CommandLineTool.Child(
-            ["derive", "--db", db, "--batch-size", "5", "--workers", "1", "--quiet", "--all"],
+            ["derive", "--db", db, "--batch-size", "1", "--workers", "1", "--quiet", "--all"],
             stderrPath: dir.file("concurrent.err"))
 
         let other = try StoreInspection.open(db)
