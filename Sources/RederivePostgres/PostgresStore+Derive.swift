@@ -14,10 +14,38 @@ struct SQLArguments {
         count += 1
         return "$\(count)"
     }
+
+    /// `SummaryFreshness.sqlCondition` for `cases`, the deriver's version and fingerprint
+    /// bound once each.
+    mutating func freshness(_ cases: Set<SummaryFreshness>, deriver: SummaryDeriver) -> String {
+        var bound: [SummaryFreshness.Parameter: String] = [:]
+        return SummaryFreshness.sqlCondition(cases) { bind($0, deriver, &bound) }
+    }
+
+    /// `SummaryFreshness.sqlCase`, the deriver's version and fingerprint bound once each.
+    mutating func freshnessCase(deriver: SummaryDeriver) -> String {
+        var bound: [SummaryFreshness.Parameter: String] = [:]
+        return SummaryFreshness.sqlCase { bind($0, deriver, &bound) }
+    }
+
+    private mutating func bind(
+        _ parameter: SummaryFreshness.Parameter, _ deriver: SummaryDeriver,
+        _ bound: inout [SummaryFreshness.Parameter: String]
+    ) -> String {
+        if let placeholder = bound[parameter] { return placeholder }
+        let placeholder =
+            switch parameter {
+            case .version: add(deriver.version)
+            case .fingerprint: add(deriver.fingerprint)
+            }
+        bound[parameter] = placeholder
+        return placeholder
+    }
 }
 
 extension PostgresStore {
-    // The WHERE clause after the keyset bounds: SQLite's `filter`, in PostgreSQL's words.
+    // The WHERE clause after the keyset bounds: the stale records are
+    // `SummaryFreshness.derived(allowDowngrade:)`, as on every engine.
     func filter(
         _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, _ args: inout SQLArguments
     ) -> String {
@@ -32,17 +60,8 @@ extension PostgresStore {
                 " AND (record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL"
                 + " AND stage IN (\(stages)))" + orWritten(&args) + ")"
         } else if !selection.all {
-            if allowDowngrade {
-                let (v, f) = (args.add(deriver.version), args.add(deriver.fingerprint))
-                sql +=
-                    " AND (summary.record_seq IS NULL OR summary.summary_version <> \(v)"
-                    + " OR summary.fingerprint <> \(f)" + orWritten(&args) + ")"
-            } else {
-                let (v, f) = (args.add(deriver.version), args.add(deriver.fingerprint))
-                sql +=
-                    " AND (summary.record_seq IS NULL OR summary.summary_version < \(v)"
-                    + " OR (summary.summary_version = \(v) AND summary.fingerprint <> \(f))" + orWritten(&args) + ")"
-            }
+            let stale = args.freshness(SummaryFreshness.derived(allowDowngrade: allowDowngrade), deriver: deriver)
+            sql += " AND (" + stale + orWritten(&args) + ")"
         }
         if let ids = selection.ids {
             let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }

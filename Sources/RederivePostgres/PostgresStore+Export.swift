@@ -9,9 +9,7 @@ extension PostgresStore {
         var args = SQLArguments()
         var sql = "record.seq > \(args.add(after)) AND record.seq <= \(args.add(upTo))"
         if !includeStale {
-            sql +=
-                " AND summary.summary_version = \(args.add(deriver.version))"
-                + " AND summary.fingerprint = \(args.add(deriver.fingerprint))"
+            sql += " AND " + args.freshness([.fresh], deriver: deriver)
         }
         if let derivedSince {
             sql += " AND summary.derived_at::timestamptz >= \(args.add(derivedSince))::timestamptz"
@@ -47,19 +45,10 @@ extension PostgresStore {
         }
     }
 
-    /// Records up to `upTo` whose summary is stale or missing for `deriver`.
+    /// Records up to `upTo` whose summary is not fresh for `deriver` (`SummaryFreshness.Counts.notFresh`).
     package func countNotFresh(upTo: Int64, deriver: SummaryDeriver) throws(RederiveError) -> (stale: Int, missing: Int)
     {
-        try io("read") {
-            let row = try reader.run(
-                """
-                SELECT count(*) FILTER (WHERE summary.record_seq IS NULL) AS missing,
-                       count(*) FILTER (WHERE summary.record_seq IS NOT NULL
-                                        AND (summary.summary_version <> $1 OR summary.fingerprint <> $2)) AS stale
-                FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.seq <= $3
-                """, .of(deriver.version, deriver.fingerprint, upTo)
-            ).rows[0]
-            return (try row.get("stale", as: Int.self), try row.get("missing", as: Int.self))
-        }
+        let query = Self.freshnessCountsQuery(deriver: deriver, upTo: upTo)
+        return try io("read") { try Self.freshnessCounts(reader.run(query.sql, query.binds)).notFresh }
     }
 }

@@ -4,7 +4,7 @@ import PostgresNIO
 import RederiveCore
 
 extension PostgresStore {
-    /// Writes one import batch in one transaction with SQLite's upsert rules, in a few round
+    /// Writes one import batch in one transaction with `ImportPlanner`'s decisions, in a few round
     /// trips whatever its size: the stored state of the batch's ids, keys for the new
     /// records, then every write as multi-row statements from arrays, pipelined with COMMIT.
     package func writeImportBatch(
@@ -20,15 +20,6 @@ extension PostgresStore {
         }
     }
 
-    private struct Existing {
-        var seq: Int64
-        var rawHash: String
-        var roomName: String
-        var capturedAt: String
-        var version: Int?
-        var fingerprint: String?
-    }
-
     private func importBatch(
         _ tx: PostgresSession.Transaction, _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver,
         allowDowngrade: Bool, progress: RunStatistics
@@ -36,7 +27,7 @@ extension PostgresStore {
         var counts = ImportBatchCounts()
         let now = Self.now()
         let rows: [ImportRow] = items.compactMap { if case .row(let row) = $0 { row } else { nil } }
-        var existing: [String: Existing] = [:]
+        var existing: [String: ImportPlanner.StoredState] = [:]
         if !rows.isEmpty {
             for row in try tx.run(
                 """
@@ -46,10 +37,10 @@ extension PostgresStore {
                 FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ANY($1::text[])
                 """, .of(rows.map(\.record.id))
             ).rows {
-                existing[try row.get("id")] = Existing(
+                existing[try row.get("id")] = ImportPlanner.StoredState(
                     seq: try row.get("seq"), rawHash: try row.get("raw_hash"),
                     roomName: try PostgresText.read(row.makeRandomAccess(), "room_name"),
-                    capturedAt: try row.get("captured_at"), version: try row.get("summary_version"),
+                    capturedAt: try row.get("captured_at"), summaryVersion: try row.get("summary_version"),
                     fingerprint: try row.get("fingerprint"))
             }
         }
@@ -70,35 +61,22 @@ extension PostgresStore {
             switch item {
             case .row(let row):
                 let r = row.record
-                if let old = existing[r.id] {
-                    if !allowDowngrade, let stored = old.version, stored > deriver.version {
-                        counts.newer += 1
-                        continue
-                    }
-                    let sameRaw = old.rawHash == row.rawHash
-                    let sameMeta = old.roomName == r.roomName && old.capturedAt == r.capturedAt
-                    let fresh = old.version == deriver.version && old.fingerprint == deriver.fingerprint
-                    if sameRaw && sameMeta && fresh {
-                        counts.unchanged += 1
-                    } else {
-                        if !sameRaw || !sameMeta { recordRows.append((old.seq, row)) }
-                        if !sameRaw { rawRows.append((old.seq, row.parts)) }
-                        if !sameRaw || !fresh {
-                            summaries.append(SummaryWrite(seq: old.seq, summary: row.summary, json: row.summaryJSON))
-                        }
-                        if sameRaw {
-                            if fresh { counts.unchanged += 1 } else { counts.rederived += 1 }
-                        } else {
-                            counts.updated += 1
-                        }
-                    }
+                let old = existing[r.id]
+                let decision = ImportPlanner.decide(
+                    row, stored: old, deriver: deriver, allowDowngrade: allowDowngrade)
+                counts.count(decision.outcome)
+                guard decision.clearsFailures else { continue }
+                let seq: Int64
+                if let old {
+                    seq = old.seq
                 } else {
-                    let seq = newSeqs[next]
+                    seq = newSeqs[next]
                     next += 1
-                    recordRows.append((seq, row))
-                    rawRows.append((seq, row.parts))
+                }
+                if decision.writesRecord { recordRows.append((seq, row)) }
+                if decision.writesRaw { rawRows.append((seq, row.parts)) }
+                if decision.writesSummary {
                     summaries.append(SummaryWrite(seq: seq, summary: row.summary, json: row.summaryJSON))
-                    counts.inserted += 1
                 }
                 ledger.succeeded(Store.clearedKeys(id: r.id, file: row.file, line: row.line))
             case .issue(let issue):
@@ -124,11 +102,8 @@ extension PostgresStore {
                         records = excluded.records, run_id = excluded.run_id, imported_at = excluded.imported_at
                     """, .of(file.hash, file.path, file.bytes, file.records, runID, now)))
         }
-        var merged = progress
-        merged.recordsDone = progress.recordsDone + counts.inserted + counts.updated + counts.rederived
-        merged.recordsUnchanged = progress.recordsUnchanged + counts.unchanged
-        merged.recordsNewer = progress.recordsNewer + counts.newer
-        statements.append(Self.progress(runID: runID, merged, checkpointSeq: nil))
+        statements.append(
+            Self.progress(runID: runID, ImportPlanner.progress(progress, adding: counts), checkpointSeq: nil))
         try tx.run(statements)
         return counts
     }

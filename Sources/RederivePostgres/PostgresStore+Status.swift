@@ -18,18 +18,10 @@ extension PostgresStore {
                 ).rows.map { StoreStatus.VersionCount(summaryVersion: try $0.get("v"), records: try $0.get("n")) }
 
                 byVersion.sort(by: StoreStatus.VersionCount.displayOrder)
-                let staleRow = try tx.run(
-                    """
-                    SELECT count(*) FILTER (WHERE summary.record_seq IS NULL) AS missing,
-                           count(*) FILTER (WHERE summary.summary_version < $1) AS version,
-                           count(*) FILTER (WHERE summary.summary_version = $1 AND summary.fingerprint <> $2)
-                               AS fingerprint
-                    FROM record LEFT JOIN summary ON summary.record_seq = record.seq
-                    """, .of(version, fingerprint)
-                ).rows[0]
-                let stale = StoreStatus.StaleCounts(
-                    version: try staleRow.get("version"), fingerprint: try staleRow.get("fingerprint"),
-                    missing: try staleRow.get("missing"))
+                // Every record in one of the five disjoint `SummaryFreshness` cases.
+                let query = Self.freshnessCountsQuery(deriver: deriver)
+                let freshness = try Self.freshnessCounts(tx.run(query.sql, query.binds))
+                let stale = freshness.stale
                 var failures = try tx.run("SELECT stage, code, count(*) AS n FROM failure GROUP BY stage, code").rows
                     .map {
                         StoreStatus.FailureCount(
@@ -62,12 +54,10 @@ extension PostgresStore {
                     path: path, totalRecords: total, recordsByVersion: byVersion, stale: stale, failures: failures,
                     recentRuns: runs, totalRuns: totalRuns, currentVersion: version,
                     currentFingerprint: fingerprint)
-                let newer = try tx.run(
-                    "SELECT count(*) AS n, max(summary_version) AS v FROM summary WHERE summary_version > $1",
-                    .of(version)
-                ).rows[0]
-                status.newer = try newer.get("n")
-                status.newestVersion = try newer.get("v")
+                status.newer = freshness[.newer]
+                status.newestVersion = try tx.run(
+                    "SELECT max(summary_version) FROM summary WHERE summary_version > $1", .of(version)
+                ).rows[0].decode(Int?.self)
                 let history = try tx.run(
                     "SELECT count(*) AS n, COALESCE(sum(octet_length(summary_json)), 0)::bigint AS b"
                         + " FROM summary_history"

@@ -488,7 +488,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                 }
             }
             // Selected by --all, --ids or --retry-failed: a newer summary is still left alone.
-            if !config.settings.allowDowngrade, let stored = room.storedVersion, stored > deriver.version {
+            if freshness(room).isKept(allowDowngrade: config.settings.allowDowngrade) {
                 stats.recordsNewer += 1
                 counter?.tally.newer += 1
                 continue
@@ -540,10 +540,14 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             counts: counts)
     }
 
+    /// How current `room`'s stored summary is for this deriver.
+    private func freshness(_ room: StoredRoom) -> SummaryFreshness {
+        .classify(version: room.storedVersion, fingerprint: room.storedFingerprint, for: deriver)
+    }
+
     /// Whether `room`'s stored summary is exactly `json` by this deriver.
     private func isDerived(_ room: StoredRoom, _ json: [UInt8]) -> Bool {
-        room.storedVersion == deriver.version && room.storedFingerprint == deriver.fingerprint
-            && room.storedJSON.map { JSONText.sameBytes($0, json) } == true
+        freshness(room) == .fresh && room.storedJSON.map { JSONText.sameBytes($0, json) } == true
     }
 
     func write(_ results: Results, progress: RunStatistics) throws(RederiveError) {

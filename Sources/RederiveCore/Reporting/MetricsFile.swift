@@ -30,14 +30,11 @@ public enum MetricsFile {
             self.newerSummaries = newerSummaries
         }
 
-        /// The figures of a store's status.
+        /// The figures of a store's status: its stale records are exactly `status`'s (stale
+        /// and newer are disjoint `SummaryFreshness` cases, so nothing is subtracted).
         public init(_ status: StoreStatus) {
-            let newer = status.recordsByVersion.filter { ($0.summaryVersion ?? Int.min) > status.currentVersion }
-                .reduce(0) { $0 + $1.records }
-            // A newer summary differs in version: `stale.version` counts it, but it is not stale.
             self.init(
-                staleRecords: max(0, status.stale.total - newer), openFailures: status.openFailures,
-                newerSummaries: newer)
+                staleRecords: status.stale.total, openFailures: status.openFailures, newerSummaries: status.newer)
         }
 
         /// The figures of `store`, read through the connection the run already has open (a

@@ -14,6 +14,16 @@ struct KeysetFilter {
         self.arguments += arguments
     }
 
+    /// Adds the condition that holds for exactly the freshness cases `cases` for `deriver`
+    /// (`SummaryFreshness.sqlCondition`), ORed with `orElse` (and its arguments) when given.
+    mutating func and(
+        freshness cases: Set<SummaryFreshness>, deriver: SummaryDeriver, orElse: String = "",
+        _ orArguments: StatementArguments = []
+    ) {
+        let (condition, arguments) = Store.freshnessSQL(cases, deriver: deriver)
+        and(orElse.isEmpty ? condition : "(" + condition + orElse + ")", arguments + orArguments)
+    }
+
     /// One keyset page: `select` (its SELECT and FROM, `record` among the tables), then
     /// `record.seq > after AND record.seq <= upTo` with these conditions, `ORDER BY record.seq
     /// LIMIT limit`; each row made into a value by `value`. Never OFFSET: each page costs the

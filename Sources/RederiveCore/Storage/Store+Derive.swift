@@ -85,9 +85,9 @@ package struct StoredRoom: Sendable {
 }
 
 extension Store {
-    // The WHERE clause (after the keyset bounds) and its arguments for a selection.
-    // Summaries from a newer rederive are not stale (they are left alone and counted as
-    // `newer`), unless the run may downgrade them.
+    // The WHERE clause (after the keyset bounds) and its arguments for a selection: the
+    // stale records are `SummaryFreshness.derived(allowDowngrade:)` (a newer summary only
+    // when the run may downgrade it).
     private func filter(
         _ selection: DeriveSelection, deriver: SummaryDeriver,
         allowDowngrade: Bool
@@ -102,17 +102,9 @@ extension Store {
                 "(record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))"
                     + orWritten + ")", runArguments)
         } else if !selection.all {
-            if allowDowngrade {
-                filter.and(
-                    "(summary.record_seq IS NULL OR summary.summary_version <> ? OR summary.fingerprint <> ?"
-                        + orWritten + ")",
-                    [deriver.version, deriver.fingerprint] + runArguments)
-            } else {
-                filter.and(
-                    "(summary.record_seq IS NULL OR summary.summary_version < ?"
-                        + " OR (summary.summary_version = ? AND summary.fingerprint <> ?)" + orWritten + ")",
-                    [deriver.version, deriver.version, deriver.fingerprint] + runArguments)
-            }
+            filter.and(
+                freshness: SummaryFreshness.derived(allowDowngrade: allowDowngrade), deriver: deriver,
+                orElse: orWritten, runArguments)
         }
         if let ids = selection.ids {
             let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }

@@ -2,22 +2,13 @@ import GRDB
 
 extension Store {
     /// Records up to `upTo` whose summary is not fresh for `deriver` — `stale` (another
-    /// version or fingerprint) or `missing` (never derived) — which an export of fresh
-    /// summaries leaves out.
+    /// version or fingerprint, newer ones included) or `missing` (never derived) — which an
+    /// export of fresh summaries leaves out (`SummaryFreshness.Counts.notFresh`).
     package func countNotFresh(upTo: Int64, deriver: SummaryDeriver) throws(RederiveError) -> (stale: Int, missing: Int)
     {
         do {
             return try pool.read { db in
-                let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT COALESCE(SUM(summary.record_seq IS NULL), 0) AS missing,
-                               COALESCE(SUM(summary.record_seq IS NOT NULL
-                                            AND (summary.summary_version <> ? OR summary.fingerprint <> ?)), 0) AS stale
-                        FROM record LEFT JOIN summary ON summary.record_seq = record.seq
-                        WHERE record.seq <= ?
-                        """, arguments: [deriver.version, deriver.fingerprint, upTo])
-                return (row?["stale"] ?? 0, row?["missing"] ?? 0)
+                try Self.freshnessCounts(db, deriver: deriver, upTo: upTo).notFresh
             }
         } catch {
             throw .io("\(path): cannot read: \(error)")

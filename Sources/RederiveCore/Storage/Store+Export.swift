@@ -29,8 +29,7 @@ extension Store {
     private func exportFilter(includeStale: Bool, derivedSince: String?, deriver: SummaryDeriver) -> KeysetFilter {
         var filter = KeysetFilter()
         if !includeStale {
-            filter.and(
-                "summary.summary_version = ? AND summary.fingerprint = ?", [deriver.version, deriver.fingerprint])
+            filter.and(freshness: [.fresh], deriver: deriver)
         }
         if let derivedSince {
             // Stored times omit `.000` on whole seconds; compare in the always-milliseconds form.

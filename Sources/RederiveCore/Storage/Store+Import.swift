@@ -63,8 +63,9 @@ public struct ImportBatchCounts: Sendable, Equatable {
 }
 
 extension Store {
-    /// Writes one import batch in one transaction (with the run's progress), so a crash
-    /// leaves either all of it or none of it.
+    /// Writes one import batch in one transaction (with the run's progress: `progress`, the
+    /// totals before the batch, plus the batch, `ImportPlanner.progress`), so a crash leaves
+    /// either all of it or none of it. What each record gets is `ImportPlanner`'s decision.
     package func writeImportBatch(
         _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
         progress: RunStatistics
@@ -77,19 +78,10 @@ extension Store {
                 for item in items {
                     switch item {
                     case .row(let row):
-                        switch try upsert(
-                            db, row, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
-                            now: now)
-                        {
-                        case .newer:
-                            counts.newer += 1
-                            continue
-                        case .inserted: counts.inserted += 1
-                        case .updated: counts.updated += 1
-                        case .rederived: counts.rederived += 1
-                        case .unchanged: counts.unchanged += 1
-                        }
-                        ledger.succeeded(id: row.record.id, file: row.file, line: row.line)
+                        let outcome = try upsert(
+                            db, row, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade, now: now)
+                        counts.count(outcome)
+                        if outcome != .newer { ledger.succeeded(id: row.record.id, file: row.file, line: row.line) }
                     case .issue(let issue):
                         if try ledger.failed(issue) { counts.newFailures += 1 }
                     case .fileDone(let path, let hash, let bytes, let records):
@@ -104,7 +96,8 @@ extension Store {
                     }
                 }
                 try ledger.finish()
-                try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: nil)
+                try saveProgress(
+                    db, runID: runID, statistics: ImportPlanner.progress(progress, adding: counts), checkpointSeq: nil)
                 return counts
             }
         } catch let error as RederiveError {
@@ -114,12 +107,11 @@ extension Store {
         }
     }
 
-    private enum UpsertResult { case inserted, updated, rederived, unchanged, newer }
-
+    // Reads the stored state of `row`'s id and executes `ImportPlanner`'s decision.
     private func upsert(
         _ db: Database, _ row: ImportRow, runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
         now: String
-    ) throws -> UpsertResult {
+    ) throws -> ImportPlanner.Outcome {
         let r = row.record
         let existing = try Row.fetchOne(
             db.cachedStatement(
@@ -128,8 +120,14 @@ extension Store {
                            summary.summary_version, summary.fingerprint
                     FROM record LEFT JOIN summary ON summary.record_seq = record.seq WHERE record.id = ?
                     """), arguments: [r.id])
+        let stored = existing.map {
+            ImportPlanner.StoredState(
+                seq: $0["seq"], rawHash: $0["raw_hash"], roomName: Self.text($0["room_name"]),
+                capturedAt: $0["captured_at"], summaryVersion: $0["summary_version"], fingerprint: $0["fingerprint"])
+        }
+        let decision = ImportPlanner.decide(row, stored: stored, deriver: deriver, allowDowngrade: allowDowngrade)
         let sourceSummary = r.summary.map { String(decoding: $0, as: UTF8.self) }
-        guard let existing else {
+        guard let stored else {
             try db.cachedStatement(
                 sql: """
                     INSERT INTO record (id, room_name, captured_at, source_format_version, source_file, source_line,
@@ -145,19 +143,10 @@ extension Store {
             try writeSummary(
                 db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now,
                 replacing: .nothing)
-            return .inserted
+            return decision.outcome
         }
-        let seq: Int64 = existing["seq"]
-        // A summary from a newer rederive is never rolled back by an older one, unless asked.
-        if !allowDowngrade, let stored = existing["summary_version"] as Int?, stored > deriver.version { return .newer }
-        let sameRaw = (existing["raw_hash"] as String) == row.rawHash
-        let sameMeta =
-            Self.text(existing["room_name"]) == r.roomName && (existing["captured_at"] as String) == r.capturedAt
-        let fresh =
-            (existing["summary_version"] as Int?) == deriver.version
-            && (existing["fingerprint"] as String?) == deriver.fingerprint
-        if sameRaw && sameMeta && fresh { return .unchanged }
-        if !sameRaw || !sameMeta {
+        let seq = stored.seq
+        if decision.writesRecord {
             try db.cachedStatement(
                 sql: """
                     UPDATE record SET room_name = \(Self.bindText), captured_at = ?, source_format_version = ?,
@@ -170,14 +159,14 @@ extension Store {
                 row.rawSize, sourceSummary, r.summaryVersion, now, seq,
             ])
         }
-        if !sameRaw {
+        if decision.writesRaw {
             try writeRaw(db, seq: seq, parts: row.parts)
         }
-        if !sameRaw || !fresh {
+        if decision.writesSummary {
             try writeSummary(
                 db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now)
         }
-        return sameRaw ? (fresh ? .unchanged : .rederived) : .updated
+        return decision.outcome
     }
 
     private func writeRaw(_ db: Database, seq: Int64, parts: RawRoomParts) throws {

@@ -28,21 +28,9 @@ extension Store {
                 }
                 byVersion.sort(by: StoreStatus.VersionCount.displayOrder)
 
-                // The same three disjoint cases as derive's stale filter
-                // (`summary IS NULL OR version <> ? OR fingerprint <> ?`), split by reason.
-                let staleRow = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT
-                            COALESCE(SUM(summary.record_seq IS NULL), 0) AS missing,
-                            COALESCE(SUM(summary.record_seq IS NOT NULL AND summary.summary_version < ?), 0) AS version,
-                            COALESCE(SUM(summary.summary_version = ? AND summary.fingerprint <> ?), 0) AS fingerprint
-                        FROM record LEFT JOIN summary ON summary.record_seq = record.seq
-                        """, arguments: [version, version, fingerprint])
-                let stale = StoreStatus.StaleCounts(
-                    version: staleRow?["version"] ?? 0,
-                    fingerprint: staleRow?["fingerprint"] ?? 0,
-                    missing: staleRow?["missing"] ?? 0)
+                // Every record in one of the five disjoint `SummaryFreshness` cases.
+                let freshness = try Self.freshnessCounts(db, deriver: deriver)
+                let stale = freshness.stale
 
                 var failures = try Row.fetchAll(
                     db,
@@ -81,13 +69,9 @@ extension Store {
                     failures: failures, recentRuns: runs, totalRuns: totalRuns,
                     currentVersion: version, currentFingerprint: fingerprint)
                 // Newer summaries are not stale: an older build leaves them alone.
-                let newer = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT COUNT(*) AS n, MAX(summary_version) AS v FROM summary WHERE summary_version > ?
-                        """, arguments: [version])
-                status.newer = newer?["n"] ?? 0
-                status.newestVersion = newer?["v"]
+                status.newer = freshness[.newer]
+                status.newestVersion = try Int.fetchOne(
+                    db, sql: "SELECT MAX(summary_version) FROM summary WHERE summary_version > ?", arguments: [version])
                 if try db.tableExists("summary_history") {
                     (status.historyRows, status.historyBytes) = try historySize(db)
                 }

@@ -69,12 +69,15 @@ public struct StoredRecord: Sendable, Equatable {
 
         /// How current `summary` is for `deriver`.
         package init(of summary: Summary?, for deriver: SummaryDeriver) {
+            // `SummaryFreshness`, with a newer summary shown as another version.
             self =
-                switch summary {
-                case nil: .missing
-                case let s? where s.summaryVersion != deriver.version: .version
-                case let s? where s.fingerprint != deriver.fingerprint: .fingerprint
-                default: .fresh
+                switch SummaryFreshness.classify(
+                    version: summary?.summaryVersion, fingerprint: summary?.fingerprint, for: deriver)
+                {
+                case .missing: .missing
+                case .staleByVersion, .newer: .version
+                case .staleByFingerprint: .fingerprint
+                case .fresh: .fresh
                 }
         }
     }
