@@ -168,9 +168,9 @@ extension PostgresStore {
             case .summary(let seq, let id, let summary, let json, let replacing):
                 summaries.append(
                     SummaryWrite(seq: seq, summary: summary, json: json, replacesSummary: replacing != .nothing))
-                ledger.succeeded(Store.clearedKeys(id: id, file: nil, line: nil))
+                ledger.succeeded(id: id)
             case .unchanged(let id):
-                ledger.succeeded(Store.clearedKeys(id: id, file: nil, line: nil))
+                ledger.succeeded(id: id)
             case .failure(let issue):
                 ledger.failed(issue)
             }

@@ -78,7 +78,7 @@ extension PostgresStore {
                 if decision.writesSummary {
                     summaries.append(SummaryWrite(seq: seq, summary: row.summary, json: row.summaryJSON))
                 }
-                ledger.succeeded(Store.clearedKeys(id: r.id, file: row.file, line: row.line))
+                ledger.succeeded(id: r.id, file: row.file, line: row.line)
             case .issue(let issue):
                 ledger.failed(issue)
             case .fileDone(let path, let hash, let bytes, let records):

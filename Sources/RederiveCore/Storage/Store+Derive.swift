@@ -204,7 +204,6 @@ extension Store {
         do {
             return try pool.write { db in
                 let now = Store.now()
-                var newFailures = 0
                 var ledger = try LedgerBatch(self, db, runID: runID, now: now)
                 // What the batch replaces goes to the history in one statement, before the
                 // summaries change (one B-tree walk instead of one statement per record).
@@ -222,10 +221,10 @@ extension Store {
                     case .unchanged(let id):
                         ledger.succeeded(id: id)
                     case .failure(let issue):
-                        if try ledger.failed(issue) { newFailures += 1 }
+                        ledger.failed(issue)
                     }
                 }
-                try ledger.finish()
+                let newFailures = try ledger.finish()
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpointSeq)
                 return newFailures
             }

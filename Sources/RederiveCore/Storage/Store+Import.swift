@@ -83,7 +83,7 @@ extension Store {
                         counts.count(outcome)
                         if outcome != .newer { ledger.succeeded(id: row.record.id, file: row.file, line: row.line) }
                     case .issue(let issue):
-                        if try ledger.failed(issue) { counts.newFailures += 1 }
+                        ledger.failed(issue)
                     case .fileDone(let path, let hash, let bytes, let records):
                         if let hash {
                             try db.execute(
@@ -95,7 +95,7 @@ extension Store {
                         }
                     }
                 }
-                try ledger.finish()
+                counts.newFailures = try ledger.finish()
                 try saveProgress(
                     db, runID: runID, statistics: ImportPlanner.progress(progress, adding: counts), checkpointSeq: nil)
                 return counts

@@ -189,22 +189,20 @@ extension Store {
 
     // MARK: - Failure ledger
 
-    /// The ledger key of an issue: by record id when known, else by file and line, else file.
-    /// A duplicate is keyed by its line: its id belongs to the record that was kept.
-    package static func ledgerKey(_ issue: RecordIssue) -> String {
-        if let id = issue.id, issue.code != .duplicateID { return "id:" + id }
-        if let line = issue.line { return "line:\(issue.file):\(line)" }
-        return "file:" + issue.file
-    }
+    /// The ledger key of an issue (`LedgerPlanner.key(for:)`).
+    package static func ledgerKey(_ issue: RecordIssue) -> String { LedgerPlanner.key(for: issue) }
 
-    /// Adds (or refreshes) an open failure. Returns true when it was not already open.
+    /// Adds (or refreshes) an open failure, as a batch of one. Returns true when it was not
+    /// already open.
     @discardableResult
     func recordFailure(_ db: Database, _ issue: RecordIssue, runID: Int64, now: String) throws -> Bool {
-        let key = Store.ledgerKey(issue)
-        let existed =
-            try Bool.fetchOne(
-                db.cachedStatement(sql: "SELECT 1 FROM failure WHERE record_key = ? AND code = ?"),
-                arguments: [key, issue.code.rawValue]) ?? false
+        var batch = try LedgerBatch(self, db, runID: runID, now: now)
+        batch.failed(issue)
+        return try batch.finish() == 1
+    }
+
+    /// Adds or refreshes the open failure of `issue` under `key`.
+    func upsertFailure(_ db: Database, _ issue: RecordIssue, key: String, runID: Int64, now: String) throws {
         try db.cachedStatement(
             sql: """
                 INSERT INTO failure
@@ -220,15 +218,11 @@ extension Store {
             key, issue.id, issue.file, issue.line, issue.stage.rawValue, issue.code.rawValue,
             Self.textArgument(issue.message), runID, now, now,
         ])
-        return !existed
     }
 
-    /// The ledger keys a record that now went through clears: its id, and (from an
-    /// import) the line it came from.
+    /// The ledger keys a record that now went through clears (`LedgerPlanner.clearedKeys`).
     package static func clearedKeys(id: String, file: String?, line: Int?) -> [String] {
-        var keys = ["id:" + id]
-        if let file, let line { keys.append("line:\(file):\(line)") }
-        return keys
+        LedgerPlanner.clearedKeys(id: id, file: file, line: line)
     }
 
     /// Deletes ledger entries in one statement per chunk (not one per record: a batch of
@@ -246,9 +240,8 @@ extension Store {
     }
 }
 
-/// One batch's changes to the failure ledger, inside the batch's transaction. The entries of
-/// records that went through are cleared at the end in one statement; a later failure of the
-/// same key in this batch keeps its entry.
+/// One batch's changes to the failure ledger, inside the batch's transaction: a
+/// `LedgerPlanner` decides them, `finish` reads the open entries they need and executes them.
 struct LedgerBatch {
     private let store: Store
     private let db: Database
@@ -256,7 +249,7 @@ struct LedgerBatch {
     private let now: String
     /// Nothing to clear: the ledger held no entry when the batch began.
     private let ledgerEmpty: Bool
-    private var cleared = Set<String>()
+    private var planner = LedgerPlanner()
 
     init(_ store: Store, _ db: Database, runID: Int64, now: String) throws {
         self.store = store
@@ -266,19 +259,36 @@ struct LedgerBatch {
         ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
     }
 
-    /// A record went through: its entries (see `Store.clearedKeys`) are cleared at the end.
+    /// A record went through: its entries are cleared at the end.
     mutating func succeeded(id: String, file: String? = nil, line: Int? = nil) {
-        if !ledgerEmpty { cleared.formUnion(Store.clearedKeys(id: id, file: file, line: line)) }
+        if !ledgerEmpty { planner.succeeded(id: id, file: file, line: line) }
     }
 
-    /// Adds (or refreshes) the open failure of `issue`. Returns true when it was not already open.
-    mutating func failed(_ issue: RecordIssue) throws -> Bool {
-        cleared.remove(Store.ledgerKey(issue))
-        return try store.recordFailure(db, issue, runID: runID, now: now)
-    }
+    /// A record failed: its entry is added or refreshed at the end.
+    mutating func failed(_ issue: RecordIssue) { planner.failed(issue) }
 
-    /// Clears the entries of the records that went through.
-    func finish() throws {
-        if !cleared.isEmpty { try store.clearFailures(db, keys: cleared) }
+    /// Writes the plan; returns how many failures are new to the ledger.
+    func finish() throws -> Int {
+        var open: [String: String] = [:]
+        let keys = Array(Set(planner.failureKeys))
+        var start = 0
+        while start < keys.count {
+            let chunk = Array(keys[start..<min(start + 500, keys.count)])
+            for row in try Row.fetchAll(
+                db,
+                sql: "SELECT record_key, code FROM failure WHERE record_key IN ("
+                    + chunk.map { _ in "?" }.joined(separator: ",") + ")",
+                arguments: StatementArguments(chunk))
+            {
+                open[row["record_key"]] = row["code"]
+            }
+            start += 500
+        }
+        let plan = planner.plan(openCodes: open)
+        for (key, issue) in plan.upserts {
+            try store.upsertFailure(db, issue, key: key, runID: runID, now: now)
+        }
+        if !plan.cleared.isEmpty { try store.clearFailures(db, keys: Set(plan.cleared)) }
+        return plan.newFailures
     }
 }
