@@ -1,67 +1,6 @@
 import Foundation
 import GRDB
 
-/// A record ready to be stored: upgraded, derived, its raw room split for storage.
-public struct ImportRow: Sendable {
-    /// Source file and line.
-    public var file: String
-    /// 1-based line.
-    public var line: Int
-    /// The record in the current format.
-    public var record: ExportRecordV3
-    /// The format version it was written in.
-    public var sourceFormatVersion: Int
-    /// The raw room, split for storage.
-    public var parts: RawRoomParts
-    /// Content hash of the raw room bytes (hex).
-    public var rawHash: String
-    /// Size of the raw room in bytes.
-    public var rawSize: Int
-    /// The derived summary and its JSON.
-    public var summary: RoomSummary
-    /// The summary's JSON text.
-    public var summaryJSON: [UInt8]
-}
-
-/// One entry of an import batch, in file order.
-public enum ImportItem: Sendable {
-    /// A good record.
-    case row(ImportRow)
-    /// A skipped record or a file fault.
-    case issue(RecordIssue)
-    /// A file fully read (registered by content hash when `contentHash` is set).
-    case fileDone(path: String, contentHash: String?, bytes: Int64, records: Int)
-}
-
-/// What one import batch did.
-public struct ImportBatchCounts: Sendable, Equatable {
-    /// New records stored.
-    public var inserted = 0
-    /// Records whose raw data changed: updated and re-derived.
-    public var updated = 0
-    /// Records with the same raw data whose summary was stale: re-derived.
-    public var rederived = 0
-    /// Records already stored exactly so.
-    public var unchanged = 0
-    /// Failures new to the ledger.
-    public var newFailures = 0
-    /// Records whose summary a newer rederive derived: left untouched.
-    public var newer = 0
-
-    /// No counts yet.
-    package init() {}
-
-    /// Adds another batch's counts.
-    package mutating func add(_ c: ImportBatchCounts) {
-        inserted += c.inserted
-        updated += c.updated
-        rederived += c.rederived
-        unchanged += c.unchanged
-        newFailures += c.newFailures
-        newer += c.newer
-    }
-}
-
 extension Store {
     /// Writes one import batch in one transaction (with the run's progress: `progress`, the
     /// totals before the batch, plus the batch, `ImportPlanner.progress`), so a crash leaves

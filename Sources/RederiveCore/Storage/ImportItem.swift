@@ -1,0 +1,9 @@
+/// One entry of an import batch, in file order.
+public enum ImportItem: Sendable {
+    /// A good record.
+    case row(ImportRow)
+    /// A skipped record or a file fault.
+    case issue(RecordIssue)
+    /// A file fully read (registered by content hash when `contentHash` is set).
+    case fileDone(path: String, contentHash: String?, bytes: Int64, records: Int)
+}

@@ -1,0 +1,33 @@
+/// A stored record to derive: its key, id, room name, raw room (without coreModel) and current summary.
+package struct StoredRoom: Sendable {
+    package var seq: Int64
+    package var id: String
+    /// As previews keep it (`PreviewText`): the stores read no more than that of it.
+    package var roomName: String
+    package var sourceFile: String
+    package var sourceLine: Int
+    package var skeleton: [UInt8]
+    package var storedVersion: Int?
+    package var storedFingerprint: String?
+    package var storedJSON: String?
+    /// Record format version of the export line (for the preview's breakdowns).
+    package var formatVersion: Int = 0
+    /// The stored `floor_area_method` column, when derived (for the preview's breakdowns).
+    package var storedMethod: String?
+    /// The run that wrote the stored summary, when known.
+    package var storedRunID: Int64?
+
+    /// Creates a stored room.
+    package init(
+        seq: Int64, id: String, roomName: String, sourceFile: String, sourceLine: Int, skeleton: [UInt8],
+        storedVersion: Int?, storedFingerprint: String?, storedJSON: String?, formatVersion: Int = 0,
+        storedMethod: String? = nil, storedRunID: Int64? = nil
+    ) {
+        self.storedRunID = storedRunID
+        (self.seq, self.id, self.roomName, self.sourceFile, self.sourceLine) = (
+            seq, id, roomName, sourceFile, sourceLine
+        )
+        (self.skeleton, self.storedVersion, self.storedFingerprint) = (skeleton, storedVersion, storedFingerprint)
+        (self.storedJSON, self.formatVersion, self.storedMethod) = (storedJSON, formatVersion, storedMethod)
+    }
+}
