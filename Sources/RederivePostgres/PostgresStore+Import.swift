@@ -86,8 +86,9 @@ extension PostgresStore {
                         if !sameRaw || !fresh {
                             summaries.append(SummaryWrite(seq: old.seq, summary: row.summary, json: row.summaryJSON))
                         }
-                        if sameRaw {
-                            if fresh { counts.unchanged += 1 } else { counts.rederived += 1 }
+                        // A changed room name or capture time is an update too, as a changed room.
+                        if sameRaw && sameMeta {
+                            counts.rederived += 1
                         } else {
                             counts.updated += 1
                         }

@@ -177,7 +177,9 @@ extension Store {
             try writeSummary(
                 db, seq: seq, summary: row.summary, json: row.summaryJSON, deriver: deriver, runID: runID, now: now)
         }
-        return sameRaw ? (fresh ? .unchanged : .rederived) : .updated
+        // A changed room name or capture time is an update too, as a changed room (it was
+        // counted unchanged: "0 updated, 2 unchanged" after a rename).
+        return sameRaw && sameMeta ? .rederived : .updated
     }
 
     private func writeRaw(_ db: Database, seq: Int64, parts: RawRoomParts) throws {
