@@ -38,7 +38,9 @@ struct Revert: ParsableCommand {
         help: "The run whose overwrites to undo (see `rederive status`).")
     var runID: Int64
 
-    @Flag(name: .customLong("dry-run"), help: "Only say what would be restored (ids and fields) and the conflicts; write nothing.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "Only say what would be restored (ids and fields) and the conflicts; write nothing.")
     var dryRun = false
 
     @Option(

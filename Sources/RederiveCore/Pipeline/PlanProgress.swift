@@ -124,7 +124,9 @@ extension PlanProgress {
         let toDerive = try store.countSelected(
             stale, deriver: deriver, allowDowngrade: downgrade, after: after, upTo: Int64.max)
         let ids = try store.selectedIDs(stale, deriver: deriver, allowDowngrade: downgrade, after: after, limit: 6)
-        let head = "\(added) record\(added == 1 ? "" : "s") imported after the plan \(added == 1 ? "is" : "are") not part of it"
+        let head =
+            "\(added) record\(added == 1 ? "" : "s") imported after the plan "
+            + "\(added == 1 ? "is" : "are") not part of it"
         guard toDerive > 0 else { return head + "; all already fresh (derived when imported): nothing to do" }
         let shown = ids.prefix(5).joined(separator: ", ") + (toDerive > 5 ? ", …" : "")
         return head + "; \(toDerive) of them need deriving (\(shown)): "

@@ -51,7 +51,8 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
     static func logUndo(of report: RunReport, store: any RecordStore) throws(RederiveError) {
         guard report.isRecorded, try store.maxHistoryID(replacedBy: report.runID) > 0 else { return }
         Logger(label: "rederive.derive").notice(
-            "this run rewrote existing summaries: undo it with `rederive revert --db \(store.path) --run \(report.runID)`",
+            "this run rewrote existing summaries: undo it with "
+                + "`rederive revert --db \(store.path) --run \(report.runID)`",
             metadata: ["run": "\(report.runID)"])
     }
 
@@ -120,7 +121,9 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
             if let current = candidate.current, current.runID == config.run {
                 // Restored as written by this revert (the history keeps the original row).
                 restores.append((candidate.seq, candidate.previous.writtenBy(runID)))
-                if config.dryRun { changes.append(RevertChange(id: candidate.id, from: current, to: candidate.previous)) }
+                if config.dryRun {
+                    changes.append(RevertChange(id: candidate.id, from: current, to: candidate.previous))
+                }
                 stats.recordsDone += 1
                 restored += 1
             } else if let current = candidate.current, current.sameSummary(as: candidate.previous) {
@@ -191,8 +194,10 @@ struct RevertChange {
         var fields: [(name: String, from: String, to: String)] = []
         if current.summaryVersion != restored.summaryVersion {
             fields.append(
-                ("summary_version", current.summaryVersion.map(String.init) ?? "null",
-                 restored.summaryVersion.map(String.init) ?? "null"))
+                (
+                    "summary_version", current.summaryVersion.map(String.init) ?? "null",
+                    restored.summaryVersion.map(String.init) ?? "null"
+                ))
         }
         let now = current.summaryJSON.flatMap { SummaryValue.parseObject(Data($0.utf8)) } ?? [:]
         let then = restored.summaryJSON.flatMap { SummaryValue.parseObject(Data($0.utf8)) } ?? [:]

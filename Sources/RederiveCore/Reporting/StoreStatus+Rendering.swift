@@ -86,9 +86,11 @@ extension StoreStatus {
             "history        \(historyRows) replaced summaries kept (\(format(Double(historyBytes) / 1e6, 1)) MB); "
                 + "`rederive revert --run N` restores a run's, `rederive history --prune` trims")
         if stale.total > 0 {
+            let rewrites = stale.version + stale.fingerprint
             line(
                 "stale          \(stale.version) version, \(stale.fingerprint) fingerprint, \(stale.missing) missing"
-                    + " (\(Self.staleHint(rewrites: stale.version + stale.fingerprint, missing: stale.missing, db: path)))")
+                    + " (\(Self.staleHint(rewrites: rewrites, missing: stale.missing, db: path)))"
+            )
         }
 
         if !recordsByVersion.isEmpty {
