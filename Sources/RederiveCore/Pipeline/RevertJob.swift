@@ -50,10 +50,9 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
     /// summaries (a derive that rewrote some, whatever asked for it); nothing otherwise.
     static func logUndo(of report: RunReport, store: any RecordStore) throws(RederiveError) {
         guard report.isRecorded, try store.maxHistoryID(replacedBy: report.runID) > 0 else { return }
+        let undo = "`rederive revert --db \(store.path) --run \(report.runID)`"
         Logger(label: "rederive.derive").notice(
-            "this run rewrote existing summaries: undo it with "
-                + "`rederive revert --db \(store.path) --run \(report.runID)`",
-            metadata: ["run": "\(report.runID)"])
+            "this run rewrote existing summaries: undo it with \(undo)", metadata: ["run": "\(report.runID)"])
     }
 
     /// Conflicting record ids named in the log (the count is always complete).

@@ -126,6 +126,9 @@ final class HonestUndoCommandTests: XCTestCase {
             XCTAssertFalse(text.contains("run `rederive derive --db \(db)`"), text)
         }
         XCTAssertTrue(try String(contentsOfFile: html, encoding: .utf8).contains("--apply-plan plan.json"))
+        let export = try rederive(["export", "--db", db, "-o", dir.file("s.jsonl")])
+        XCTAssertEqual(export.status, ExitStatus.skippedRecords, export.stderr)
+        XCTAssertTrue(export.stderr.contains(apply), export.stderr)
         let show = try rederive(["show", id, "--db", db])
         XCTAssertEqual(show.status, 0, show.stderr)
         XCTAssertTrue(show.stdout.contains("--all --dry-run --plan plan.json"), show.stdout)
