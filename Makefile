@@ -20,6 +20,8 @@
 #                   with 1 and 2 worker processes), against a throwaway local cluster
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
 #   make backfill   preview a backfill and write a plan (DB=path); APPLY=1 applies the plan
+#   make build-fixed  a build with a simulated calculation fix (summary v2: shortest_wall_m ignores
+#                   wall slivers under 0.25 m) in $(FIXED_BUILD_DIR), to try the backfill walkthrough
 #   make fuzz       libFuzzer over the record parser, room decoder and derivation for
 #                   $(FUZZ_SECONDS) s (default 60), seeded from Fixtures/fuzz-corpus
 #   make deps       only install the system packages (libzstd-dev, libsqlite3-dev, libsimdjson-dev,
@@ -42,7 +44,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config postgresql sqlite3 zstd
 
-.PHONY: dist deb dist-build run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
+.PHONY: dist deb dist-build build-fixed run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -62,6 +64,16 @@ deps:
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product rederive
+
+# The backfill walkthrough without editing Swift: the same sources compiled with
+# REDERIVE_SIMULATED_FIX (SummaryDeriver.simulatedFixBuilt) into their own build folder, so the
+# normal build stays the "old" one. Use it with REDERIVE=..., e.g. make backfill REDERIVE=...
+FIXED_BUILD_DIR ?= .build-fixed
+FIXED_REDERIVE  := $(FIXED_BUILD_DIR)/$(CONFIG)/rederive
+build-fixed: deps
+	$(SWIFT) build -c $(CONFIG) --product rederive --scratch-path $(FIXED_BUILD_DIR) -Xswiftc -DREDERIVE_SIMULATED_FIX
+	@echo "Fixed build (summary v2, simulated fix): $(FIXED_REDERIVE)"
+	@echo "Try the backfill: make backfill DB=out/demo.sqlite REDERIVE=$(FIXED_REDERIVE)"
 
 # The demo: import every fixture (good and corrupt) into a local store, then re-derive
 # whatever is stale. Skipped corrupt records (exit 3) are expected here.

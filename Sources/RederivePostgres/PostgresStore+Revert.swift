@@ -90,28 +90,42 @@ extension PostgresStore {
     package func pruneHistory(keepRuns: Int?, before: String?) throws(RederiveError) -> Int {
         try io("prune the summary history") {
             try writer.transaction { tx in
+                // As on SQLite: what goes of each run is counted in store_info first.
+                func prune(_ condition: String, _ binds: PostgresBindings) throws -> Int {
+                    try tx.run(
+                        """
+                        INSERT INTO store_info (key, value)
+                        SELECT '\(PrunedHistory.keyPrefix)' || replaced_by_run, count(*)::text FROM summary_history
+                        WHERE \(condition) GROUP BY replaced_by_run
+                        ON CONFLICT (key) DO UPDATE SET value = (store_info.value::int8 + excluded.value::int8)::text
+                        """, binds)
+                    return try tx.run("DELETE FROM summary_history WHERE \(condition)", binds).affected
+                }
                 var removed = 0
                 if let keepRuns {
-                    removed +=
-                        try tx.run(
-                            """
-                            DELETE FROM summary_history WHERE replaced_by_run NOT IN (
-                                SELECT DISTINCT replaced_by_run FROM summary_history
-                                ORDER BY replaced_by_run DESC LIMIT $1)
-                            """, .of(keepRuns)
-                        ).affected
+                    removed += try prune(
+                        """
+                        replaced_by_run NOT IN (
+                            SELECT DISTINCT replaced_by_run FROM summary_history
+                            ORDER BY replaced_by_run DESC LIMIT $1)
+                        """, .of(keepRuns))
                 }
                 if let before {
                     // A time without a zone means UTC, whatever the server's TimeZone says.
                     try tx.run("SET LOCAL TimeZone = 'UTC'")
-                    removed +=
-                        try tx.run(
-                            "DELETE FROM summary_history WHERE replaced_at::timestamptz < $1::timestamptz",
-                            .of(before)
-                        ).affected
+                    removed += try prune("replaced_at::timestamptz < $1::timestamptz", .of(before))
                 }
                 return removed
             }
+        }
+    }
+
+    /// How many summaries run `run` replaced whose history was pruned (see SQLite's).
+    package func prunedHistoryCount(of run: Int64) throws(RederiveError) -> Int {
+        try io("read the store's information") {
+            Int(
+                try reader.run("SELECT value FROM store_info WHERE key = $1", .of(PrunedHistory.key(run)))
+                    .rows.first?.decode(String.self) ?? "") ?? 0
         }
     }
 

@@ -14,13 +14,17 @@ struct Revert: ParsableCommand {
             record that already holds what would be restored counts as already reverted, so \
             reverting twice is harmless. The revert is itself a recorded run (its own \
             overwrites go to the history: revert it to redo run N) and continues after a \
-            crash or a signal when the same command is run again.
+            crash or a signal when the same command is run again. A run whose history \
+            `history --prune` deleted has nothing left to restore: the revert says so and \
+            exits 3. --dry-run --json lists every record it would restore, with the fields \
+            that would change (current → restored).
 
             Examples:
               rederive revert --db out/demo.sqlite --run 7 --dry-run
               rederive revert --db out/demo.sqlite --run 7
 
-            Exit status: 0 done, 1 usage error (no such run), 2 fatal I/O, 6 another writing \
+            Exit status: 0 done, 3 the run's history was pruned (nothing, or less, restored), \
+            1 usage error (no such run), 2 fatal I/O, 6 another writing \
             run holds the store, 130/143 stopped by a signal (rerun to continue).
             """
     )
@@ -34,7 +38,9 @@ struct Revert: ParsableCommand {
         help: "The run whose overwrites to undo (see `rederive status`).")
     var runID: Int64
 
-    @Flag(name: .customLong("dry-run"), help: "Only count what would be restored and the conflicts; write nothing.")
+    @Flag(
+        name: .customLong("dry-run"),
+        help: "Only say what would be restored (ids and fields) and the conflicts; write nothing.")
     var dryRun = false
 
     @Option(

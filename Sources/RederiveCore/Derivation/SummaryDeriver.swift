@@ -4,20 +4,43 @@
 /// any machine, in any order, with any number of workers.
 public struct SummaryDeriver: Sendable {
     /// The summary algorithm version stored with every summary. Bump on any output change,
-    /// and add the bump's one-line note to `versionNotes`.
-    public static let currentVersion = 1
+    /// and add the bump's one-line note to `versionNotes`. A `make build-fixed` build
+    /// (`simulatedFixBuilt`) writes `simulatedFixVersion` instead.
+    public static let currentVersion = simulatedFixBuilt ? simulatedFixVersion : 1
 
     /// What each summary version changed, one line per version: the previews show the notes
     /// of the versions between a record's stored summary and the one a derive would write.
     public static let versionNotes: [Int: String] = [
-        1: "initial summary: spec v1 fields; floor area by floor_polygon > wall_loop (0.30 m) > wall_hull > none"
+        1: "initial summary: spec v1 fields; floor area by floor_polygon > wall_loop (0.30 m) > wall_hull > none",
+        simulatedFixVersion:
+            "simulated calculation fix (make build-fixed, for trying the backfill walkthrough): "
+            + "shortest_wall_m ignores wall slivers under \(JSONText.number(sliverWidth)) m",
     ]
+
+    /// Whether this binary was built with the simulated calculation fix (`make build-fixed`:
+    /// `-Xswiftc -DREDERIVE_SIMULATED_FIX`). It only flips the default of `simulatedFix`:
+    /// tests build the fixed deriver as a value (`SummaryDeriver.simulatedFixed`).
+    #if REDERIVE_SIMULATED_FIX
+    public static let simulatedFixBuilt = true
+    #else
+    public static let simulatedFixBuilt = false
+    #endif
+    /// The summary version the simulated fix writes.
+    public static let simulatedFixVersion = 2
+    /// Walls narrower than this (metres) are slivers the simulated fix leaves out of `shortest_wall_m`.
+    public static let sliverWidth = 0.25
+    /// The deriver of a `make build-fixed` build, whatever this build is.
+    public static var simulatedFixed: SummaryDeriver {
+        SummaryDeriver(version: simulatedFixVersion, simulatedFix: true)
+    }
 
     /// The version recorded for what this deriver produces. The algorithm is always the
     /// current one; the value exists so a bump (or a simulated one) changes `fingerprint`.
     public let version: Int
     /// Largest gap in metres between wall ends that the `wall_loop` walk still joins.
     public let wallJoinTolerance: Double
+    /// The simulated calculation fix: `shortest_wall_m` ignores walls under `sliverWidth`.
+    public let simulatedFix: Bool
 
     /// Identifies everything that changes the output: `"v<version>-"` followed by the
     /// 16 hex digits of the FNV-1a 64 hash of a descriptor of the algorithm and its
@@ -26,13 +49,18 @@ public struct SummaryDeriver: Sendable {
     public let fingerprint: String
 
     /// Creates a deriver.
-    public init(version: Int = SummaryDeriver.currentVersion, wallJoinTolerance: Double = 0.30) {
+    public init(
+        version: Int = SummaryDeriver.currentVersion, wallJoinTolerance: Double = 0.30,
+        simulatedFix: Bool = SummaryDeriver.simulatedFixBuilt
+    ) {
         self.version = version
         self.wallJoinTolerance = wallJoinTolerance
-        self.fingerprint = Self.fingerprint(version: version, wallJoinTolerance: wallJoinTolerance)
+        self.simulatedFix = simulatedFix
+        self.fingerprint = Self.fingerprint(
+            version: version, wallJoinTolerance: wallJoinTolerance, simulatedFix: simulatedFix)
     }
 
-    private static func fingerprint(version: Int, wallJoinTolerance: Double) -> String {
+    private static func fingerprint(version: Int, wallJoinTolerance: Double, simulatedFix: Bool) -> String {
         // The tolerance is written by its bit pattern so any change, however small, shows.
         let descriptor =
             "room-summary;version=\(version)"
@@ -40,6 +68,8 @@ public struct SummaryDeriver: Sendable {
             + ";wall_loop=start-minus-end,far-ends-only,nearest-tie-lowest-index"
             + ";wall_join_tolerance=\(String(wallJoinTolerance.bitPattern, radix: 16))"
             + ";json_rounding=2dp-schoolbook"
+            // Only when on, so the fingerprint of the real derivation stays what it was.
+            + (simulatedFix ? ";shortest_wall=ignores-under-\(String(sliverWidth.bitPattern, radix: 16))" : "")
         var hash = RunningHash()
         hash.add(descriptor.utf8)
         return "v\(version)-" + hash.hex
@@ -55,18 +85,21 @@ public struct SummaryDeriver: Sendable {
         var perimeter = 0.0
         var longest = 0.0
         var shortest = 0.0
+        var sawShortest = false
         for (i, wall) in walls.enumerated() {
             let width = wall.dimensions.x
             let height = wall.dimensions.y
             if i == 0 {
                 ceiling = height
                 longest = width
-                shortest = width
             } else {
                 // Written out (not Swift.max/min) so NaN is not silently skipped.
                 if height > ceiling || height.isNaN { ceiling = height }
                 if width > longest || width.isNaN { longest = width }
-                if width < shortest || width.isNaN { shortest = width }
+            }
+            if !(simulatedFix && width < Self.sliverWidth) {
+                if !sawShortest || width < shortest || width.isNaN { shortest = width }
+                sawShortest = true
             }
             wallArea += width * height
             perimeter += width

@@ -72,13 +72,15 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
             let tally = try self.tally(config, store: store)
             guard limit.allows(rewrites: tally.rewrites, of: tally.examined) else {
                 throw .refused(
-                    "\(tally.rewrites) of \(tally.examined) existing summaries would change, more than "
+                    "\(tally.rewritesText), more than "
                         + "max-changes \(limit) allows; nothing was written. A calculation change is a backfill: "
                         + "preview it and apply the plan (`rederive derive --all --dry-run --plan FILE`, then "
                         + "`rederive derive --apply-plan FILE`; `make backfill DB=…`)")
             }
         }
-        return try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+        let report = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+        try RevertJob.logUndo(of: report, store: store)
+        return report
     }
 
     /// Counts what `run` would write, writing nothing (the basis of guards and plans).
@@ -132,11 +134,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         }
         let deriver = config.deriver
         guard plan.summaryVersion == deriver.version, plan.fingerprint == deriver.fingerprint else {
-            throw .refused(
-                "the plan was made by summary v\(plan.summaryVersion) (\(plan.fingerprint)); this build is "
-                    + "v\(deriver.version) (\(deriver.fingerprint)). "
-                    + "Make a new plan with this build. Nothing was written"
-            )
+            throw .refused(PlanProgress.wrongBuild(plan, deriver: deriver))
         }
         var config = config
         config.selection = plan.deriveSelection
@@ -162,13 +160,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                 + "the end): \(now.done) of \(plan.counts.rewrites + plan.counts.additions) planned writes are done"
             log.notice("\(text)")
         }
-        let added = try store.selectedIDs(
-            config.selection, deriver: deriver, allowDowngrade: plan.allowDowngrade,
-            after: plan.store.highWaterMark, limit: 21)
-        if !added.isEmpty {
-            let shown = added.prefix(20).joined(separator: ", ") + (added.count > 20 ? ", …" : "")
-            log.notice("records added after the plan are not part of it (derive them with a new plan): \(shown)")
-        }
+        if let text = try PlanProgress.addedAfterPlan(plan, config: config, store: store) { log.notice("\(text)") }
         config.planRunKey = plan.runKey
         let report = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
         // Earlier runs of the plan that are not this one (a failed run is not reopened) wrote part of it too.

@@ -68,6 +68,9 @@ public struct DerivePlan: Codable, Sendable, Equatable {
     public var fieldChanges: [String: Int]
     /// Digest of every write (see `ChangeTally`).
     public var digest: String
+    /// The build that made the plan (`RederiveVersion.build`); nil in plans made before it was
+    /// recorded. Named when an older binary refuses the plan.
+    public var build: String? = RederiveVersion.build
 
     /// The key its apply is recorded under in the run history: the plan's digest, store and
     /// time, so an apply run again finishes (or reports) exactly this plan's run.

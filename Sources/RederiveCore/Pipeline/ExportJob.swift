@@ -141,7 +141,8 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
         let total = stale + missing
         return [
             "\(total) record\(total == 1 ? "" : "s") left out of \(config.outPath) (\(what)): "
-                + "re-derive them first (`rederive derive`), or export stale summaries too with all-records"
+                + "derive them first (\(StoreStatus.staleHint(rewrites: stale, missing: missing, db: store.path))), "
+                + "or export stale summaries too with all-records"
         ]
     }
 

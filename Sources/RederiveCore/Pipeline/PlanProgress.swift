@@ -92,3 +92,44 @@ package struct PlanProgress: Sendable, Equatable {
         return text + ". Preview again and make a new plan. Nothing was written"
     }
 }
+
+extension PlanProgress {
+    /// Why `deriver` refuses `plan` made by another derivation. A plan of a newer build says to
+    /// run it with that build (an older binary, e.g. the installed one after `make build`, must
+    /// not make a new plan that undoes the fix); a plan of an older build says to make a new one.
+    static func wrongBuild(_ plan: DerivePlan, deriver: SummaryDeriver) -> String {
+        let made = "build \(plan.build ?? "unknown") (summary version \(plan.summaryVersion), \(plan.fingerprint))"
+        let this = "rederive \(RederiveVersion.build) (summary version \(deriver.version), \(deriver.fingerprint))"
+        if plan.summaryVersion > deriver.version {
+            return "this plan was made by \(made); this binary is older, \(this): run the plan with that build "
+                + "(or install it: `make install`). Nothing was written"
+        }
+        return "the plan was made by \(made); this build is \(this). Make a new plan with this build. "
+            + "Nothing was written"
+    }
+
+    /// The notice about records imported after `plan` was made (not part of it): how many,
+    /// how many of them need deriving, and the command for those; nil when there are none.
+    /// Records a build of the plan's derivation derived at import are fresh: nothing to do.
+    static func addedAfterPlan(
+        _ plan: DerivePlan, config: DeriveConfiguration, store: any RecordStore
+    ) throws(RederiveError) -> String? {
+        let after = plan.store.highWaterMark
+        let (deriver, downgrade) = (config.deriver, plan.allowDowngrade)
+        let added = try store.countSelected(
+            config.selection, deriver: deriver, allowDowngrade: downgrade, after: after, upTo: Int64.max)
+        guard added > 0 else { return nil }
+        var stale = config.selection
+        stale.all = false
+        let toDerive = try store.countSelected(
+            stale, deriver: deriver, allowDowngrade: downgrade, after: after, upTo: Int64.max)
+        let ids = try store.selectedIDs(stale, deriver: deriver, allowDowngrade: downgrade, after: after, limit: 6)
+        let head =
+            "\(added) record\(added == 1 ? "" : "s") imported after the plan "
+            + "\(added == 1 ? "is" : "are") not part of it"
+        guard toDerive > 0 else { return head + "; all already fresh (derived when imported): nothing to do" }
+        let shown = ids.prefix(5).joined(separator: ", ") + (toDerive > 5 ? ", …" : "")
+        return head + "; \(toDerive) of them need deriving (\(shown)): "
+            + StoreStatus.staleHint(rewrites: 1, missing: 0, db: store.path)
+    }
+}

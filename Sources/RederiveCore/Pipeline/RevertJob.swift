@@ -40,7 +40,19 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
         }
         var settings = config.settings
         if config.dryRun { settings.control = RunControl(honoursSignals: false) }
-        return try BatchRunner.run(RevertJob(config, store: store, revertedCommand: command), settings: settings)
+        let job = RevertJob(config, store: store, revertedCommand: command)
+        var report = try BatchRunner.run(job, settings: settings)
+        if config.dryRun { report.changes = job.changes.map(\.json) }
+        return report
+    }
+
+    /// Logs the `rederive revert` that undoes `report`'s run when it replaced existing
+    /// summaries (a derive that rewrote some, whatever asked for it); nothing otherwise.
+    static func logUndo(of report: RunReport, store: any RecordStore) throws(RederiveError) {
+        guard report.isRecorded, try store.maxHistoryID(replacedBy: report.runID) > 0 else { return }
+        let undo = "`rederive revert --db \(store.path) --run \(report.runID)`"
+        Logger(label: "rederive.derive").notice(
+            "this run rewrote existing summaries: undo it with \(undo)", metadata: ["run": "\(report.runID)"])
     }
 
     /// Conflicting record ids named in the log (the count is always complete).
@@ -60,6 +72,8 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
     private var conflicts = 0
     private var alreadyReverted = 0
     private var conflictIDs: [String] = []
+    /// A dry run's restores, field by field (for `--json` and the log).
+    private var changes: [RevertChange] = []
 
     private init(_ config: RevertConfiguration, store: any RecordStore, revertedCommand: String) {
         self.config = config
@@ -106,6 +120,9 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
             if let current = candidate.current, current.runID == config.run {
                 // Restored as written by this revert (the history keeps the original row).
                 restores.append((candidate.seq, candidate.previous.writtenBy(runID)))
+                if config.dryRun {
+                    changes.append(RevertChange(id: candidate.id, from: current, to: candidate.previous))
+                }
                 stats.recordsDone += 1
                 restored += 1
             } else if let current = candidate.current, current.sameSummary(as: candidate.previous) {
@@ -128,6 +145,11 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
     func cancel() {}
 
     func finish(status: RunStatus, stats: inout RunStatistics) {
+        if config.dryRun && !changes.isEmpty {
+            let shown = changes.prefix(Self.conflictsShown).map(\.text).joined(separator: "; ")
+            let more = changes.count > Self.conflictsShown ? "; … (`--json` lists all \(changes.count))" : ""
+            log.notice("would restore: \(shown)\(more)")
+        }
         if conflicts > 0 {
             let more = conflicts > conflictIDs.count ? ", …" : ""
             let ids = conflictIDs.joined(separator: ", ") + more
@@ -140,10 +162,59 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
         }
     }
 
+    /// A run whose history `history --prune` deleted has nothing (or less) to restore: said,
+    /// and exit 3, rather than a clean "0 restored".
+    func warnings(_ stats: RunStatistics) throws(RederiveError) -> [String] {
+        let pruned = try store.prunedHistoryCount(of: config.run)
+        guard pruned > 0 else { return [] }
+        return [
+            "history of run \(config.run) was pruned: nothing to restore for \(pruned) record\(pruned == 1 ? "" : "s")"
+                + " (`history --prune` deleted what run \(config.run) replaced)"
+        ]
+    }
+
     func counts(_ stats: RunStatistics) -> [(String, Int)] {
         [
             (config.dryRun ? "wouldRestore" : "restored", restored), ("conflicts", conflicts),
             ("alreadyReverted", alreadyReverted),
         ]
+    }
+}
+
+/// One record a revert would restore: the summary fields that would change, current → restored.
+struct RevertChange {
+    /// The record's id.
+    var id: String
+    /// Changed fields, by name: the value now and the value restored (compact JSON).
+    var fields: [(name: String, from: String, to: String)]
+
+    init(id: String, from current: SummaryColumns, to restored: SummaryColumns) {
+        self.id = id
+        var fields: [(name: String, from: String, to: String)] = []
+        if current.summaryVersion != restored.summaryVersion {
+            fields.append(
+                (
+                    "summary_version", current.summaryVersion.map(String.init) ?? "null",
+                    restored.summaryVersion.map(String.init) ?? "null"
+                ))
+        }
+        let now = current.summaryJSON.flatMap { SummaryValue.parseObject(Data($0.utf8)) } ?? [:]
+        let then = restored.summaryJSON.flatMap { SummaryValue.parseObject(Data($0.utf8)) } ?? [:]
+        for key in Set(now.keys).union(then.keys).sorted() where now[key] != then[key] {
+            fields.append((key, now[key]?.jsonText ?? "null", then[key]?.jsonText ?? "null"))
+        }
+        self.fields = fields
+    }
+
+    /// `{"id":…,"fields":{"name":{"from":…,"to":…},…}}`
+    var json: String {
+        let members = fields.map { "\(JSONText.string($0.name)):{\"from\":\($0.from),\"to\":\($0.to)}" }
+        return "{\"id\":\(JSONText.string(id)),\"fields\":{\(members.joined(separator: ","))}}"
+    }
+
+    /// `ID: name old → new, …` for the log.
+    var text: String {
+        let list = fields.map { "\($0.name) \($0.from) → \($0.to)" }.joined(separator: ", ")
+        return "\(id): " + (list.isEmpty ? "fingerprint only" : list)
     }
 }

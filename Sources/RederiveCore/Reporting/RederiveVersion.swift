@@ -3,6 +3,10 @@ public enum RederiveVersion {
     /// The release of the tool (semantic versioning).
     public static let release = "0.9.0"
 
+    /// The build: the release, marked `+simulated-fix` in a `make build-fixed` build (whose
+    /// derivation differs: see `SummaryDeriver.simulatedFixBuilt`). Plans record it.
+    public static var build: String { release + (SummaryDeriver.simulatedFixBuilt ? "+simulated-fix" : "") }
+
     /// The store schema this build writes: the name of its newest migration.
     public static var storeSchema: String { Store.schemaVersion }
 
@@ -10,7 +14,7 @@ public enum RederiveVersion {
     public static var description: String {
         let deriver = SummaryDeriver()
         return """
-            rederive \(release)
+            rederive \(build)
             summary v\(deriver.version), fingerprint \(deriver.fingerprint)
             store schema \(storeSchema)
             """

@@ -35,6 +35,9 @@ public struct RunReport: Sendable {
     /// Said instead of the counts when the run did nothing by design (a plan already
     /// applied by this run): the tally line and the JSON (`note`) carry it.
     public var note: String?
+    /// A dry run's list of what would change, one compact JSON object per record
+    /// (`revert --dry-run`: id and fields, current → restored); in the JSON as `changes`.
+    public var changes: [String]?
 
     /// Creates a report.
     public init(
@@ -89,6 +92,7 @@ public struct RunReport: Sendable {
         fields.append("\"output\":\(outputPath.map(JSONText.string) ?? "null")")
         fields.append("\"warnings\":[\(warnings.map(JSONText.string).joined(separator: ","))]")
         if let note { fields.append("\"note\":\(JSONText.string(note))") }
+        if let changes { fields.append("\"changes\":[\(changes.joined(separator: ","))]") }
         return fields
     }
 

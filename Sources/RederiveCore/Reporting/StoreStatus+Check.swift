@@ -46,7 +46,7 @@ extension StoreStatus {
                     kind: .staleRecords,
                     message: "\(stale.total) stale record\(stale.total == 1 ? "" : "s") (\(stale.version) version, "
                         + "\(stale.fingerprint) fingerprint, \(stale.missing) missing): "
-                        + "run `rederive derive --db \(path)`"
+                        + Self.staleHint(rewrites: stale.version + stale.fingerprint, missing: stale.missing, db: path)
                 ))
         }
         if openFailures > 0 {

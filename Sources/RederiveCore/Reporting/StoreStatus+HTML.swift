@@ -52,7 +52,12 @@ extension StoreStatus {
                 ["fingerprint", String(stale.fingerprint), "same version, different derivation fingerprint"],
                 ["missing", String(stale.missing), "no summary yet"],
             ], numeric: [1])
-        if stale.total > 0 { doc.element("p", "Run rederive derive to refresh them (derive --dry-run previews it).") }
+        if stale.total > 0 {
+            doc.element(
+                "p",
+                Self.staleHint(rewrites: stale.version + stale.fingerprint, missing: stale.missing, db: path)
+                    .replacingOccurrences(of: "`", with: ""))
+        }
 
         doc.element("h2", "Open failures by code")
         if failures.isEmpty {

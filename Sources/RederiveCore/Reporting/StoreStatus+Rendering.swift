@@ -86,9 +86,11 @@ extension StoreStatus {
             "history        \(historyRows) replaced summaries kept (\(format(Double(historyBytes) / 1e6, 1)) MB); "
                 + "`rederive revert --run N` restores a run's, `rederive history --prune` trims")
         if stale.total > 0 {
+            let rewrites = stale.version + stale.fingerprint
             line(
                 "stale          \(stale.version) version, \(stale.fingerprint) fingerprint, \(stale.missing) missing"
-                    + " (run `rederive derive` to refresh)")
+                    + " (\(Self.staleHint(rewrites: rewrites, missing: stale.missing, db: path)))"
+            )
         }
 
         if !recordsByVersion.isEmpty {
@@ -168,5 +170,19 @@ extension StoreStatus {
             out += text + "\n"
         }
         return out
+    }
+}
+
+extension StoreStatus {
+    /// What to run about stale records, for every hint (`status`, `status --html`, `show`):
+    /// existing summaries that would change go the reviewed way (preview and plan, read, apply
+    /// the plan, undo with `revert`); a bare `rederive derive` is advised only when no existing
+    /// summary would change (records with no summary yet). `db` nil: the hint says `--db DB`.
+    public static func staleHint(rewrites: Int, missing: Int, db: String?) -> String {
+        let store = db ?? "DB"
+        guard rewrites > 0 else { return "run `rederive derive --db \(store)` to derive them" }
+        return "existing summaries would be rewritten: a backfill, so preview and plan it "
+            + "(`rederive derive --db \(store) --all --dry-run --plan plan.json`), read the preview, then "
+            + "apply that plan (`rederive derive --db \(store) --apply-plan plan.json`)"
     }
 }

@@ -97,9 +97,13 @@ extension StoredRecord {
     static func stalenessText(_ staleness: Staleness) -> String {
         switch staleness {
         case .fresh: "fresh (current summary version and fingerprint)"
-        case .version: "stale: summary version differs from this build's (run `rederive derive` to refresh)"
-        case .fingerprint: "stale: derivation fingerprint differs from this build's (run `rederive derive` to refresh)"
-        case .missing: "stale: no summary (run `rederive derive` to derive it)"
+        case .version:
+            "stale: summary version differs from this build's; "
+                + StoreStatus.staleHint(rewrites: 1, missing: 0, db: nil)
+        case .fingerprint:
+            "stale: derivation fingerprint differs from this build's; "
+                + StoreStatus.staleHint(rewrites: 1, missing: 0, db: nil)
+        case .missing: "stale: no summary (\(StoreStatus.staleHint(rewrites: 0, missing: 1, db: nil)))"
         }
     }
 }

@@ -79,7 +79,9 @@ public enum ImportPlanner {
         let sameRaw = stored.rawHash == rawHash
         let sameMeta = stored.roomName == roomName && stored.capturedAt == capturedAt
         let fresh = freshness == .fresh
-        let outcome: Outcome = sameRaw ? (fresh ? .unchanged : .rederived) : .updated
+        // A changed room name or capture time is an update too, as a changed room is (it was
+        // counted unchanged: "0 updated, 2 unchanged" after a rename).
+        let outcome: Outcome = sameRaw && sameMeta ? (fresh ? .unchanged : .rederived) : .updated
         return Decision(
             outcome: outcome, writesRecord: !sameRaw || !sameMeta, writesRaw: !sameRaw,
             writesSummary: !sameRaw || !fresh)

@@ -114,6 +114,8 @@ package protocol RecordStore: AnyObject, Sendable {
     /// Deletes the history of all but the latest `keepRuns` runs that replaced summaries and
     /// (when given) what was replaced before `before` (ISO 8601, UTC); returns the rows removed.
     func pruneHistory(keepRuns: Int?, before: String?) throws(RederiveError) -> Int
+    /// How many summaries run `run` replaced whose history was pruned (0: none known).
+    func prunedHistoryCount(of run: Int64) throws(RederiveError) -> Int
     /// Deletes the derive range rows of the runs `history --prune` prunes: all but the latest
     /// `keepRuns` runs that have ranges, and (when given) runs that ended before `before`;
     /// never those of a run a rerun could still continue. Returns the rows removed, or nil on

@@ -18,6 +18,10 @@ package struct SummaryColumns: Sendable, Equatable {
     }
 
     var runID: Int64? { Int64.fromDatabaseValue(values[3]) }
+    /// The summary version.
+    var summaryVersion: Int? { Int.fromDatabaseValue(values[0]) }
+    /// The summary's JSON text.
+    var summaryJSON: String? { String.fromDatabaseValue(values[13]) }
     /// The same summary, recorded as written by run `runID` (a revert writes what it restores:
     /// reverting the revert then finds its rows and redoes the run it undid).
     func writtenBy(_ runID: Int64) -> SummaryColumns {
@@ -144,24 +148,24 @@ extension Store {
 
     /// Deletes the history of all but the latest `keepRuns` runs that replaced summaries, and
     /// (when given) everything replaced before `before` (ISO 8601, UTC). Returns the rows removed.
+    /// How many rows of each run went is added up in `store_info` (`PrunedHistory`), so a
+    /// later revert of such a run says it has nothing left to restore.
     public func pruneHistory(keepRuns: Int?, before: String?) throws(RederiveError) -> Int {
         do {
             return try pool.write { db in
                 var removed = 0
                 if let keepRuns {
-                    try db.execute(
-                        sql: """
-                            DELETE FROM summary_history WHERE replaced_by_run NOT IN (
+                    removed += try pruneHistory(
+                        db,
+                        where: """
+                            replaced_by_run NOT IN (
                                 SELECT DISTINCT replaced_by_run FROM summary_history
                                 ORDER BY replaced_by_run DESC LIMIT ?)
                             """, arguments: [keepRuns])
-                    removed += db.changesCount
                 }
                 if let before {
-                    try db.execute(
-                        sql: "DELETE FROM summary_history WHERE julianday(replaced_at) < julianday(?)",
-                        arguments: [before])
-                    removed += db.changesCount
+                    removed += try pruneHistory(
+                        db, where: "julianday(replaced_at) < julianday(?)", arguments: [before])
                 }
                 return removed
             }
@@ -169,4 +173,43 @@ extension Store {
             throw .io("\(path): cannot prune the summary history: \(error)")
         }
     }
+
+    /// Counts the history rows matching `condition` per run into `store_info`, then deletes them.
+    private func pruneHistory(_ db: Database, where condition: String, arguments: StatementArguments) throws -> Int {
+        try db.execute(
+            sql: """
+                INSERT INTO store_info (key, value)
+                SELECT '\(PrunedHistory.keyPrefix)' || replaced_by_run, COUNT(*) FROM summary_history
+                WHERE \(condition) GROUP BY replaced_by_run
+                ON CONFLICT (key) DO UPDATE SET
+                    value = CAST(CAST(store_info.value AS INTEGER) + CAST(excluded.value AS INTEGER) AS TEXT)
+                """, arguments: arguments)
+        try db.execute(sql: "DELETE FROM summary_history WHERE \(condition)", arguments: arguments)
+        return db.changesCount
+    }
+
+    /// How many summaries run `run` replaced whose history `history --prune` deleted (0 when
+    /// none, or when pruned by a build that did not count them).
+    package func prunedHistoryCount(of run: Int64) throws(RederiveError) -> Int {
+        do {
+            return try pool.read {
+                Int(
+                    try String.fetchOne(
+                        $0, sql: "SELECT value FROM store_info WHERE key = ?",
+                        arguments: [PrunedHistory.key(run)]) ?? "") ?? 0
+            }
+        } catch {
+            throw .io("\(path): cannot read the store's information: \(error)")
+        }
+    }
+}
+
+/// Where `history --prune` counts what it deleted of each run's history: `store_info` rows
+/// `pruned_history_run:N` holding the number of rows (same words on both engines, no schema
+/// change).
+package enum PrunedHistory {
+    /// The key prefix; the run id follows.
+    package static let keyPrefix = "pruned_history_run:"
+    /// The key for run `run`.
+    package static func key(_ run: Int64) -> String { keyPrefix + String(run) }
 }

@@ -301,7 +301,10 @@ final class BackfillSafetyCommandTests: XCTestCase {
         let apply = try rederive(["derive", "--db", db, "--apply-plan", planPath, "--json"])
         XCTAssertEqual(apply.status, 0, apply.stderr)
         XCTAssertTrue(apply.stdout.contains("\"derived\":30"), apply.stdout)
-        XCTAssertTrue(apply.stderr.contains("records added after the plan are not part of it"), apply.stderr)
+        XCTAssertTrue(
+            apply.stderr.contains("3 records imported after the plan are not part of it; 3 of them need deriving ("),
+            apply.stderr)
+        XCTAssertTrue(apply.stderr.contains("--all --dry-run --plan plan.json"), apply.stderr)
         XCTAssertEqual(
             try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 0"), 3,
             "the late records stay as they were")
@@ -352,7 +355,11 @@ final class BackfillSafetyCommandTests: XCTestCase {
         for limit in ["5", "20%"] {
             let r = try rederive(["derive", "--db", db, "--max-changes", limit])
             XCTAssertEqual(r.status, ExitStatus.refused, r.stderr)
-            XCTAssertTrue(r.stderr.contains("10 of 10 existing summaries would change"), r.stderr)
+            XCTAssertTrue(
+                r.stderr.contains(
+                    "10 of 10 existing summaries would be rewritten "
+                        + "(10 would change, 0 unchanged: version/fingerprint only)"
+                ), r.stderr)
             XCTAssertEqual(try summaries(), before, "nothing written")
         }
         // The nightly's guard: new records are fine, rewrites stop the stage with a pointer to the backfill.

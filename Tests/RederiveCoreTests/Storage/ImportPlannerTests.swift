@@ -36,10 +36,11 @@ final class ImportPlannerTests: XCTestCase {
         XCTAssertTrue(d.clearsFailures)
     }
 
-    func testNewMetadataIsWrittenButCountsUnchanged() {
+    func testNewMetadataIsWrittenAndCountsUpdated() {
+        // Review #26: a renamed room was counted "unchanged" although its record was rewritten.
         XCTAssertEqual(
             decide(roomName: "Pantry", stored()),
-            .init(outcome: .unchanged, writesRecord: true, writesRaw: false, writesSummary: false))
+            .init(outcome: .updated, writesRecord: true, writesRaw: false, writesSummary: false))
     }
 
     func testNewRawRoomIsAnUpdate() {
