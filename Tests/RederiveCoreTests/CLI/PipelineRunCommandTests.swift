@@ -28,6 +28,7 @@ final class PipelineRunCommandTests: XCTestCase {
         version: 1
         name: p
         store: ../out/p.sqlite
+        create-dirs: true
         metrics-file: ../out/p.prom
         stages:
           - import: { paths: [\(paths)], report: ../out/import-issues.jsonl }
