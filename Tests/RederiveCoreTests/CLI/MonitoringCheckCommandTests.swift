@@ -106,9 +106,9 @@ final class MonitoringCheckCommandTests: XCTestCase {
             try CommandLineTool.invoke(["import", "Fixtures/exports", "--db", db, "-q"], scratch: dir).status, 0)
         for (arguments, message) in [
             (["--check", "--within", "24x"], "--within 24x: not a duration"),
-            (["--check", "--within", "-1h"], "not a duration"),
+            (["--check", "--within=-1h"], "not a duration"),
             (["--max-stale", "3"], "need --check"),
-            (["--check", "--max-open-failures", "-1"], "--max-open-failures must not be negative"),
+            (["--check", "--max-open-failures=-1"], "--max-open-failures must not be negative"),
         ] {
             let r = try CommandLineTool.invoke(["status", "--db", db] + arguments, scratch: dir)
             XCTAssertEqual(r.status, 1, "\(arguments)")
