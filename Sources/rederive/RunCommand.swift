@@ -116,7 +116,7 @@ struct Run: ParsableCommand {
             }
             for report in outcome.reports { output.logWritten(report) }
             var result = outcome.result
-            if let metricsFile = resolved.metricsFile {
+            if let metricsFile = resolved.metricsFile.map({ resolved.storeNamed($0, storeID: outcome.storeID) }) {
                 if resolved.dryRun {
                     // A dry run's figures would replace the real run's: leave the file alone.
                     logger.info("metrics file \(metricsFile) left unchanged (dry run)")
