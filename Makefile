@@ -19,7 +19,7 @@
 #   make bench-postgres  the PostgreSQL lines of make bench alone (import MB/s; derive records/s
 #                   with 1 and 2 worker processes), against a throwaway local cluster
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
-#   make backfill   preview a backfill and write a plan (DB=path); APPLY=1 applies the plan
+#   make backfill   preview a backfill and write a plan (of backfill.yml's store, or DB=); APPLY=1 applies it
 #   make build-fixed  a build with a simulated calculation fix (summary v2: shortest_wall_m ignores
 #                   wall slivers under 0.25 m) in $(FIXED_BUILD_DIR), to try the backfill walkthrough
 #   make fuzz       libFuzzer over the record parser, room decoder and derivation for
@@ -80,7 +80,7 @@ build-fixed: deps
 run: build
 	@mkdir -p out
 	$(REDERIVE) run Pipelines/demo.yml --db $(DEMO_DB); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ]
-	@echo "Store: $(DEMO_DB); issues: out/demo-import-issues-run<N>.jsonl (N: the run id); summaries: out/demo-summaries.jsonl.zst"
+	@echo "Store: $(DEMO_DB); issues: out/demo-import-issues-<tag>-run<N>.jsonl (the store's tag, the run id); summaries: out/demo-summaries.jsonl.zst"
 
 # Nightly job: new exports from INCOMING (already-imported files skipped by content hash),
 # derive stale, export summaries. Run it twice: the second run imports nothing new.
@@ -91,22 +91,22 @@ nightly: build
 	@mkdir -p out
 	$(REDERIVE) run Pipelines/nightly.yml --input $(INCOMING) --db $(DB) --out $(OUT)
 
-# Backfill after a calculation fix, gated by its preview: `make backfill DB=path` previews every
-# record and writes a plan (out/backfill-preview/, out/backfill-plan.json) and stops; after
-# reading the preview, `make backfill DB=path APPLY=1` applies exactly that plan (refused,
-# nothing written, if the store or the build changed since). Run again after a crash or a
-# kill, it finishes the same apply; once done, it says so and succeeds. Undo: rederive
-# revert --run N (the apply logs N).
-BACKFILL_PLAN ?= out/backfill-plan.json
+# Backfill after a calculation fix, gated by its preview: `make backfill` previews every record
+# of the store Pipelines/backfill.yml names (out/demo.sqlite; DB=path or URL for another) and
+# writes a plan (out/backfill-preview-<tag>/, out/backfill-plan-<tag>.json: <tag> is the store's,
+# so every store has its own) and stops; after reading the preview, `make backfill APPLY=1`
+# (same DB=) applies exactly that plan (Pipelines/backfill-apply.yml; refused, nothing written,
+# if the store or the build changed since). Run again after a crash or a kill, it finishes the
+# same apply; once done, it says so and succeeds. Undo: rederive revert --run N (the apply logs N).
+BACKFILL_STORE = $(if $(filter command line environment,$(origin DB)),--db $(DB))
 backfill: build
 	@[ -z "$(BACKFILL_DB)" ] || { echo "backfill: BACKFILL_DB is no longer read; use DB=$(BACKFILL_DB)"; exit 1; }
-	@[ -f "$(DB)" ] || { echo "backfill: no store at $(DB); run 'make run' (DB=out/demo.sqlite) or set DB=..."; exit 1; }
+	@[ -n "$(BACKFILL_STORE)" ] || [ -f out/demo.sqlite ] || { echo "backfill: no store at out/demo.sqlite; run 'make run' or set DB=..."; exit 1; }
 	@if [ "$(APPLY)" = 1 ]; then \
-	  [ -f $(BACKFILL_PLAN) ] || { echo "backfill: no plan at $(BACKFILL_PLAN); run 'make backfill DB=$(DB)' first"; exit 1; }; \
-	  $(REDERIVE) derive --db $(DB) --apply-plan $(BACKFILL_PLAN); \
+	  $(REDERIVE) run Pipelines/backfill-apply.yml $(BACKFILL_STORE); \
 	else \
-	  $(REDERIVE) run Pipelines/backfill.yml --db $(DB) && \
-	  echo "Read out/backfill-preview/preview.md (or preview.html); then apply: make backfill DB=$(DB) APPLY=1"; \
+	  $(REDERIVE) run Pipelines/backfill.yml $(BACKFILL_STORE) && \
+	  echo "Read the preview logged above (preview.md or preview.html); then apply: make backfill $(if $(BACKFILL_STORE),DB=$(DB) )APPLY=1"; \
 	fi
 
 # Install: the binary, the man page (swift-argument-parser's generate-manual plugin, which

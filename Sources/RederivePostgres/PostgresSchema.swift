@@ -8,6 +8,7 @@ enum PostgresSchema {
     /// The migrations in order: name and SQL.
     static let migrations: [(name: String, sql: String)] = [
         ("pg-v1-initial", initial), ("pg-v2-text-with-nul", textWithNUL),
+        ("pg-v3-failure-ack", failureAck),
     ]
 
     /// The names this build knows.
@@ -155,5 +156,15 @@ enum PostgresSchema {
     private static let textWithNUL = """
         ALTER TABLE record ADD COLUMN room_name_utf8 BYTEA;
         ALTER TABLE failure ADD COLUMN message_utf8 BYTEA
+        """
+
+    // Acknowledged failures (`rederive failures --ack`), as SQLite's `v3-failure-ack`: keyed
+    // by the ledger entry (key and first-seen time), so a failure that comes back is open again.
+    private static let failureAck = """
+        CREATE TABLE failure_ack (
+            failure_key TEXT PRIMARY KEY,
+            failure_first_seen_at TEXT NOT NULL,
+            acknowledged_at TEXT NOT NULL
+        )
         """
 }

@@ -75,6 +75,27 @@ extension PostgresStore {
     /// bytewise (`COLLATE "C"`, as SQLite's BINARY) whatever the database's collation.
     private static func failureQuery(_ filter: FailureFilter) -> PostgresSession.Statement {
         var args = SQLArguments()
+        let whereClause = failureConditions(filter, &args)
+        return PostgresSession.Statement(
+            """
+            SELECT record_key, record_id, file, line, stage, code, message, message_utf8, run_id, first_seen_at,
+                   last_seen_at, acknowledged_at
+            FROM \(failureWithAck) \(whereClause)
+            ORDER BY file IS NULL, file COLLATE "C", line IS NULL, line, stage COLLATE "C", code COLLATE "C",
+                     record_key COLLATE "C"
+            """, args.binds)
+    }
+
+    /// The ledger with each entry's acknowledgement (`acknowledged_at`, NULL when none), as
+    /// SQLite's `Store.failureWithAck`.
+    static let failureWithAck = """
+        failure LEFT JOIN failure_ack
+            ON failure_ack.failure_key = failure.record_key
+            AND failure_ack.failure_first_seen_at = failure.first_seen_at
+        """
+
+    /// SQLite's WHERE clause for `filter` (empty when it matches everything), over `failureWithAck`.
+    static func failureConditions(_ filter: FailureFilter, _ args: inout SQLArguments) -> String {
         var conditions: [String] = []
         if let stage = filter.stage { conditions.append("stage = \(args.add(stage))") }
         if let code = filter.code { conditions.append("code = \(args.add(code))") }
@@ -87,15 +108,11 @@ extension PostgresStore {
         if let recordID = filter.recordID {
             conditions.append("(record_id = \(args.add(recordID)) OR record_key = \(args.add("id:" + recordID)))")
         }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return PostgresSession.Statement(
-            """
-            SELECT record_key, record_id, file, line, stage, code, message, message_utf8, run_id, first_seen_at,
-                   last_seen_at
-            FROM failure \(whereClause)
-            ORDER BY file IS NULL, file COLLATE "C", line IS NULL, line, stage COLLATE "C", code COLLATE "C",
-                     record_key COLLATE "C"
-            """, args.binds)
+        if let acknowledged = filter.acknowledged {
+            conditions.append(acknowledged ? "acknowledged_at IS NOT NULL" : "acknowledged_at IS NULL")
+        }
+        if let since = filter.firstSeenSince { conditions.append("first_seen_at >= \(args.add(since))") }
+        return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     }
 
     private static func openFailure(_ row: PostgresRow) throws -> OpenFailure {
@@ -106,6 +123,7 @@ extension PostgresStore {
             stage: try r["stage"].decode(String.self), code: try r["code"].decode(String.self),
             message: try PostgresText.read(r, "message"), runID: try r["run_id"].decode(Int64.self),
             firstSeenAt: try r["first_seen_at"].decode(String.self),
-            lastSeenAt: try r["last_seen_at"].decode(String.self))
+            lastSeenAt: try r["last_seen_at"].decode(String.self),
+            acknowledgedAt: try r["acknowledged_at"].decode(String?.self))
     }
 }

@@ -51,6 +51,11 @@ struct CopyStore: ParsableCommand {
         completion: .file(extensions: ["jsonl"]))
     var report: String?
 
+    @Flag(
+        name: .customLong("create-dirs"),
+        help: "Create the --to store's folder when it does not exist (default: exit 1).")
+    var createDirs = false
+
     @OptionGroup var tuning: BatchTuning
 
     @OptionGroup var locking: LockOptions
@@ -68,6 +73,7 @@ struct CopyStore: ParsableCommand {
                 throw RederiveError.usage(
                     "\(RecordStores.redacted(to)): is the store to copy (--from); give --to another store")
             }
+            try StoreFolderCheck.check(to, createDirs: createDirs)
             let source = try ExistingStore.open(from)
             defer { source.close() }
             if !RecordStores.isURL(to), !FileManager.default.fileExists(atPath: to) {

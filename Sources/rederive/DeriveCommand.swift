@@ -110,8 +110,8 @@ struct Derive: ParsableCommand {
                 + "(other hosts may run the same command meanwhile)."))
     var processes: Int?
 
-    /// Where a dry run writes its preview by default: next to a store file, or `rederive-preview`
-    /// in the working directory for a server store.
+    /// Where a dry run writes its preview by default: next to a store file, or in the user's
+    /// state directory for a server store (`ChangeReport.defaultDirectory`).
     private var previewDirectory: String { previewOut ?? ChangeReport.defaultDirectory(forStore: options.db) }
 
     func validate() throws {

@@ -9,7 +9,8 @@ struct Generate: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a synthetic export built from the real sample rooms.",
         discussion: """
-            Each record is one of the sample rooms (--rooms DIR, *.capturedRoom.json) moved by \
+            Each record is one of the sample rooms (--rooms DIR, *.capturedRoom.json; by default \
+            Fixtures/rooms in the working directory, else the one found from the binary) moved by \
             a random rigid motion (rotation about y, translation in x/z), with its walls \
             shuffled, written as a format v1, v2 or v3 record with a stale summary (floor \
             area 0). Output is .jsonl (plain) or .jsonl.zst (zstd). The same options and \
@@ -59,8 +60,11 @@ struct Generate: ParsableCommand {
     @Flag(help: "For .zst output: cut the file in the middle of its last frame (a truncated-file fixture).")
     var truncateLastFrame = false
 
-    @Option(help: "Directory of *.capturedRoom.json sample rooms.")
-    var rooms: String = "Fixtures/rooms"
+    @Option(
+        help: ArgumentHelp(
+            "Directory of *.capturedRoom.json sample rooms (default: Fixtures/rooms here, else found from the binary).",
+            valueName: "dir"))
+    var rooms: String?
 
     @Option(help: "zstd compression level.")
     var level: Int32 = 3
@@ -93,7 +97,12 @@ struct Generate: ParsableCommand {
         let generator: CorpusGenerator
         do {
             options.formatMix = try CorpusGenerator.FormatMix(versions: versions.compactMap { $0 })
-            generator = try CorpusGenerator(roomsDirectory: rooms, options: options)
+            guard let directory = rooms ?? Self.sampleRooms() else {
+                fail(
+                    "no sample rooms: neither Fixtures/rooms here nor beside the binary (a source tree's "
+                        + "Fixtures/rooms, or PREFIX/share/rederive/rooms); pass --rooms DIR")
+            }
+            generator = try CorpusGenerator(roomsDirectory: directory, options: options)
         } catch {
             fail("\(error)")
         }
@@ -137,6 +146,33 @@ struct Generate: ParsableCommand {
             mb / max(seconds, 1e-9))
         if let cut = stats.truncatedAtByte { report += "\n  truncated at byte \(cut) (middle of the last frame)" }
         if !quiet { FileHandle.standardError.write(Data((report + "\n").utf8)) }
+    }
+
+    /// The sample rooms when `--rooms` is not given: `Fixtures/rooms` in the working directory
+    /// (a clone), else found from the binary, so `generate` works from any directory: the
+    /// nearest folder above the executable (links resolved) that holds `Fixtures/rooms` (a
+    /// build in a source tree) or `share/rederive/rooms` (an installed tree).
+    static func sampleRooms() -> String? {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        func exists(_ path: String) -> Bool {
+            fm.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        }
+        if exists("Fixtures/rooms") { return "Fixtures/rooms" }
+        let executable =
+            (try? fm.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? Bundle.main.executableURL?.resolvingSymlinksInPath().path
+        guard var folder = executable.map({ URL(fileURLWithPath: $0).deletingLastPathComponent() }) else { return nil }
+        for _ in 0..<6 {
+            for candidate in ["Fixtures/rooms", "share/rederive/rooms"] {
+                let path = folder.appendingPathComponent(candidate).path
+                if exists(path) { return path }
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { break }
+            folder = parent
+        }
+        return nil
     }
 
     private func fail(_ message: String) -> Never {

@@ -13,7 +13,8 @@ struct Import: ParsableCommand {
             and upserts them with one writer, one transaction per batch. Importing the same \
             export twice changes nothing; a record whose raw data changed is updated and \
             re-derived. A run stopped by a crash or a signal is finished by running the same \
-            command again. The store is created when absent (a notice says so).
+            command again. The store is created when absent (a notice says so); its folder \
+            must exist unless --create-dirs (a mistyped --db is an error, not a second store).
 
             Examples:
               rederive import Fixtures/exports --db out/rooms.sqlite --report out/i.jsonl
@@ -39,6 +40,9 @@ struct Import: ParsableCommand {
     @Flag(name: .customLong("skip-imported-files"), help: "Skip files whose content (hash) was already imported.")
     var skipImportedFiles = false
 
+    @Flag(name: .customLong("create-dirs"), help: "Create the store's folder when it does not exist (default: exit 1).")
+    var createDirs = false
+
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run {
@@ -46,6 +50,7 @@ struct Import: ParsableCommand {
             defer { withExtendedLifetime(input.spool) {} }
             let files = try ExportFiles.resolve(input.paths)
             try output.checkOutputs([("--report", options.report)], stores: [options.db], inputs: files)
+            try StoreFolderCheck.check(options.db, createDirs: createDirs)
             if !RecordStores.isURL(options.db), !FileManager.default.fileExists(atPath: options.db) {
                 logger.notice("creating a new store at \(options.db)")
             }

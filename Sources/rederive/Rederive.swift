@@ -33,10 +33,17 @@ struct Rederive: ParsableCommand {
     )
 
     /// ArgumentParser's message for a usage error, led by the first unknown option when there
-    /// is one (ArgumentParser names a missing required option first).
+    /// is one (ArgumentParser names a missing required option first); a mistyped subcommand
+    /// is named as such, with the closest one.
     static func usageMessage(for error: Error) -> String {
         let message = fullMessage(for: error)
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // A mistyped subcommand: ArgumentParser would name its first option ("Unknown option '--db'").
+        if let unknown = UnknownOptionCheck.unknownSubcommand(in: arguments, of: self) {
+            let hint = unknown.suggestion.map { " Did you mean '\($0)'?" } ?? ""
+            return "Error: unknown subcommand '\(TerminalText.escaped(unknown.name))'.\(hint)\n"
+                + "Usage: rederive <subcommand>\n  See 'rederive --help' for the subcommands."
+        }
         guard !message.contains("Unknown option"), let command = UnknownOptionCheck.subcommand(in: arguments, of: self),
             let unknown = UnknownOptionCheck.firstUnknown(in: arguments, command: command, root: self)
         else {

@@ -71,6 +71,11 @@ struct Run: ParsableCommand {
         completion: .file(extensions: ["json"]))
     var resultsFile: String?
 
+    @Flag(
+        name: .customLong("create-dirs"),
+        help: "Create the store's folder when it does not exist (the file's create-dirs covers only its own store).")
+    var createDirs = false
+
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -88,7 +93,17 @@ struct Run: ParsableCommand {
             try resolved.checkOutputs(extra: resultsFile.map { [("--results-file", $0)] } ?? [], inputs: [pipeline])
             // A writing pipeline holds the store's run lock across its stages; a dry run only reads.
             // Whether the store may be opened is decided first: a refused one gets no lock.
-            if let mode = resolved.firstOpenMode { try RecordStores.check(resolved.store, mode: mode) }
+            if let mode = resolved.firstOpenMode {
+                // The file's `create-dirs` covers the store it names; a --db given here is
+                // checked as typed (a typo in the cron line must not start a second store).
+                if mode == .createIfMissing {
+                    try StoreFolderCheck.check(
+                        resolved.store, createDirs: createDirs || (db == nil && definition.createDirs),
+                        how: db == nil ? "--create-dirs (or `create-dirs: true` in the pipeline file)" : "--create-dirs"
+                    )
+                }
+                try RecordStores.check(resolved.store, mode: mode)
+            }
             let lock = dryRun ? nil : try locking.acquire(store: resolved.store)
             defer { lock?.release() }
             RunControl.installSignalHandlers()
@@ -101,7 +116,7 @@ struct Run: ParsableCommand {
             }
             for report in outcome.reports { output.logWritten(report) }
             var result = outcome.result
-            if let metricsFile = resolved.metricsFile {
+            if let metricsFile = resolved.metricsFile.map({ resolved.storeNamed($0, storeID: outcome.storeID) }) {
                 if resolved.dryRun {
                     // A dry run's figures would replace the real run's: leave the file alone.
                     logger.info("metrics file \(metricsFile) left unchanged (dry run)")

@@ -23,7 +23,7 @@ struct Status: ParsableCommand {
                         byVersion: [{summaryVersion (null: never derived),
                                      records}]},
               stale: {total, version, fingerprint, missing},
-              failures: {open, byCode: {code: n}, byStage: {stage: n},
+              failures: {open, acknowledged, byCode: {code: n}, byStage: {stage: n},
                          byStageAndCode: [{stage, code, count}]},
               runs: {total,
                      recent: [{id, command, status, exitStatus, startedAt,
@@ -33,7 +33,12 @@ struct Status: ParsableCommand {
             --check prints a verdict instead, for monitoring: "ok", or one line per \
             problem (stale records, open failures, a latest run of a command that was \
             interrupted, aborted, failed or crashed), and exits 5 when there is one; \
-            with --json: {store, ok, exitStatus, problems: [{kind, message}]}.
+            with --json: {store, ok, exitStatus, problems: [{kind, message}]}. \
+            Open failures acknowledged with `rederive failures --ack` never count. \
+            Thresholds: --max-open-failures N and --max-stale N tolerate up to N (default \
+            0), --max-failed-ranges N judges the failed ranges of the latest split derive \
+            run (PostgreSQL; default: not judged); --within 24h (s, m, h, d) counts only \
+            failures first seen in that window.
 
             --html FILE also writes a self-contained HTML page (charts,
             no script, opens from a file): records by summary version,
@@ -45,6 +50,7 @@ struct Status: ParsableCommand {
               rederive status --db out/rooms.sqlite
               rederive status --db out/rooms.sqlite --json --runs 3
               rederive status --db out/rooms.sqlite --check
+              rederive status --db out/rooms.sqlite --check --within 24h --max-stale 100
               rederive status --db out/rooms.sqlite --html out/status.html
 
             Exit status: 0 shown (with --check: nothing needs attention), 5 with --check: \
@@ -69,11 +75,43 @@ struct Status: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the status as an HTML page with charts to this file.", valueName: "file"))
     var html: String?
 
+    @Option(
+        help: ArgumentHelp("With --check: open failures tolerated (acknowledged ones never count).", valueName: "n"))
+    var maxOpenFailures = 0
+
+    @Option(help: ArgumentHelp("With --check: stale records tolerated.", valueName: "n"))
+    var maxStale = 0
+
+    @Option(
+        help: ArgumentHelp(
+            "With --check: failed ranges of the latest split derive run tolerated (default: not judged).",
+            valueName: "n"))
+    var maxFailedRanges: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --check: count only failures first seen within this window (e.g. 30m, 24h, 7d).",
+            valueName: "duration"))
+    var within: String?
+
     /// Runs the HTML page charts at least (the text lists `--runs`).
     private static let htmlRunLimit = 50
 
     func validate() throws {
         guard runs >= 0 else { throw ValidationError("--runs must not be negative") }
+        for (flag, value) in [
+            ("--max-open-failures", maxOpenFailures), ("--max-stale", maxStale),
+            ("--max-failed-ranges", maxFailedRanges ?? 0),
+        ] where value < 0 {
+            throw ValidationError("\(flag) must not be negative")
+        }
+        if let within, StoreStatus.CheckPolicy.seconds(ofWindow: within) == nil {
+            throw ValidationError("--within \(within): not a duration (a number and s, m, h or d, e.g. 24h)")
+        }
+        let thresholds = maxOpenFailures != 0 || maxStale != 0 || maxFailedRanges != nil || within != nil
+        if thresholds && !check {
+            throw ValidationError("--max-open-failures, --max-stale, --max-failed-ranges and --within need --check")
+        }
     }
 
     func run() throws {
@@ -91,9 +129,23 @@ struct Status: ParsableCommand {
                 runLimit: html == nil ? (check ? max(runs, 1) : runs) : max(runs, Self.htmlRunLimit))
             var status = full
             status.recentRuns = Array(full.recentRuns.prefix(check ? max(runs, 1) : runs))
+            status.acknowledgedFailures = try store.openFailures(matching: FailureFilter(acknowledged: true)).count
             if check {
-                if json { print(status.checkJSON()) } else { print(status.checkText(), terminator: "") }
-                return status.checkExitStatus
+                // Only what is not acknowledged (and, with --within, first seen in the window) counts.
+                let since = within.flatMap(StoreStatus.CheckPolicy.seconds(ofWindow:)).map {
+                    ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate - $0)
+                }
+                status.failures = StoreStatus.failureCounts(
+                    try store.openFailures(matching: FailureFilter(acknowledged: false, firstSeenSince: since)))
+                let policy = StoreStatus.CheckPolicy(
+                    maxOpenFailures: maxOpenFailures, maxStale: maxStale, maxFailedRanges: maxFailedRanges,
+                    window: within)
+                if json {
+                    print(status.checkJSON(policy: policy))
+                } else {
+                    print(status.checkText(policy: policy), terminator: "")
+                }
+                return status.checkExitStatus(policy: policy)
             }
             if json { print(status.json()) } else { print(status.text(), terminator: "") }
             if let html {

@@ -39,6 +39,19 @@ enum UnknownOptionCheck {
         return root.configuration.subcommands.first { $0._commandName == name }
     }
 
+    /// The first argument when it is meant as a subcommand name but names none (`imprt`),
+    /// with the closest subcommand if one is close; nil when it names one, or is an option.
+    static func unknownSubcommand(
+        in arguments: [String], of root: ParsableCommand.Type
+    ) -> (name: String, suggestion: String?)? {
+        guard let name = arguments.first, !name.hasPrefix("-") else { return nil }
+        let known = root.configuration.subcommands.map { $0._commandName } + ["help"]
+        if known.contains(name) { return nil }
+        let suggestion = known.map { ($0, editDistance($0, name)) }.filter { $0.1 <= 2 }
+            .min { ($0.1, $0.0) < ($1.1, $1.0) }?.0
+        return (name, suggestion)
+    }
+
     // `--long-name` tokens of a help text.
     private static func optionNames(in help: String) -> [String] {
         var names: [String] = []

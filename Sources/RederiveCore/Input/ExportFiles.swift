@@ -34,12 +34,27 @@ public enum ExportFiles {
         _ paths: [String], log: Logger = Logger(label: "rederive.input")
     ) throws(RederiveError) -> [String] {
         let resolution = try scan(paths)
-        if !resolution.ignored.isEmpty {
-            let heading = "ignored \(resolution.ignored.count) file(s) that are not exports"
-            log.warning("\(describe(resolution.ignored, heading: heading))")
-        }
+        if !resolution.ignored.isEmpty { warn(resolution.ignored, log: log) }
         return resolution.files
     }
+
+    /// One short warning for the files left out: named only when they look like a misnamed
+    /// export (wrong case, other compression); the others (a README, drawings, a fuzz
+    /// corpus) are counted, and listed at debug level (`--verbose`).
+    static func warn(_ ignored: [Ignored], log: Logger) {
+        let nearMisses = ignored.filter { !$0.reason.hasPrefix(notExportName) }
+        let others = ignored.count - nearMisses.count
+        var line = "ignored \(ignored.count) file(s) that are not exports"
+        if !nearMisses.isEmpty { line += ": " + describe(nearMisses, limit: 5) }
+        if others > 0 {
+            line += nearMisses.isEmpty ? " " : "; "
+            line += "(\(others) without an export name: `--verbose` lists them)"
+            log.debug("\(describe(ignored, heading: "ignored"))")
+        }
+        log.warning("\(line)")
+    }
+
+    private static let notExportName = "not an export name"
 
     /// What `resolve` finds, without logging. Nothing is opened: files are classified from
     /// their names and `stat` alone, so a FIFO, socket or device is never read.
@@ -104,13 +119,17 @@ public enum ExportFiles {
         where lower.hasSuffix(".jsonl" + compressed) {
             return "compressed as \(compressed): only zstd (.jsonl.zst) or plain .jsonl is read"
         }
-        return "not an export name: expected .jsonl or .jsonl.zst"
+        return notExportName + ": expected .jsonl or .jsonl.zst"
     }
 
     // "heading: a (why), b (why) and N more", at most 20 names.
     private static func describe(_ ignored: [Ignored], heading: String) -> String {
-        let shown = ignored.prefix(20).map { "\($0.path) (\($0.reason))" }.joined(separator: ", ")
-        let more = ignored.count > 20 ? " and \(ignored.count - 20) more" : ""
-        return "\(heading): \(shown)\(more)"
+        "\(heading): " + describe(ignored, limit: 20)
+    }
+
+    // "a (why), b (why) and N more", at most `limit` names.
+    private static func describe(_ ignored: [Ignored], limit: Int) -> String {
+        let shown = ignored.prefix(limit).map { "\($0.path) (\($0.reason))" }.joined(separator: ", ")
+        return shown + (ignored.count > limit ? " and \(ignored.count - limit) more" : "")
     }
 }

@@ -39,8 +39,10 @@ enum BatchRunner {
             if let carried = run?.carried { stats = carried }
         }
         var reportPath = settings.reportPath
-        if settings.reportPerRun, let path = reportPath, let run {
-            reportPath = RunSettings.perRunReportPath(path, runID: run.runID)
+        if settings.reportPerRun, let path = reportPath, let run, let recording {
+            let storeID: String
+            do { storeID = try recording.store.storeID() } catch { throw failed(error) }
+            reportPath = RunSettings.perRunReportPath(path, runID: run.runID, storeID: storeID)
         }
         let issues: IssueReport
         do { issues = try IssueReport(path: reportPath, buffered: job.issuesOutOfOrder) } catch { throw failed(error) }

@@ -34,6 +34,9 @@ public struct PipelineDefinition: Sendable, Equatable {
     public var metricsFile: String?
     /// The stages, in order.
     public var stages: [PipelineStage]
+    /// `create-dirs: true`: an import may create the store's folder (default: a missing
+    /// folder is a usage error, as for `import --create-dirs`).
+    public var createDirs = false
 }
 
 /// One stage of a pipeline.
@@ -227,6 +230,7 @@ extension PipelineDefinition {
             store: try top.string("store"), workers: try top.positiveInt("workers"),
             batchSize: try top.positiveInt("batch-size"), metricsFile: try top.string("metrics-file"), stages: [])
         try checkName(definition.name, path: path, line: top.node("name") == nil ? nil : top.line(of: "name"))
+        definition.createDirs = try top.bool("create-dirs") ?? false
         guard let stagesNode = top.node("stages") else {
             throw .usage("\(path):\(top.line): missing key \"stages\"")
         }

@@ -75,6 +75,15 @@ public struct ResolvedPipeline: Sendable {
     public var file: String = ""
     /// Whether the whole pipeline is a dry run (`--dry-run`).
     public var dryRun = false
+    /// The paths the pipeline file names that every store shares (`preview-out`, `plan`,
+    /// `apply-plan`, `metrics-file`): they get the store's tag when used (`storeNamed`).
+    public var storeNamedPaths: Set<String> = []
+
+    /// `path` as this store uses it: with the store's tag when the pipeline file named it
+    /// (`StoreNaming`), so two stores run through one file keep their own files; as given otherwise.
+    public func storeNamed(_ path: String, storeID: String) -> String {
+        storeNamedPaths.contains(path) ? StoreNaming.path(path, storeID: storeID) : path
+    }
 
     /// Labels for stages named `names`: unique names as they are, repeated ones numbered.
     public static func labels(for names: [String]) -> [String] {
@@ -186,6 +195,13 @@ public struct ResolvedPipeline: Sendable {
         resolved.stageLabels = labels
         resolved.file = definition.path
         resolved.dryRun = overrides.dryRun
+        for stage in definition.stages {
+            guard case .derive(let s) = stage else { continue }
+            resolved.storeNamedPaths.formUnion([s.previewOut, s.plan, s.applyPlan].compactMap { $0 })
+        }
+        if overrides.metricsFile == nil, let metrics = definition.metricsFile {
+            resolved.storeNamedPaths.insert(metrics)
+        }
         return resolved
     }
 }
@@ -205,6 +221,9 @@ public struct PipelineOutcome: Sendable {
     /// (for the metrics file's store gauges); nil for a dry run, a pipeline without a metrics
     /// file, or when no stage opened the store.
     public var storeFigures: MetricsFile.StoreFigures?
+    /// The identity of the store the stages ran on (empty when none was opened), for names
+    /// that carry it (`ResolvedPipeline.storeNamed`).
+    public var storeID = ""
 }
 
 /// Runs a resolved pipeline's stages in order against one store. A stage that skipped
@@ -252,10 +271,13 @@ public enum PipelineRunner {
                 result.stages[index].outcome = .skipped
                 log(.info, "\(name): skipped (--dry-run)", stageMetadata.merging(["status": "skipped"]) { $1 })
                 continue
-            case .preview(let config, let directory, let planPath):
+            case .preview(let config, let fileDirectory, let filePlan):
                 // A preview reads through its own read-only connection: it writes nothing.
                 let readOnly = try RecordStores.open(pipeline.store, mode: .readOnly)
                 defer { readOnly.close() }
+                outcome.storeID = try readOnly.storeID()
+                let directory = pipeline.storeNamed(fileDirectory, storeID: outcome.storeID)
+                let planPath = filePlan.map { pipeline.storeNamed($0, storeID: outcome.storeID) }
                 let preview = try DeriveJob.preview(config, store: readOnly)
                 try preview.write(toDirectory: directory)
                 outcome.previews.append(preview)
@@ -280,13 +302,18 @@ public enum PipelineRunner {
                 report = try ImportJob.run(config, store: try writable(mayCreate: true))
             case .derive(let config):
                 report = try DeriveJob.run(config, store: try writable())
-            case .applyPlan(let config, let path):
+            case .applyPlan(let config, let filePath):
+                let store = try writable()
+                // The plan this file's dry run wrote for this store, else the file as named (a plan
+                // made by `derive --plan`); a plan is bound to its store either way.
+                let tagged = pipeline.storeNamed(filePath, storeID: try store.storeID())
+                let path = FileManager.default.fileExists(atPath: tagged) ? tagged : filePath
                 let plan = try DerivePlan.load(path: path)
                 log(
                     .info,
                     "applying the plan \(path): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new "
                         + "summaries (\(plan.selection))", stageMetadata.merging(["plan": .string(path)]) { $1 })
-                report = try DeriveJob.apply(plan, config: config, store: try writable())
+                report = try DeriveJob.apply(plan, config: config, store: store)
             case .export(let config):
                 report = try ExportJob.run(config, store: try writable())
             }
@@ -307,6 +334,7 @@ public enum PipelineRunner {
         result.finishedAt = Date()
         result.exitStatus = outcome.exitStatus
         outcome.result = result
+        if let store { outcome.storeID = try store.storeID() }
         if pipeline.metricsFile != nil, !pipeline.dryRun, let store {
             outcome.storeFigures = MetricsFile.StoreFigures.read(from: store)
         }

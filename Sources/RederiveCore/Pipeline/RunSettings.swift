@@ -31,18 +31,23 @@ public struct RunSettings: Sendable {
     /// Overwrite summaries a newer rederive derived (`--allow-downgrade`; recorded in the
     /// run history). Off: they are left untouched and counted as `newer`.
     public var allowDowngrade = false
-    /// Give the issue report a per-run name (`issues.jsonl` → `issues-run12.jsonl`, the run's
-    /// id in the history) so the next run does not replace it. Pipelines set it; a report
+    /// Give the issue report a per-run name (`issues.jsonl` → `issues-1a2b3c4d-run12.jsonl`:
+    /// the store's tag and the run's id in its history) so no later run, of this store or
+    /// another, replaces it. Pipelines set it; a report
     /// path given to a single command is written as given. Runs kept in no history (dry
     /// runs, `summarize`) always use the path as given.
     public var reportPerRun = false
 
-    /// `path` with `-run<id>` before its `.jsonl` / `.jsonl.zst` suffix (or at its end).
-    public static func perRunReportPath(_ path: String, runID: Int64) -> String {
+    /// `path` with `-run<id>` before its `.jsonl` / `.jsonl.zst` suffix (or at its end),
+    /// after the store's tag when `storeID` is given (`issues-1a2b3c4d-run12.jsonl`, see
+    /// `StoreNaming`): run ids are per store, so two stores' run 1 must not share a name.
+    public static func perRunReportPath(_ path: String, runID: Int64, storeID: String = "") -> String {
+        let tag = StoreNaming.tag(storeID)
+        let run = (tag.isEmpty ? "" : "-" + tag) + "-run\(runID)"
         for suffix in [".jsonl.zst", ".jsonl"] where path.hasSuffix(suffix) {
-            return String(path.dropLast(suffix.count)) + "-run\(runID)" + suffix
+            return String(path.dropLast(suffix.count)) + run + suffix
         }
-        return path + "-run\(runID)"
+        return path + run
     }
 
     /// Creates settings; `workers` and `batchSize` below 1 are raised to 1 (the CLI and

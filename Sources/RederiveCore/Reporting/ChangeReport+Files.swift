@@ -29,11 +29,28 @@ extension ChangeReport {
         public static let changes = "changes.jsonl.zst"
     }
 
-    /// The default preview directory for a store: `PATH-preview` next to a store file, and
-    /// `rederive-preview` in the working directory for a server store (a URL names no folder,
-    /// and may hold a password).
-    public static func defaultDirectory(forStore location: String) -> String {
-        RecordStores.isURL(location) ? "rederive-preview" : location + "-preview"
+    /// The default preview directory for a store: `PATH-preview` next to a store file; for a
+    /// server store (a URL names no folder, and may hold a password) a folder named after the
+    /// database in the user's state directory, `$XDG_STATE_HOME/rederive/previews/USER_HOST_PORT_DB`
+    /// (`~/.local/state` without it), never the working directory (a repository, say), and
+    /// never shared by two databases. Known before the store is opened, so it is checked
+    /// before anything is written.
+    public static func defaultDirectory(
+        forStore location: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        guard RecordStores.isURL(location) else { return location + "-preview" }
+        let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
+        let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
+        var name = RecordStores.redacted(location)
+        if let scheme = name.range(of: "://") { name = String(name[scheme.upperBound...]) }
+        let safe = String(
+            name.unicodeScalars.map { scalar -> Character in
+                let ok =
+                    scalar.isASCII
+                    && (CharacterSet.alphanumerics.contains(scalar) || "-.".unicodeScalars.contains(scalar))
+                return ok ? Character(scalar) : "_"
+            })
+        return state + "/rederive/previews/" + (safe.isEmpty ? "server" : safe)
     }
 
     /// The four files a preview writes into `directory`.

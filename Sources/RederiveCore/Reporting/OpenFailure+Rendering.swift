@@ -1,7 +1,7 @@
 extension OpenFailure {
     /// The failure as one JSON object:
-    /// `{"id","file","line","stage","code","message","run","firstSeenAt","lastSeenAt","key"}`
-    /// (`id`, `file` and `line` may be null).
+    /// `{"id","file","line","stage","code","message","run","firstSeenAt","lastSeenAt","key","acknowledgedAt"}`
+    /// (`id`, `file`, `line` and `acknowledgedAt` may be null).
     public func json() -> String {
         let fields = [
             "\"id\":\(recordID.map(JSONText.string) ?? "null")",
@@ -14,6 +14,7 @@ extension OpenFailure {
             "\"firstSeenAt\":\(JSONText.string(firstSeenAt))",
             "\"lastSeenAt\":\(JSONText.string(lastSeenAt))",
             "\"key\":\(JSONText.string(recordKey))",
+            "\"acknowledgedAt\":\(acknowledgedAt.map(JSONText.string) ?? "null")",
         ]
         return "{" + fields.joined(separator: ",") + "}"
     }
@@ -25,10 +26,13 @@ extension OpenFailure {
     }
 
     /// A list of failures for people: an aligned table (location, stage, code, id, run that
-    /// last saw it, first seen, message), then a count. Ends with a newline.
+    /// last saw it, first seen, message), then a count (and how many are acknowledged). Ends
+    /// with a newline.
     public static func text(_ failures: [OpenFailure]) -> String {
         guard !failures.isEmpty else { return "no open failures\n" }
-        return table(failures) + "\(failures.count) open failure\(failures.count == 1 ? "" : "s")\n"
+        let acknowledged = failures.filter { $0.acknowledgedAt != nil }.count
+        return table(failures) + "\(failures.count) open failure\(failures.count == 1 ? "" : "s")"
+            + (acknowledged > 0 ? " (\(acknowledged) acknowledged)" : "") + "\n"
     }
 
     /// The aligned table of `text(_:)` without the count line.

@@ -5,7 +5,8 @@ extension StoreStatus {
     /// {"store","currentSummaryVersion","currentFingerprint",
     ///  "records":{"total","fresh","byVersion":[{"summaryVersion"(null = never derived),"records"}]},
     ///  "stale":{"total","version","fingerprint","missing"},
-    ///  "failures":{"open","byCode":{code:n},"byStage":{stage:n},"byStageAndCode":[{"stage","code","count"}]},
+    ///  "failures":{"open","acknowledged","byCode":{code:n},"byStage":{stage:n},
+    ///              "byStageAndCode":[{"stage","code","count"}]},
     ///  "runs":{"total","recent":[{"id","command","status","exitStatus","startedAt","durationSeconds",
     ///                             "read","done","unchanged","skipped","pipeline"}]}}
     /// ```
@@ -50,7 +51,8 @@ extension StoreStatus {
                 + "\"fingerprint\":\(stale.fingerprint),\"missing\":\(stale.missing)}",
             "\"newer\":{\"records\":\(newer),\"newestVersion\":\(newestVersion.map(String.init) ?? "null")}",
             "\"history\":{\"summaries\":\(historyRows),\"bytes\":\(historyBytes)}",
-            "\"failures\":{\"open\":\(openFailures),\"byCode\":\(object(failuresByCode)),"
+            "\"failures\":{\"open\":\(openFailures),\"acknowledged\":\(acknowledgedFailures),"
+                + "\"byCode\":\(object(failuresByCode)),"
                 + "\"byStage\":\(object(failuresByStage)),"
                 + "\"byStageAndCode\":[\(failureRows.joined(separator: ","))]}",
             "\"runs\":{\"total\":\(totalRuns),\"recent\":[\(runs.joined(separator: ","))]}",
@@ -108,7 +110,10 @@ extension StoreStatus {
         if failures.isEmpty {
             line("open failures  none")
         } else {
-            line("open failures  \(openFailures)")
+            line(
+                "open failures  \(openFailures)"
+                    + (acknowledgedFailures > 0
+                        ? " (\(acknowledgedFailures) acknowledged: `failures --acknowledged`)" : ""))
             out += Self.table(
                 header: ["stage", "code", "count"],
                 rows: failures.map { [$0.stage, $0.code, String($0.count)] }, rightAligned: [2])

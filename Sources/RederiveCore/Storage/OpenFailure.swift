@@ -21,11 +21,13 @@ public struct OpenFailure: Sendable, Equatable {
     public var firstSeenAt: String
     /// When it was last seen (ISO 8601 UTC).
     public var lastSeenAt: String
+    /// When an operator acknowledged it (`rederive failures --ack`; ISO 8601 UTC); nil: not acknowledged.
+    public var acknowledgedAt: String?
 
     /// Creates an entry.
     public init(
         recordKey: String, recordID: String?, file: String?, line: Int?, stage: String, code: String,
-        message: String, runID: Int64, firstSeenAt: String, lastSeenAt: String
+        message: String, runID: Int64, firstSeenAt: String, lastSeenAt: String, acknowledgedAt: String? = nil
     ) {
         self.recordKey = recordKey
         self.recordID = recordID
@@ -37,6 +39,7 @@ public struct OpenFailure: Sendable, Equatable {
         self.runID = runID
         self.firstSeenAt = firstSeenAt
         self.lastSeenAt = lastSeenAt
+        self.acknowledgedAt = acknowledgedAt
     }
 
     /// `file:line` (or just the file, or `-`), where the original line can be found.

@@ -143,6 +143,15 @@ package protocol RecordStore: AnyObject, Sendable {
     func openFailures(matching filter: FailureFilter) throws(RederiveError) -> [OpenFailure]
     /// The raw room of a record, byte-exact as received, or nil for an unknown id.
     func rawRoom(id: String) throws(RederiveError) -> [UInt8]?
+
+    // MARK: Acknowledgements (rederive failures --ack)
+
+    /// Acknowledges the open failures `filter` matches (stamped `now`, ISO 8601 UTC): `status
+    /// --check` leaves them out while they stay open as they were. Returns how many were newly
+    /// acknowledged.
+    func acknowledgeFailures(matching filter: FailureFilter, at now: String) throws(RederiveError) -> Int
+    /// Takes back the acknowledgements of the open failures `filter` matches; returns how many.
+    func unacknowledgeFailures(matching filter: FailureFilter) throws(RederiveError) -> Int
 }
 
 extension RecordStore {

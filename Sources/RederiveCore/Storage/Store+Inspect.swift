@@ -63,6 +63,34 @@ extension Store {
     }
 
     private static func fetchFailures(_ db: Database, _ filter: FailureFilter) throws -> [OpenFailure] {
+        let (whereClause, arguments) = failureConditions(filter)
+        return try Row.fetchAll(
+            db,
+            sql: """
+                SELECT record_key, record_id, file, line, stage, code, \(selectText("message")), run_id, first_seen_at,
+                    last_seen_at, acknowledged_at
+                FROM \(failureWithAck) \(whereClause)
+                ORDER BY file IS NULL, file, line IS NULL, line, stage, code, record_key
+                """, arguments: arguments
+        ).map { row in
+            OpenFailure(
+                recordKey: row["record_key"], recordID: row["record_id"], file: row["file"], line: row["line"],
+                stage: row["stage"], code: row["code"], message: text(row["message"]), runID: row["run_id"],
+                firstSeenAt: row["first_seen_at"], lastSeenAt: row["last_seen_at"],
+                acknowledgedAt: row["acknowledged_at"])
+        }
+    }
+
+    /// The ledger with each entry's acknowledgement (`acknowledged_at`, NULL when none): an
+    /// acknowledgement covers the entry it was made for (same key, same first-seen time).
+    static let failureWithAck = """
+        failure LEFT JOIN failure_ack
+            ON failure_ack.failure_key = failure.record_key
+            AND failure_ack.failure_first_seen_at = failure.first_seen_at
+        """
+
+    /// The WHERE clause (empty when `filter` matches everything) over `failureWithAck`, and its arguments.
+    static func failureConditions(_ filter: FailureFilter) -> (String, StatementArguments) {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if let stage = filter.stage {
@@ -86,21 +114,15 @@ extension Store {
             conditions.append("(record_id = ? OR record_key = ?)")
             arguments += [recordID, "id:" + recordID]
         }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return try Row.fetchAll(
-            db,
-            sql: """
-                SELECT record_key, record_id, file, line, stage, code, \(selectText("message")), run_id, first_seen_at,
-                    last_seen_at
-                FROM failure \(whereClause)
-                ORDER BY file IS NULL, file, line IS NULL, line, stage, code, record_key
-                """, arguments: StatementArguments(arguments)
-        ).map { row in
-            OpenFailure(
-                recordKey: row["record_key"], recordID: row["record_id"], file: row["file"], line: row["line"],
-                stage: row["stage"], code: row["code"], message: text(row["message"]), runID: row["run_id"],
-                firstSeenAt: row["first_seen_at"], lastSeenAt: row["last_seen_at"])
+        if let acknowledged = filter.acknowledged {
+            conditions.append(acknowledged ? "acknowledged_at IS NOT NULL" : "acknowledged_at IS NULL")
         }
+        if let since = filter.firstSeenSince {
+            conditions.append("first_seen_at >= ?")
+            arguments.append(since)
+        }
+        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return (whereClause, StatementArguments(arguments))
     }
 
     /// The record's earlier summaries (`summary_history`: each replaced by a later run),

@@ -7,6 +7,7 @@ enum StoreSchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-initial", migrate: createInitialSchema)
         migrator.registerMigration("v2-summary-history", migrate: addSummaryHistory)
+        migrator.registerMigration("v3-failure-ack", migrate: addFailureAck)
         return migrator
     }
 
@@ -141,6 +142,21 @@ enum StoreSchema {
                 ALTER TABLE run ADD COLUMN allow_downgrade INTEGER NOT NULL DEFAULT 0;
                 CREATE TABLE store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 INSERT INTO store_info (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+                """)
+    }
+
+    /// Acknowledged failures (`rederive failures --ack`), which `status --check` leaves out.
+    private static func addFailureAck(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                -- An open failure the operator has seen and accepted: keyed by the ledger entry it
+                -- covers (key and first-seen time), so a failure that clears and comes back, or
+                -- changes code, is open again.
+                CREATE TABLE failure_ack (
+                    failure_key TEXT PRIMARY KEY,
+                    failure_first_seen_at TEXT NOT NULL,
+                    acknowledged_at TEXT NOT NULL
+                )
                 """)
     }
 }

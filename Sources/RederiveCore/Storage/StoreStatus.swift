@@ -152,6 +152,8 @@ public struct StoreStatus: Sendable, Equatable {
     public var newer = 0
     /// The newest summary version among them.
     public var newestVersion: Int?
+    /// Open failures an operator acknowledged (`rederive failures --ack`; counted in `failures` too).
+    public var acknowledgedFailures = 0
     /// Summaries kept in the history (what runs replaced, for `rederive revert`).
     public var historyRows = 0
     /// Bytes of summary JSON kept in the history.

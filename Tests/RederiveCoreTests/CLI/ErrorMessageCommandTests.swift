@@ -59,7 +59,9 @@ final class ErrorMessageCommandTests: XCTestCase {
 
     func testImportSaysWhenItCreatesAStore() throws {
         let db = dir.file("typo/rooms.sqlite")
-        let first = try rederive(["import", "Fixtures/exports/rooms-v2.jsonl", "--db", db])
+        // A missing folder is a typo (StoreFolderCommandTests) unless --create-dirs.
+        XCTAssertEqual(try rederive(["import", "Fixtures/exports/rooms-v2.jsonl", "--db", db]).status, 1)
+        let first = try rederive(["import", "Fixtures/exports/rooms-v2.jsonl", "--db", db, "--create-dirs"])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stderr.contains("notice  creating a new store at \(db)"), first.stderr)
         let second = try rederive(["import", "Fixtures/exports/rooms-v2.jsonl", "--db", db])

@@ -28,6 +28,7 @@ final class PipelineRunCommandTests: XCTestCase {
         version: 1
         name: p
         store: ../out/p.sqlite
+        create-dirs: true
         metrics-file: ../out/p.prom
         stages:
           - import: { paths: [\(paths)], report: ../out/import-issues.jsonl }
@@ -36,6 +37,12 @@ final class PipelineRunCommandTests: XCTestCase {
         \(extra)
         """.write(toFile: file, atomically: true, encoding: .utf8)
         return file
+    }
+
+    /// The store's tag, which the names a pipeline file gives every store carry (`StoreNaming`).
+    private func tag(_ db: String) throws -> String {
+        let ids = try StoreInspection.rows(db, "SELECT value FROM store_info WHERE key = 'store_id'")
+        return StoreNaming.tag(try XCTUnwrap(ids.first?["value"] as String?))
     }
 
     private func object(_ data: Data) throws -> [String: Any] {
@@ -48,19 +55,20 @@ final class PipelineRunCommandTests: XCTestCase {
         let r = try rederive(["run", file])
         XCTAssertEqual(r.status, 3, r.stderr)
         let out = dir.file("out")
-        for name in ["p.sqlite", "p.prom", "p.jsonl", "import-issues-run1.jsonl"] {
+        let t = try tag(out + "/p.sqlite")
+        for name in ["p.sqlite", "p-\(t).prom", "p.jsonl", "import-issues-\(t)-run1.jsonl"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/" + name), "\(name) under ../out")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/import-issues.jsonl"), "per-run name only")
-        XCTAssertTrue(r.stderr.contains("issue report written to \(out)/import-issues-run1.jsonl"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("issue report written to \(out)/import-issues-\(t)-run1.jsonl"), r.stderr)
         XCTAssertTrue(r.stderr.contains("output written to \(out)/p.jsonl"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("metrics written to \(out)/p.prom"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("metrics written to \(out)/p-\(t).prom"), r.stderr)
 
         // The next run writes its own report; the first one is kept.
         let again = try rederive(["run", file, "--quiet"])
         XCTAssertEqual(again.status, 3, again.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/import-issues-run1.jsonl"))
-        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/import-issues-run4.jsonl"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/import-issues-\(t)-run1.jsonl"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/import-issues-\(t)-run4.jsonl"))
 
         // Command-line paths stay relative to the working directory.
         let elsewhere = URL(fileURLWithPath: dir.file("cwd"))
@@ -76,9 +84,10 @@ final class PipelineRunCommandTests: XCTestCase {
         let reports = dir.file("reports")
         XCTAssertEqual(try rederive(["run", file, "--report", reports, "--quiet"]).status, 3)
         let names = try FileManager.default.contentsOfDirectory(atPath: reports).sorted()
-        XCTAssertEqual(names, ["p-derive-issues-run2.jsonl", "p-import-issues-run1.jsonl"])
+        let t = try tag(dir.file("out/p.sqlite"))
+        XCTAssertEqual(names, ["p-derive-issues-\(t)-run2.jsonl", "p-import-issues-\(t)-run1.jsonl"])
         XCTAssertEqual(try rederive(["run", file, "--report", dir.file("r/x.jsonl"), "--quiet"]).status, 3)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("r/x-import-run4.jsonl")))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("r/x-import-\(t)-run4.jsonl")))
     }
 
     func testJSONIsOneDocumentForThePipelineAlsoWrittenAsResultsFile() throws {
@@ -98,7 +107,8 @@ final class PipelineRunCommandTests: XCTestCase {
         XCTAssertEqual(stages.map { $0["index"] as? Int }, [0, 1, 2])
         XCTAssertEqual(stages.map { $0["status"] as? String }, ["completed", "completed", "completed"])
         XCTAssertEqual((stages[0]["counts"] as? [String: Int])?["imported"], 32)
-        XCTAssertEqual(stages[0]["report"] as? String, dir.file("out/import-issues-run1.jsonl"))
+        let t = try tag(dir.file("out/p.sqlite"))
+        XCTAssertEqual(stages[0]["report"] as? String, dir.file("out/import-issues-\(t)-run1.jsonl"))
         XCTAssertEqual(stages[2]["output"] as? String, dir.file("out/p.jsonl"))
         XCTAssertNotNil(stages[1]["durationSeconds"] as? Double)
         XCTAssertEqual(try object(try Data(contentsOf: URL(fileURLWithPath: results)))["pipeline"] as? String, "p")
@@ -121,7 +131,7 @@ final class PipelineRunCommandTests: XCTestCase {
     func testMetricsHaveStageNamesAndStoreFiguresAndADryRunLeavesThemAlone() throws {
         let file = try writePipeline(paths: fixtures)
         XCTAssertEqual(try rederive(["run", file, "--quiet"]).status, 3)
-        let metrics = dir.file("out/p.prom")
+        let metrics = dir.file("out/p-\(try tag(dir.file("out/p.sqlite"))).prom")
         let text = try String(contentsOfFile: metrics, encoding: .utf8)
         let newer = #"rederive_records{pipeline="p",stage="derive",command="derive",outcome="newer"} 0"#
         XCTAssertTrue(text.contains(newer), text)

@@ -83,10 +83,19 @@ final class PostgresCredentialTests: XCTestCase {
             XCTAssertTrue(metrics.contains(gauge + "{"), "\(gauge) missing:\n\(metrics)")
         }
 
-        let dry = try rederive(["derive", "--db", url, "--all", "--dry-run", "--plan", dir.file("plan.json")])
+        // A server store's default preview goes to the user's state directory, named after the
+        // database (review #22: no `rederive-preview/` in the working directory).
+        let state = ["XDG_STATE_HOME": dir.file("state")]
+        let dry = try rederive(
+            ["derive", "--db", url, "--all", "--dry-run", "--plan", dir.file("plan.json")], environment: state)
         XCTAssertEqual(dry.status, 0, dry.stderr)
         XCTAssertTrue(dry.stderr.contains("apply it with `rederive derive --db postgres://"), dry.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("rederive-preview/preview.json")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("rederive-preview")))
+        let previews = try FileManager.default.contentsOfDirectory(atPath: dir.file("state/rederive/previews"))
+        XCTAssertEqual(previews.count, 1, "\(previews)")
+        let preview = dir.file("state/rederive/previews") + "/" + (previews.first ?? "")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: preview + "/preview.json"))
+        XCTAssertFalse(preview.contains(Self.password) || preview.contains(encoded), preview)
 
         let failures = try rederive(["failures", "--db", url, "--json"])
         XCTAssertEqual(failures.status, 0, failures.stderr)
@@ -116,14 +125,15 @@ final class PostgresCredentialTests: XCTestCase {
             try String(contentsOfFile: dir.file("run.prom"), encoding: .utf8).contains("rederive_store_stale_records{"))
         XCTAssertEqual(try rederive(["run", dir.file("p.yml"), "--db", url, "--input", exports]).status, 0)
 
-        // A dry run of a pipeline previews into rederive-preview/ as `derive --dry-run` does (F08).
-        try FileManager.default.removeItem(atPath: dir.file("rederive-preview"))
+        // A dry run of a pipeline previews where `derive --dry-run` does (F08), nothing in the cwd.
+        try FileManager.default.removeItem(atPath: preview)
         let before = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
-        let pipelineDry = try rederive(["run", dir.file("p.yml"), "--db", url, "--dry-run", "--json"])
+        let pipelineDry = try rederive(
+            ["run", dir.file("p.yml"), "--db", url, "--dry-run", "--json"], environment: state)
         XCTAssertEqual(pipelineDry.status, 0, pipelineDry.stderr)
         let created = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path)).subtracting(before)
-        XCTAssertEqual(created.filter { !$0.hasPrefix("stdout-") && !$0.hasPrefix("stderr-") }, ["rederive-preview"])
-        XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("rederive-preview/preview.json")))
+        XCTAssertEqual(created.filter { !$0.hasPrefix("stdout-") && !$0.hasPrefix("stderr-") }, [])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: preview + "/preview.json"))
 
         // The other store: a SQLite copy, whose run history and lock name the server.
         let sqlite = dir.file("copy.sqlite")

@@ -1,4 +1,5 @@
 import Foundation
+import RederivePostgres
 import XCTest
 @testable import RederiveCore
 
@@ -346,7 +347,13 @@ final class ChangeReportTests: XCTestCase {
         try ChangeCollector().report().write(toDirectory: out)
         XCTAssertTrue(try String(contentsOfFile: paths.markdown, encoding: .utf8).contains("| examined | 0 |"))
         XCTAssertEqual(ChangeReport.defaultDirectory(forStore: "/data/rooms.sqlite"), "/data/rooms.sqlite-preview")
-        // A server store's URL names no folder (and may hold a password): the working directory's.
-        XCTAssertEqual(ChangeReport.defaultDirectory(forStore: "postgres://u:pw@h/db"), "rederive-preview")
+        // A server store's preview: the user's state directory, named after the database, never the cwd.
+        PostgresStore.register()
+        XCTAssertEqual(
+            ChangeReport.defaultDirectory(forStore: "postgres://u:pw@h/db", environment: ["XDG_STATE_HOME": "/s"]),
+            "/s/rederive/previews/u_h_5432_db")
+        XCTAssertEqual(
+            ChangeReport.defaultDirectory(forStore: "postgres://u@h:7/other", environment: ["HOME": "/home/x"]),
+            "/home/x/.local/state/rederive/previews/u_h_7_other")
     }
 }

@@ -22,7 +22,7 @@ final class StoreStatusCheckTests: XCTestCase {
         let s = status(runs: [(2, "derive", .completed), (1, "import", .completed)])
         XCTAssertEqual(s.problems(), [])
         XCTAssertEqual(s.checkText(), "ok\n")
-        XCTAssertEqual(s.checkExitStatus, 0)
+        XCTAssertEqual(s.checkExitStatus(), 0)
     }
 
     func testEachProblemGetsOneLine() {
@@ -35,7 +35,7 @@ final class StoreStatusCheckTests: XCTestCase {
         XCTAssertTrue(s.checkText().contains("3 stale records (2 version, 0 fingerprint, 1 missing)"))
         XCTAssertTrue(s.checkText().contains("latest derive run 2 interrupted"))
         XCTAssertTrue(s.checkText().contains("latest import run 1 aborted"))
-        XCTAssertEqual(s.checkExitStatus, StoreStatus.checkAttentionExitStatus)
+        XCTAssertEqual(s.checkExitStatus(), StoreStatus.checkAttentionExitStatus)
         XCTAssertEqual(StoreStatus.checkAttentionExitStatus, 5)
     }
 
