@@ -228,13 +228,10 @@ struct SummaryWrite {
 }
 
 extension PostgresStore {
-    /// Every column of a summary row, in `SummaryColumns.names` order (`summary` and
+    /// Every column of a summary row, in `SummaryColumn` order (`summary` and
     /// `summary_history` share them).
-    static let summaryColumnList =
-        "summary_version, fingerprint, derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, "
-        + "object_count, door_count, window_count, opening_count, volume_m3, floor_area_method, summary_json"
-    private static let historySource = summaryColumnList.split(separator: ",")
-        .map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+    static let summaryColumnList = SummaryColumn.list()
+    private static let historySource = SummaryColumn.list(prefix: "s.")
 
     /// Two statements for any number of summaries: the ones being replaced go to the history
     /// first (unless identical), then all are upserted, from arrays (`unnest`).

@@ -19,18 +19,8 @@ extension SummaryColumns {
         }
     }
 
-    /// How a column is bound in an array: the kind of its type in `PostgresSchema`.
-    private enum Kind {
-        case integer, real, text
-    }
-
-    private static let kinds: [Kind] = names.map { name in
-        switch name {
-        case "floor_area_sqm", "ceiling_height_m", "volume_m3": .real
-        case "fingerprint", "derived_at", "floor_area_method", "summary_json": .text
-        default: .integer
-        }
-    }
+    /// How each column is bound in an array: its kind in the column table.
+    private static let kinds = SummaryColumn.allCases.map(\.kind)
 
     /// Binds `rows` as one array per column for `unnest`, in `names` order: the `unnest`
     /// arguments, their aliases (`c0`, …) and the select list reading them from `n`.
