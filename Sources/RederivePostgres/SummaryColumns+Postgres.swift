@@ -56,6 +56,44 @@ extension SummaryColumns {
     }
 }
 
+extension SummaryColumn {
+    /// Whether every summary of one write batch holds the same value (the deriver's version
+    /// and fingerprint, the time, the run): bound once, not as an array.
+    fileprivate var isSameForABatch: Bool { [.summaryVersion, .fingerprint, .derivedAt, .runID].contains(self) }
+
+    /// The select list and `unnest` arrays that write `writes` (one per record, in order),
+    /// generated from the column table: values shared by the batch bound once, the others
+    /// one array per column (`c<index>`), read from `n`.
+    static func unnest(
+        _ writes: [Write], _ args: inout SQLArguments
+    ) -> (arrays: [String], aliases: [String], select: [String]) {
+        var arrays: [String] = []
+        var aliases: [String] = []
+        var select: [String] = []
+        guard let first = writes.first else { return ([], [], []) }
+        for (index, column) in allCases.enumerated() {
+            if column.isSameForABatch {
+                let value = column.value(of: first)
+                switch column.kind {
+                case .integer: select.append(args.add(value.integer))
+                case .real: select.append(args.add(value.real))
+                case .text: select.append(args.add(value.text))
+                }
+                continue
+            }
+            let values = writes.map { column.value(of: $0) }
+            switch column.kind {
+            case .integer: arrays.append(args.add(values.map(\.integer)) + "::int8[]")
+            case .real: arrays.append(args.add(values.map(\.real)) + "::float8[]")
+            case .text: arrays.append(args.add(values.map(\.text)) + "::text[]")
+            }
+            aliases.append("c\(index)")
+            select.append("n.c\(index)")
+        }
+        return (arrays, aliases, select)
+    }
+}
+
 extension SummaryColumns.Value {
     // The value as its column's kind binds it; NULL binds a placeholder its mask hides.
     fileprivate var integer: Int64 {
