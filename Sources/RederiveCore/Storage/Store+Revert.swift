@@ -2,12 +2,8 @@ import GRDB
 
 /// Every stored column of a summary row, as kept in `summary` and `summary_history`.
 package struct SummaryColumns: Sendable, Equatable {
-    /// The column names, in the order of `values`.
-    package static let names = [
-        "summary_version", "fingerprint", "derived_at", "run_id", "floor_area_sqm", "ceiling_height_m",
-        "wall_count", "object_count", "door_count", "window_count", "opening_count", "volume_m3",
-        "floor_area_method", "summary_json",
-    ]
+    /// The column names, in the order of `values` (`SummaryColumn`).
+    package static let names = SummaryColumn.allCases.map(\.name)
     /// `col = excluded.col` for every column: the `DO UPDATE SET` list of a summary upsert
     /// (the same words in SQLite and PostgreSQL).
     package static let upsertAssignments = names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
@@ -17,21 +13,27 @@ package struct SummaryColumns: Sendable, Equatable {
         values = Self.names.map { row[prefix + $0] as DatabaseValue }
     }
 
-    var runID: Int64? { Int64.fromDatabaseValue(values[3]) }
+    /// The value of one column.
+    subscript(_ column: SummaryColumn) -> DatabaseValue {
+        get { values[column.index] }
+        set { values[column.index] = newValue }
+    }
+
+    var runID: Int64? { Int64.fromDatabaseValue(self[.runID]) }
     /// The summary version.
-    var summaryVersion: Int? { Int.fromDatabaseValue(values[0]) }
+    var summaryVersion: Int? { Int.fromDatabaseValue(self[.summaryVersion]) }
     /// The summary's JSON text.
-    var summaryJSON: String? { String.fromDatabaseValue(values[13]) }
+    var summaryJSON: String? { String.fromDatabaseValue(self[.summaryJSON]) }
     /// The same summary, recorded as written by run `runID` (a revert writes what it restores:
     /// reverting the revert then finds its rows and redoes the run it undid).
     func writtenBy(_ runID: Int64) -> SummaryColumns {
         var copy = self
-        copy.values[3] = runID.databaseValue
+        copy[.runID] = runID.databaseValue
         return copy
     }
     /// Same derived values (version, fingerprint and summary), whoever derived them when.
     func sameSummary(as other: SummaryColumns) -> Bool {
-        values[0] == other.values[0] && values[1] == other.values[1] && values[13] == other.values[13]
+        [SummaryColumn.summaryVersion, .fingerprint, .summaryJSON].allSatisfy { self[$0] == other[$0] }
     }
 }
 
