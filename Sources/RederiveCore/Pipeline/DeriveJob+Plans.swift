@@ -1,0 +1,106 @@
+import Foundation
+import Logging
+
+extension DeriveJob {
+    /// Applies `plan` exactly: refuses, writing nothing, unless the store, the deriver and
+    /// the selection still match and the records to write are still the ones previewed.
+    /// Records added after the plan are left out (and named in the log). The apply is one
+    /// recorded run under the plan's key: run again after a crash, kill or signal it finishes
+    /// that run (what it wrote as planned counts as done, see `PlanProgress`); run again
+    /// after it completed it writes nothing and says which run applied the plan.
+    package static func apply(
+        _ plan: DerivePlan, config: DeriveConfiguration,
+        store: any RecordStore
+    ) throws(RederiveError) -> RunReport {
+        let log = Logger(label: "rederive.derive")
+        let id = try store.storeID()
+        guard plan.store.id == id else {
+            throw .refused(
+                "the plan was made for another store (id \(plan.store.id) at \(plan.store.path)); "
+                    + "\(store.path) is \(id). Nothing was written")
+        }
+        let deriver = config.deriver
+        guard plan.summaryVersion == deriver.version, plan.fingerprint == deriver.fingerprint else {
+            throw .refused(
+                "the plan was made by summary v\(plan.summaryVersion) (\(plan.fingerprint)); this build is "
+                    + "v\(deriver.version) (\(deriver.fingerprint)). "
+                    + "Make a new plan with this build. Nothing was written"
+            )
+        }
+        var config = config
+        config.selection = plan.deriveSelection
+        config.settings.allowDowngrade = plan.allowDowngrade
+        config.upperBound = plan.store.highWaterMark
+        config.maxChanges = nil
+        let runs = try store.runs(resumeKey: plan.runKey)
+        let state = PlanProgress.state(of: runs)
+        if case .applied(let run) = state { return alreadyApplied(by: run, deriver: deriver, store: store) }
+        let progress = PlanProgress(runs: runs, madeAfterRun: plan.store.lastRunID)
+        var check = config
+        check.planProgress = progress
+        check.selection.writtenAfterRun = progress.madeAfterRun
+        let now = try count(check, store: store)
+        guard PlanProgress.matches(now.tally, plan) else {
+            throw .refused(
+                PlanProgress.refusal(
+                    now.tally, plan, outside: now.outside, outsideCount: now.outsideCount, resumed: !runs.isEmpty))
+        }
+        if case .unfinished(let earlier) = state {
+            let text =
+                "finishing this plan's apply (run \(earlier.map(String.init).joined(separator: ", ")) stopped before "
+                + "the end): \(now.done) of \(plan.counts.rewrites + plan.counts.additions) planned writes are done"
+            log.notice("\(text)")
+        }
+        let added = try store.selectedIDs(
+            config.selection, deriver: deriver, allowDowngrade: plan.allowDowngrade,
+            after: plan.store.highWaterMark, limit: 21)
+        if !added.isEmpty {
+            let shown = added.prefix(20).joined(separator: ", ") + (added.count > 20 ? ", …" : "")
+            log.notice("records added after the plan are not part of it (derive them with a new plan): \(shown)")
+        }
+        config.planRunKey = plan.runKey
+        let report = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+        // Earlier runs of the plan that are not this one (a failed run is not reopened) wrote part of it too.
+        let writers = Set(runs.map(\.id) + [report.runID]).sorted()
+        let undo = writers.map { "`rederive revert --db \(store.path) --run \($0)`" }.joined(separator: ", then ")
+        log.notice("undo this backfill with \(undo)", metadata: ["run": "\(report.runID)"])
+        return report
+    }
+
+    /// The report of an apply whose plan run `run` already applied: nothing written.
+    private static func alreadyApplied(by run: Int64, deriver: SummaryDeriver, store: any RecordStore) -> RunReport {
+        var report = RunReport(
+            runID: run, command: "derive", status: .completed, exitStatus: ExitStatus.ok, statistics: RunStatistics(),
+            counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: deriver.version,
+            fingerprint: deriver.fingerprint, resumedFrom: nil, stopReason: nil)
+        report.note =
+            "this plan was already applied by run \(run); nothing written "
+            + "(undo it with `rederive revert --db \(store.path) --run \(run)`)"
+        return report
+    }
+
+    /// The plan for what `preview` found on `store`, whatever its engine.
+    package static func plan(
+        _ report: ChangeReport, config: DeriveConfiguration,
+        store: any RecordStore
+    ) throws(RederiveError) -> DerivePlan {
+        guard let tally = report.tally, let upper = report.highWaterMark else {
+            throw .usage("a plan needs a preview made by this build")
+        }
+        let s = config.selection
+        return DerivePlan(
+            format: DerivePlan.currentFormat,
+            createdAt: ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate),
+            store: .init(
+                path: store.path, id: try store.storeID(), highWaterMark: upper, lastRunID: report.lastRunID),
+            summaryVersion: config.deriver.version, fingerprint: config.deriver.fingerprint,
+            selection: s.description, all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed,
+            allowDowngrade: config.settings.allowDowngrade,
+            counts: .init(
+                examined: tally.examined, rewrites: tally.rewrites, additions: tally.additions,
+                failing: tally.failing, unchanged: tally.unchanged, newer: tally.newer),
+            fieldChanges: Dictionary(
+                uniqueKeysWithValues: report.fields.filter { $0.changed > 0 }.map { ($0.key, $0.changed) }),
+            digest: tally.digest.hex)
+    }
+}
