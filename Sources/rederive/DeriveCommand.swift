@@ -107,7 +107,7 @@ struct Derive: ParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp(
             "On a PostgreSQL store: start N worker processes here, each claiming ranges of the same run "
-                + "(other hosts may run the same command meanwhile)."))
+                + "(other hosts may run the same command meanwhile), also for --apply-plan."))
     var processes: Int?
 
     /// Where a dry run writes its preview by default: next to a store file, or `rederive-preview`
@@ -135,8 +135,9 @@ struct Derive: ParsableCommand {
             guard RecordStores.isURL(options.db) else {
                 throw ValidationError("--processes needs a PostgreSQL store (--db postgres://…); use --workers")
             }
-            if dryRun || applyPlan != nil || maxChanges != nil {
-                throw ValidationError("--processes cannot be combined with --dry-run, --apply-plan or --max-changes")
+            // An apply is spread like any derive (each process checks the plan, then claims ranges).
+            if dryRun || maxChanges != nil {
+                throw ValidationError("--processes cannot be combined with --dry-run or --max-changes")
             }
         }
         if previewOut != nil && !dryRun { throw ValidationError("--preview-out needs --dry-run") }

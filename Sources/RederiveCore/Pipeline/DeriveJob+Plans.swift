@@ -8,6 +8,11 @@ extension DeriveJob {
     /// recorded run under the plan's key: run again after a crash, kill or signal it finishes
     /// that run (what it wrote as planned counts as done, see `PlanProgress`); run again
     /// after it completed it writes nothing and says which run applied the plan.
+    ///
+    /// Any number of processes and hosts may apply the same plan at once or join it while it
+    /// runs: on an engine with range claims they share the plan's run, each claiming ranges
+    /// (see `DeriveRangeClaims`); each checks the plan first, counting what the plan's run
+    /// committed meanwhile as done.
     package static func apply(
         _ plan: DerivePlan, config: DeriveConfiguration,
         store: any RecordStore
@@ -33,22 +38,31 @@ extension DeriveJob {
         config.upperBound = plan.store.highWaterMark
         config.maxChanges = nil
         let runs = try store.runs(resumeKey: plan.runKey)
-        let state = PlanProgress.state(of: runs)
-        if case .applied(let run) = state { return alreadyApplied(by: run, deriver: deriver, store: store) }
+        if case .applied(let run) = PlanProgress.state(of: runs) {
+            return alreadyApplied(by: run, deriver: deriver, store: store)
+        }
         let progress = PlanProgress(runs: runs, madeAfterRun: plan.store.lastRunID)
         var check = config
         check.planProgress = progress
+        // Other processes and hosts may be applying the plan while this one checks it: what
+        // their run (under the plan's key) commits meanwhile is the plan's, not a change.
+        check.planRunKey = plan.runKey
         check.selection.writtenAfterRun = progress.madeAfterRun
         let now = try count(check, store: store)
+        // ...and they may have finished it meanwhile: then there is nothing left to join.
+        let runsNow = try store.runs(resumeKey: plan.runKey)
+        let stateNow = PlanProgress.state(of: runsNow)
+        if case .applied(let run) = stateNow { return alreadyApplied(by: run, deriver: deriver, store: store) }
         guard PlanProgress.matches(now.tally, plan) else {
             throw .refused(
                 PlanProgress.refusal(
-                    now.tally, plan, outside: now.outside, outsideCount: now.outsideCount, resumed: !runs.isEmpty))
+                    now.tally, plan, outside: now.outside, outsideCount: now.outsideCount, resumed: !runsNow.isEmpty))
         }
-        if case .unfinished(let earlier) = state {
+        if case .unfinished(let earlier) = stateNow {
             let text =
                 "finishing this plan's apply (run \(earlier.map(String.init).joined(separator: ", ")) stopped before "
-                + "the end): \(now.done) of \(plan.counts.rewrites + plan.counts.additions) planned writes are done"
+                + "the end, or other processes are applying it now): \(now.done) of "
+                + "\(plan.counts.rewrites + plan.counts.additions) planned writes are done"
             log.notice("\(text)")
         }
         let added = try store.selectedIDs(
@@ -61,7 +75,7 @@ extension DeriveJob {
         config.planRunKey = plan.runKey
         let report = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
         // Earlier runs of the plan that are not this one (a failed run is not reopened) wrote part of it too.
-        let writers = Set(runs.map(\.id) + [report.runID]).sorted()
+        let writers = Set(runsNow.map(\.id) + [report.runID]).sorted()
         let undo = writers.map { "`rederive revert --db \(store.path) --run \($0)`" }.joined(separator: ", then ")
         log.notice("undo this backfill with \(undo)", metadata: ["run": "\(report.runID)"])
         return report
