@@ -194,16 +194,10 @@ struct Derive: ParsableCommand {
             let store = try ExistingStore.open(options.db)
             defer { store.close() }
             let config = DeriveConfiguration(selection: selection, settings: options.settings)
-            let report = try DeriveJob.preview(config, store: store)
-            let dir = previewDirectory
-            try report.write(toDirectory: dir)
-            if let plan {
-                try DeriveJob.plan(report, config: config, store: store).write(to: plan)
-                logger.info(
-                    "plan written to \(plan): apply it with `rederive derive --db \(store.path) --apply-plan \(plan)`")
-            }
+            let report = try DerivePreviewFlow.run(
+                config, store: store, directory: previewDirectory, planPath: plan,
+                log: { level, text, _ in logger.log(level: level, "\(text)") })
             if output.json { print(report.json()) }
-            logger.info("\(report.tallyLine()); preview in \(dir)/")
             return report.exitStatus
         }
     }
