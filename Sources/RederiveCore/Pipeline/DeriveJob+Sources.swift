@@ -2,15 +2,15 @@ import Foundation
 import Logging
 
 extension DeriveJob {
-    func start(_ run: RunStart?, log: Logger) throws(RederiveError) {
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError) -> BatchSink<Results> {
         // A preview is bounded like a fresh run: rows added while it reads are not counted.
         let upper: Int64
         if let bound = run?.upperBoundSeq ?? config.upperBound { upper = bound } else { upper = try store.maxSeq() }
         if case .preview(_, let counter) = mode { counter.highWaterMark = upper }
         let first = run?.checkpointSeq ?? 0
         if case .apply = mode, let run, let claims = store.rangeClaims {
-            try startClaiming(claims, run: run, upTo: upper, log: log)
-            return
+            let leases = try startClaiming(claims, run: run, upTo: upper, log: log)
+            return makeSink(claims: claims, leases: leases)
         }
         if case .preview(_, let counter) = mode { counter.lastRunID = try store.lastRunID() }
         if let run {
@@ -53,13 +53,24 @@ extension DeriveJob {
                 }
             }
         }
+        return makeSink(claims: nil, leases: nil)
     }
+
+    /// The sink of this run's writes (a dry run's commits nothing).
+    private func makeSink(claims: (any DeriveRangeClaims)?, leases: LeaseKeeper?) -> BatchSink<Results> {
+        let commits = if case .apply = mode { true } else { false }
+        let sink = DeriveSink(
+            store: store, deriver: deriver, runID: runID, claims: claims, leases: leases, commits: commits)
+        self.sink = sink
+        return BatchSink { results, progress throws(RederiveError) in try sink.write(results, progress: progress) }
+    }
+
     /// The range-claiming start: the selection is cut into ranges once (a process joining
     /// the run finds them cut), then the producer claims one range after another, waiting
     /// while other processes hold the last ones (their leases may still run out).
     func startClaiming(
         _ claims: any DeriveRangeClaims, run: RunStart, upTo: Int64, log: Logger
-    ) throws(RederiveError) {
+    ) throws(RederiveError) -> LeaseKeeper {
         runID = run.runID
         rangeClaims = claims
         let cut = try claims.prepareRanges(
@@ -71,7 +82,6 @@ extension DeriveJob {
         let (store, selection, deriver, runID) = (store, config.selection, deriver, run.runID)
         let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
         let leases = LeaseKeeper(claims)
-        self.leases = leases
         fetcher = Prefetcher(capacity: 1) { emit in
             while !stop.stopped.load(ordering: .relaxed) {
                 do throws(RederiveError) {
@@ -102,5 +112,6 @@ extension DeriveJob {
                 }
             }
         }
+        return leases
     }
 }

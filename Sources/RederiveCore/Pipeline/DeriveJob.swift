@@ -14,9 +14,8 @@ import Synchronization
 /// and `DeriveJob+Plans.swift`, its sources (keyset walk, claimed ranges) in
 /// `DeriveJob+Sources.swift`, range commits in `DeriveJob+Ranges.swift` and a dry run's
 /// tallying in `DeriveJob+Preview.swift`.
-// @unchecked: `start`, `nextBatch` and `process` run on the driver's thread only; `write`
-// (the writer thread) reads immutable state and the `Mutex`-guarded count.
-public final class DeriveJob: BatchJob, @unchecked Sendable {
+/// The job runs on the driver's thread; what the writer thread does is `DeriveSink`'s.
+public final class DeriveJob: BatchJob {
     /// Where a batch's results go.
     enum Mode {
         /// Into the store, with the run's checkpoint.
@@ -51,13 +50,10 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     let store: any RecordStore
     let mode: Mode
     let stop = StopFlag()
-    let rangesLost = Mutex(0)
-    /// The ranges this process committed (first and last key, records read), for its log.
-    let rangesDone = Mutex<[(from: Int64, to: Int64, records: Int)]>([])
     var rangeClaims: (any DeriveRangeClaims)?
-    var leases: LeaseKeeper?
+    /// The writer-thread half, made by `start`.
+    var sink: DeriveSink?
     let pool: WorkerPool<RecordProcessor>
-    let failuresAdded = Mutex(0)
     var runID: Int64 = 0
     var fetcher: Prefetcher<Result<RoomBatch, RederiveError>>?
     var total = 0
@@ -162,18 +158,6 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         room.storedVersion == deriver.version && room.storedFingerprint == deriver.fingerprint
             && room.storedJSON.map { JSONText.sameBytes($0, json) } == true
     }
-    func write(_ results: Results, progress: RunStatistics) throws(RederiveError) {
-        guard case .apply = mode else { return }
-        if let claim = results.claim, let claims = rangeClaims {
-            try commit(claim, results: results, claims: claims)
-            return
-        }
-        let added = try store.writeDeriveBatch(
-            results.writes, runID: runID, deriver: deriver,
-            checkpointSeq: results.lastSeq, progress: progress)
-        failuresAdded.withLock { $0 += added }
-    }
-
     func cancel() {
         stop.stopped.store(true, ordering: .relaxed)
         fetcher?.cancel()
@@ -187,5 +171,5 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         [("derived", stats.recordsDone), ("newer", stats.recordsNewer)]
     }
 
-    var newFailures: Int { failuresAdded.withLock { $0 } }
+    var newFailures: Int { sink?.failuresAdded.withLock { $0 } ?? 0 }
 }
