@@ -49,12 +49,7 @@ public struct ExportConfiguration: Sendable {
 /// The job runs on the driver's thread; its sink (the writer thread) appends to the output
 /// file, which the driver closes after the last write.
 public final class ExportJob: BatchJob {
-    /// Runs the export from `store` (which must be open read-write: the run is recorded).
-    public static func run(_ config: ExportConfiguration, store: Store) throws(RederiveError) -> RunReport {
-        try run(config, store: store as any RecordStore)
-    }
-
-    /// Runs the export from `store`, whatever its engine.
+    /// Runs the export from `store`, whatever its engine (open read-write: the run is recorded).
     package static func run(_ config: ExportConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
         // A bad --since is a usage error: reject it before anything is recorded or written.
         let since = try config.since.map { text throws(RederiveError) in try storedTimestamp(text) }

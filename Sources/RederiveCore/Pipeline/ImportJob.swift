@@ -48,11 +48,6 @@ public struct ImportConfiguration: Sendable {
 /// The job runs on the driver's thread; its sink (the writer thread) writes the batches and
 /// adds to the shared totals.
 public final class ImportJob: BatchJob {
-    /// Runs the import into `store`.
-    public static func run(_ config: ImportConfiguration, store: Store) throws(RederiveError) -> RunReport {
-        try run(config, store: store as any RecordStore)
-    }
-
     /// Runs the import into `store`, whatever its engine.
     package static func run(_ config: ImportConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
         try BatchRunner.run(ImportJob(config, store: store), settings: config.settings)
