@@ -190,6 +190,30 @@ final class PostgresPlanApplyTests: XCTestCase {
         XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run WHERE command = 'derive'", url: store.url), ["1"])
     }
 
+    func testAPipelineApplyStageOnTwoHostsSharesThePlansRun() throws {
+        let corpus = try corpus()
+        let reference = try staleStore(corpus, name: "reference")
+        let store = try staleStore(corpus, name: "store")
+        XCTAssertEqual(try rederive(apply(reference)).status, 0)
+        let pipeline = dir + "/apply.yml"
+        try """
+        version: 1
+        name: backfill-apply
+        stages:
+          - derive: { apply-plan: store-plan.json, batch-size: 20, workers: 1 }
+        """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        // As above: host B checks slowly while host A commits ranges.
+        let hostA = try CommandLineTool.Child(["run", pipeline, "--db", store.url], stderrPath: dir + "/pipeA.err")
+        let hostB = try CommandLineTool.Child(
+            ["run", pipeline, "--db", store.url, "--batch-size", "1"], stderrPath: dir + "/pipeB.err")
+        for host in [hostA, hostB] {
+            let (status, _) = host.wait()
+            XCTAssertEqual(status, 0, host.stderr)
+        }
+        try assertSame(try applied(store.url), try applied(reference.url), "pipeline on two hosts vs one apply")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run WHERE command = 'derive'", url: store.url), ["1"])
+    }
+
     /// Compares two `applied` listings, naming the first difference (not the whole listings).
     private func assertSame(
         _ a: [String], _ b: [String], _ what: String, file: StaticString = #filePath, line: UInt = #line
