@@ -1,6 +1,4 @@
 import Foundation
-import NIOCore
-import PostgresNIO
 import RederiveCore
 
 extension PostgresStore {
@@ -175,12 +173,12 @@ extension PostgresStore {
                 ON CONFLICT (record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset,
                     skeleton = excluded.skeleton
                 """,
-                .of(seqs, rows.map(\.parts.coreModelOffset), rows.map { ByteBuffer(bytes: $0.parts.skeleton) })),
+                .of(seqs, rows.map(\.parts.coreModelOffset), rows.map { Data($0.parts.skeleton) })),
             PostgresSession.Statement(
                 """
                 INSERT INTO raw_core_model (record_seq, bytes) SELECT unnest($1::int8[]), unnest($2::bytea[])
                 ON CONFLICT (record_seq) DO UPDATE SET bytes = excluded.bytes
-                """, .of(seqs, rows.map { ByteBuffer(bytes: $0.parts.coreModel) })),
+                """, .of(seqs, rows.map { Data($0.parts.coreModel) })),
         ]
     }
 
@@ -203,11 +201,11 @@ extension PostgresStore {
                     """, .of(RecordIdentity.canonicalUUID(id) ?? id)
                 ).rows.first
             else { return nil }
-            var skeleton = try row.get("skeleton", as: ByteBuffer.self)
-            var core = try row.get("bytes", as: ByteBuffer.self)
+            let skeleton = try row.get("skeleton", as: [UInt8].self)
+            let core = try row.get("bytes", as: [UInt8].self)
             let parts = RawRoomParts(
-                skeleton: skeleton.readBytes(length: skeleton.readableBytes) ?? [],
-                coreModel: core.readBytes(length: core.readableBytes) ?? [],
+                skeleton: skeleton,
+                coreModel: core,
                 coreModelOffset: try row.get("core_model_offset"))
             guard let raw = parts.joined() else {
                 throw RederiveError.io("\(path): record \(id): the stored raw room is damaged: \(parts.damage)")

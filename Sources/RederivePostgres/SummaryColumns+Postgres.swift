@@ -1,11 +1,10 @@
-import PostgresNIO
 import RederiveCore
 
 /// Summary columns read from and bound to PostgreSQL, through their engine-neutral values
 /// (`SummaryColumns.Value`): what `rederive revert` restores is exactly what was read.
 extension SummaryColumns {
     /// The columns of `row`, selected as `prefix` + name (`h_summary_version`, …).
-    init(_ row: PostgresRandomAccessRow, prefix: String) throws {
+    init(_ row: PostgresRow, prefix: String) throws {
         self.init(neutral: try Self.names.map { try Self.value(of: row[prefix + $0]) })
     }
 

@@ -30,10 +30,10 @@ extension ChangeReport {
     }
 
     /// The default preview directory for a store: `PATH-preview` next to a store file, and
-    /// `rederive-preview` in the working directory for a server store (a URL names no folder,
-    /// and may hold a password).
+    /// `rederive-preview` in the working directory for a server store (a connection string names no
+    /// folder, and may hold a password).
     public static func defaultDirectory(forStore location: String) -> String {
-        RecordStores.isURL(location) ? "rederive-preview" : location + "-preview"
+        StoreLocation(location).filePath == nil ? "rederive-preview" : location + "-preview"
     }
 
     /// The four files a preview writes into `directory`.
