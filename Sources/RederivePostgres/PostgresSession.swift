@@ -129,7 +129,9 @@ final class PostgresSession: @unchecked Sendable {
     private func reconnectIfLost() throws {
         guard let connection, PQstatus(connection) != CONNECTION_OK else { return }
         PQreset(connection)
-        guard PQstatus(connection) == CONNECTION_OK else { throw ConnectionLost() }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            throw ConnectionLost(reconnecting: ConnectFailed(message: String(cString: PQerrorMessage(connection))))
+        }
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
 
@@ -207,9 +209,7 @@ final class PostgresSession: @unchecked Sendable {
         PQclear(start)
         // Binary COPY: a signature, flags, an empty extension; then per row the field count
         // and each field's length and bytes; a -1 count ends it. Sent in chunks of ~1 MB.
-        var buffer: [UInt8] = Array("PGCOPY\n\u{FF}\r\n\0".utf8.prefix(11))
-        buffer[7] = 0xFF
-        buffer += [0, 0, 0, 0, 0, 0, 0, 0]
+        var buffer: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0, 0, 0, 0, 0]
         func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.bigEndian) { buffer += $0 } }
         func flush() throws {
             guard !buffer.isEmpty else { return }
@@ -245,7 +245,14 @@ final class PostgresSession: @unchecked Sendable {
 
     /// The server closed the connection (it stopped, or the network went).
     struct ConnectionLost: Error, CustomStringConvertible {
-        var description: String { "the connection to the server was lost" }
+        /// Why it could not be made again, when that was tried.
+        var reconnecting: ConnectFailed?
+
+        var description: String {
+            let hint = "check that the server is up, then run the command again: it carries on where this one stopped"
+            guard let reconnecting else { return "the connection to the server was lost; \(hint)" }
+            return "the connection to the server was lost and could not be made again (\(reconnecting)); \(hint)"
+        }
     }
 
     /// The server could not be reached or refused the login: libpq's message.

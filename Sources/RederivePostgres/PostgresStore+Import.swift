@@ -59,7 +59,8 @@ extension PostgresStore {
             ).rows.map { try $0.decode(Int64.self) }
         }
         var recordRows: [(seq: Int64, row: ImportRow)] = []  // inserted or metadata changed
-        var rawRows: [(seq: Int64, parts: RawRoomParts)] = []
+        var rawRows: [(seq: Int64, parts: RawRoomParts)] = []  // replacing a stored one
+        var newRawRows: [(seq: Int64, parts: RawRoomParts)] = []
         var summaries: [SummaryWrite] = []
         var ledger = LedgerBatch()
         var files: [(hash: String, path: String, bytes: Int64, records: Int)] = []
@@ -94,7 +95,7 @@ extension PostgresStore {
                     let seq = newSeqs[next]
                     next += 1
                     recordRows.append((seq, row))
-                    rawRows.append((seq, row.parts))
+                    newRawRows.append((seq, row.parts))
                     summaries.append(SummaryWrite(seq: seq, summary: row.summary, json: row.summaryJSON))
                     counts.inserted += 1
                 }
@@ -128,6 +129,7 @@ extension PostgresStore {
         merged.recordsNewer = progress.recordsNewer + counts.newer
         statements.append(Self.progress(runID: runID, merged, checkpointSeq: nil))
         try tx.run(statements)
+        if !newRawRows.isEmpty { try Self.copyNewRaw(tx, newRawRows) }
         return counts
     }
 
@@ -180,6 +182,30 @@ extension PostgresStore {
                 ON CONFLICT (record_seq) DO UPDATE SET bytes = excluded.bytes
                 """, .of(seqs, rows.map { Data($0.parts.coreModel) })),
         ]
+    }
+
+    // New records' raw rooms (their record rows are in by now) with binary COPY: the bytes go
+    // as they are, no array to build or unpack on the server.
+    private static func copyNewRaw(
+        _ tx: PostgresSession.Transaction, _ rows: [(seq: Int64, parts: RawRoomParts)]
+    ) throws {
+        func int8(_ value: Int64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        func int4(_ value: Int) -> [UInt8] { withUnsafeBytes(of: Int32(value).bigEndian) { Array($0) } }
+        try tx.copyIn(
+            "COPY raw_room (record_seq, core_model_offset, skeleton) FROM STDIN (FORMAT binary)", columns: 3,
+            rows: rows.count
+        ) { row, column in
+            switch column {
+            case 0: int8(rows[row].seq)
+            case 1: int4(rows[row].parts.coreModelOffset)
+            default: rows[row].parts.skeleton
+            }
+        }
+        try tx.copyIn(
+            "COPY raw_core_model (record_seq, bytes) FROM STDIN (FORMAT binary)", columns: 2, rows: rows.count
+        ) { row, column in
+            column == 0 ? int8(rows[row].seq) : rows[row].parts.coreModel
+        }
     }
 
     /// Whether an export file with this content hash was already imported.

@@ -107,6 +107,18 @@ extension PostgresStore: DeriveRangeClaims {
             }
         } catch is LostClaim {
             return nil
+        } catch let lost as PostgresSession.ConnectionLost {
+            // The connection went during the commit (a pause past the lease makes the server
+            // end the idle transaction and the connection): whether it committed is read back
+            // on a new one. Done by this attempt: written. Another attempt's: lost, the results
+            // dropped. Still this attempt's: not written, the job gives the range back.
+            let state = try? writer.run(
+                "SELECT state, attempt FROM derive_range WHERE id = $1", .of(claim.rangeID)
+            ).rows.first.map { (try $0.get("state", as: String.self), try $0.get("attempt", as: Int.self)) }
+            guard let state else { throw .io("\(path): cannot write the range: \(lost)") }
+            if state == ("done", claim.attempt) { return 0 }
+            if state.1 != claim.attempt || state.0 != "claimed" { return nil }
+            throw .io("\(path): cannot write the range: \(lost)")
         } catch {
             throw .io("\(path): cannot write the range: \(PostgresSession.describe(error))")
         }
