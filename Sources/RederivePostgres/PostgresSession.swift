@@ -58,11 +58,24 @@ final class PostgresSession: @unchecked Sendable {
 
     /// Runs `statements` pipelined (sent together, one round trip, each its own implicit
     /// transaction as before) and waits for all of them; throws the first error.
+    /// A connection found dropped is made again and the statements sent once more (a cut
+    /// found on sending; one that lands mid-statement may leave it done once: the statements
+    /// sent alone are reads, or writes fenced by a claim's attempt, or a claim, which then
+    /// runs out its lease).
     @discardableResult
     func run(_ statements: [Statement]) throws -> [Outcome] {
         lock.lock()
         defer { lock.unlock() }
         try reconnectIfLost()
+        do {
+            return try runLocked(statements)
+        } catch is ConnectionLost {
+            try reconnectIfLost()
+            return try runLocked(statements)
+        }
+    }
+
+    private func runLocked(_ statements: [Statement]) throws -> [Outcome] {
         if readOnly || !runSettings.isEmpty {
             let settings = runSettings.map { Statement("SET LOCAL " + $0) }
             return Array(
@@ -87,7 +100,13 @@ final class PostgresSession: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try reconnectIfLost()
-        _ = try send([Statement(beginStatement)] + settingStatements)
+        do {
+            _ = try send([Statement(beginStatement)] + settingStatements)
+        } catch is ConnectionLost {
+            // Dropped before the transaction began: nothing ran, it begins on a new one.
+            try reconnectIfLost()
+            _ = try send([Statement(beginStatement)] + settingStatements)
+        }
         do {
             let value = try body(Transaction(session: self))
             _ = try send([Statement("COMMIT")])
