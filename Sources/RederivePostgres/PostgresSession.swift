@@ -18,6 +18,9 @@ final class PostgresSession: @unchecked Sendable {
     private let runSettings: [String]
     /// Whether every transaction is read-only (set once, before the session is shared).
     var readOnly = false
+    /// Whether libpq failed on the connection itself (not a statement the server refused):
+    /// its state is unknown (a pipeline not drained), so it is made again before next use.
+    private var broken = false
 
     /// Connects with `conninfo` (anything libpq takes: a URI, `key=value` pairs, `service=`).
     init(conninfo: String, transactionSettings: [String] = [], runSettings: [String] = []) throws {
@@ -146,7 +149,8 @@ final class PostgresSession: @unchecked Sendable {
     /// A dropped connection (server restart, network, a pooler's idle cut) is made again
     /// before the next statement: nothing of a session is relied on across transactions.
     private func reconnectIfLost() throws {
-        guard let connection, PQstatus(connection) != CONNECTION_OK else { return }
+        guard let connection, broken || PQstatus(connection) != CONNECTION_OK else { return }
+        broken = false
         PQreset(connection)
         guard PQstatus(connection) == CONNECTION_OK else {
             throw ConnectionLost(reconnecting: ConnectFailed(message: String(cString: PQerrorMessage(connection))))
@@ -163,7 +167,7 @@ final class PostgresSession: @unchecked Sendable {
             return [try outcome(result)]
         }
         guard PQenterPipelineMode(connection) == 1 else { throw failure() }
-        defer { PQexitPipelineMode(connection) }
+        defer { if PQexitPipelineMode(connection) != 1 { broken = true } }
         // A Sync after each statement: each is its own implicit transaction (or, inside
         // BEGIN … COMMIT, a failed one leaves the rest refused), as postgres-nio sent them.
         for statement in statements {
@@ -207,17 +211,21 @@ final class PostgresSession: @unchecked Sendable {
         default:
             let error = ServerError(handle)
             PQclear(handle)
-            if PQstatus(connection) != CONNECTION_OK { throw ConnectionLost() }
+            // An error libpq made itself (no SQLSTATE: the server closed the connection, the
+            // socket failed) leaves the connection unusable, whatever its status says yet.
+            if PQstatus(connection) != CONNECTION_OK || error.state == nil {
+                broken = true
+                throw ConnectionLost()
+            }
             throw error
         }
     }
 
-    // The connection's error: lost, or libpq's message.
+    // A failure of libpq itself (no result, a send or a sync that failed): the connection is
+    // taken as lost and made again before its next use.
     private func failure() -> Error {
-        guard let connection, PQstatus(connection) == CONNECTION_OK else { return ConnectionLost() }
-        return ServerError(
-            message: String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines),
-            state: nil)
+        broken = true
+        return ConnectionLost()
     }
 
     private func copyIn(_ sql: String, columns: Int, rows: Int, field: (Int, Int) -> [UInt8]?) throws -> Int {
