@@ -132,7 +132,7 @@ struct Derive: ParsableCommand {
         if all && retryFailed { throw ValidationError("--all and --retry-failed cannot be combined") }
         if let processes {
             guard processes >= 1 else { throw ValidationError("--processes must be at least 1") }
-            guard RecordStores.isURL(options.db) else {
+            guard StoreLocation(options.db).claimsRanges else {
                 throw ValidationError("--processes needs a PostgreSQL store (--db postgres://…); use --workers")
             }
             // An apply is spread like any derive (each process checks the plan, then claims ranges).

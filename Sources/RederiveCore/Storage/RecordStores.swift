@@ -1,35 +1,27 @@
 import Synchronization
 
-/// Opens stores by the text that names them (`--db`, `store:`): SQLite for a path, another
-/// engine for a URL whose scheme was registered (the command line registers `postgres`).
+/// Opens stores by the text that names them (`--db`, `store:`), parsed once as a
+/// `StoreLocation`: SQLite for a path, the PostgreSQL engine (the command line registers it)
+/// for a connection string libpq reads.
 package enum RecordStores {
-    /// Opens a store as `mode` says (`.readOnly` writes and migrates nothing).
+    /// Opens a server store as `mode` says (`.readOnly` writes and migrates nothing).
     package typealias Opener =
-        @Sendable (_ location: String, _ mode: Store.OpenMode) throws(RederiveError) -> any RecordStore
+        @Sendable (_ conninfo: String, _ mode: Store.OpenMode) throws(RederiveError) -> any RecordStore
 
-    /// The one redacted form of a location the engine parses (see `redacted(_:)`).
-    package typealias Redactor = @Sendable (_ location: String) -> String
+    private static let serverOpener = Mutex<Opener?>(nil)
 
-    private static let openers = Mutex<[String: (open: Opener, redact: Redactor)]>([:])
-
-    /// Makes `scheme://…` locations open with `opener` and show as `redactor` gives them.
-    package static func register(scheme: String, redactor: @escaping Redactor, _ opener: @escaping Opener) {
-        openers.withLock { $0[scheme.lowercased()] = (opener, redactor) }
+    /// Makes server locations open with `opener`.
+    package static func register(server opener: @escaping Opener) {
+        serverOpener.withLock { $0 = opener }
     }
 
     /// The one form of `location` that messages, logs, reports, results files, the run
-    /// history, lock files, metrics and default paths may show: a file path as it is; a URL
-    /// as its engine rebuilds it from the connection options it parses, without the password
-    /// (`postgres://user@host:port/dbname`); for a scheme no engine is registered for, the
-    /// scheme alone (nothing that might hold a secret).
-    package static func redacted(_ location: String) -> String {
-        guard let scheme = scheme(of: location) else { return location }
-        let key = scheme == "postgresql" ? "postgres" : scheme
-        guard let redact = openers.withLock({ $0[key]?.redact }) else { return "\(scheme)://(not shown)" }
-        return redact(location)
-    }
+    /// history, lock files, metrics and default paths may show (`StoreLocation.redacted`):
+    /// a file path as it is; a server as rebuilt from libpq's parse of its connection string,
+    /// without the password; for a scheme no engine has, the scheme alone.
+    package static func redacted(_ location: String) -> String { StoreLocation(location).redacted }
 
-    /// The URL scheme of `location` (`postgres` in `postgres://…`), nil for a file path.
+    /// The URL scheme of `location` (`postgres` in `postgres://…`), nil for anything else.
     package static func scheme(of location: String) -> String? {
         guard let range = location.range(of: "://") else { return nil }
         let scheme = location[..<range.lowerBound]
@@ -39,27 +31,26 @@ package enum RecordStores {
         return scheme.lowercased()
     }
 
-    /// Whether `location` names a store on a server rather than a file.
-    package static func isURL(_ location: String) -> Bool { scheme(of: location) != nil }
-
     /// Decides, without creating or locking anything, whether `location` names a store that
-    /// can be opened as `mode` says (`Store.check`); a server URL is checked when opened.
+    /// can be opened as `mode` says (`Store.check`); a server is checked when opened.
     /// Call it before taking the run lock, so a refused file gets no `.lock` beside it.
     package static func check(_ location: String, mode: Store.OpenMode) throws(RederiveError) {
-        if isURL(location) { return }
-        try Store.check(path: location, mode: mode)
+        guard case .sqlite(let path) = StoreLocation(location) else { return }
+        try Store.check(path: path, mode: mode)
     }
 
     /// Opens the store `location` names.
     package static func open(_ location: String, mode: Store.OpenMode) throws(RederiveError) -> any RecordStore {
-        guard let scheme = scheme(of: location) else { return try Store(path: location, mode: mode) }
-        if scheme == "postgresql" || scheme == "postgres" {
-            let opener = openers.withLock { $0["postgres"]?.open }
-            guard let opener else { throw .usage("\(scheme)://: this build has no PostgreSQL engine") }
-            return try opener(location, mode)
+        switch StoreLocation(location) {
+        case .sqlite(let path):
+            return try Store(path: path, mode: mode)
+        case .unknownScheme(let scheme):
+            throw .usage("\(scheme)://: no store engine for this scheme (postgres:// or a path)")
+        case .server(let conninfo):
+            guard let opener = serverOpener.withLock({ $0 }) else {
+                throw .usage("\(StoreLocation(location).redacted): this build has no PostgreSQL engine")
+            }
+            return try opener(conninfo, mode)
         }
-        let opener = openers.withLock { $0[scheme]?.open }
-        guard let opener else { throw .usage("\(scheme)://: no store engine for this scheme (postgres:// or a path)") }
-        return try opener(location, mode)
     }
 }
