@@ -3,7 +3,7 @@ import RederiveCore
 
 /// Maps library outcomes and errors to exit statuses and stderr messages.
 enum CommandRunner {
-    static func run(_ body: () throws -> Int32) -> Int32 {
+    static func run(_ body: () throws -> ExitStatus) -> ExitStatus {
         do {
             return try body()
         } catch let error as RederiveError {
@@ -11,11 +11,16 @@ enum CommandRunner {
             return error.exitStatus
         } catch {
             printError("\(error)")
-            return 2
+            return .failure
         }
     }
 
     static func printError(_ line: String) {
         logger.error("\(line)")
     }
+}
+
+extension ExitCode {
+    /// The process exit code of `status`.
+    init(_ status: ExitStatus) { self.init(status.rawValue) }
 }

@@ -182,7 +182,7 @@ struct Derive: ParsableCommand {
     /// `--dry-run`: read-only store, no clean-stop handlers (nothing to commit: a stop ends
     /// the process after removing its temporary files, see `TemporaryFiles`, and the preview
     /// files are only ever renamed into place whole).
-    private func runDry() -> Int32 {
+    private func runDry() -> ExitStatus {
         CommandRunner.run {
             let previewFiles = ChangeReport.files(inDirectory: previewDirectory).all.map { ("--preview-out", $0) }
             try output.checkOutputs(

@@ -54,7 +54,7 @@ struct OutputOptions: ParsableArguments {
     /// the store the command has open, when given); returns the exit status.
     func finish(
         _ reports: [RunReport], pipeline: String? = nil, store: (any RecordStore)? = nil
-    ) throws(RederiveError) -> Int32 {
+    ) throws(RederiveError) -> ExitStatus {
         for report in reports {
             if json { print(report.json()) }
             logger.info("\(report.tallyLine())", metadata: report.logMetadata)
@@ -67,7 +67,7 @@ struct OutputOptions: ParsableArguments {
                 store: store.flatMap { MetricsFile.StoreFigures.read(from: $0) })
             logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])
         }
-        return reports.last?.exitStatus ?? 0
+        return reports.last?.exitStatus ?? .ok
     }
 
     /// Logs where the run's issue report and output went.

@@ -65,7 +65,7 @@ struct Rederive: ParsableCommand {
             let code = exitCode(for: error)
             if code.rawValue == 64 {
                 FileHandle.standardError.write(Data((usageMessage(for: error) + "\n").utf8))
-                Foundation.exit(1)
+                Foundation.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)
         }

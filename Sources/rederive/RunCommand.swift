@@ -125,7 +125,7 @@ struct Run: ParsableCommand {
             logger.info(
                 "pipeline \(resolved.name): exit \(outcome.exitStatus)",
                 metadata: [
-                    "pipeline": "\(resolved.name)", "exit": .stringConvertible(Int(outcome.exitStatus)),
+                    "pipeline": "\(resolved.name)", "exit": .stringConvertible(Int(outcome.exitStatus.rawValue)),
                 ])
             return outcome.exitStatus
         }

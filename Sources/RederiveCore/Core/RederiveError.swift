@@ -18,12 +18,12 @@ public enum RederiveError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The process exit status for this error.
-    public var exitStatus: Int32 {
+    public var exitStatus: ExitStatus {
         switch self {
-        case .usage: ExitStatus.usage
-        case .io: ExitStatus.failure
-        case .busy: ExitStatus.busy
-        case .refused: ExitStatus.refused
+        case .usage: .usage
+        case .io: .failure
+        case .busy: .busy
+        case .refused: .refused
         }
     }
 }

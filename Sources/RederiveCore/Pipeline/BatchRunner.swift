@@ -25,7 +25,7 @@ enum BatchRunner {
             if let recording, let run {
                 stats.seconds = clock.seconds
                 try? recording.store.finishRun(
-                    run.runID, status: .failed, exitStatus: error.exitStatus, statistics: stats)
+                    run.runID, status: .failed, exitStatus: error.exitStatus.rawValue, statistics: stats)
             }
             return error
         }
@@ -84,9 +84,9 @@ enum BatchRunner {
         do { warnings = status == .completed ? try job.warnings(stats) : [] } catch { throw failed(error) }
         stats.seconds = clock.seconds
         var exit = RunControl.exitStatus(for: status, skipped: stats.recordsSkipped + stats.fileFaults)
-        if exit == ExitStatus.ok && !warnings.isEmpty { exit = ExitStatus.skippedRecords }
+        if exit == .ok && !warnings.isEmpty { exit = .skippedRecords }
         if let recording, let run {
-            try recording.store.finishRun(run.runID, status: status, exitStatus: exit, statistics: stats)
+            try recording.store.finishRun(run.runID, status: status, exitStatus: exit.rawValue, statistics: stats)
         }
         var report = RunReport(
             runID: run?.runID ?? 0, command: job.command, status: status, exitStatus: exit, statistics: stats,

@@ -40,7 +40,7 @@ public struct PipelineResult: Sendable {
     /// When it finished.
     public var finishedAt: Date
     /// The pipeline's exit status.
-    public var exitStatus: Int32
+    public var exitStatus: ExitStatus
     /// Every stage of the file, in order, including skipped and unreached ones.
     public var stages: [Stage]
     /// The metrics file written, if any.
@@ -49,8 +49,8 @@ public struct PipelineResult: Sendable {
     /// `success` (exit 0), `success_with_skipped` (3) or `error` (anything else).
     public var statusText: String {
         switch exitStatus {
-        case ExitStatus.ok: "success"
-        case ExitStatus.skippedRecords: "success_with_skipped"
+        case .ok: "success"
+        case .skippedRecords: "success_with_skipped"
         default: "error"
         }
     }

@@ -198,7 +198,7 @@ public struct PipelineOutcome: Sendable {
     public var previews: [ChangeReport]
     /// The pipeline's exit status: the first stopping stage's, else 3 when a stage skipped
     /// records, else 0.
-    public var exitStatus: Int32
+    public var exitStatus: ExitStatus
     /// Every stage, in order, with how it ended, and the run's times.
     public var result: PipelineResult
     /// The store's figures after the last stage, read through the pipeline's own connection
@@ -229,11 +229,11 @@ public enum PipelineRunner {
         let names = pipeline.stageNames.count == pipeline.stages.count ? pipeline.stageNames : labels
         var result = PipelineResult(
             name: pipeline.name, file: pipeline.file, store: RecordStores.redacted(pipeline.store),
-            dryRun: pipeline.dryRun, startedAt: Date(), finishedAt: Date(), exitStatus: 0,
+            dryRun: pipeline.dryRun, startedAt: Date(), finishedAt: Date(), exitStatus: .ok,
             stages: zip(names, labels).enumerated().map {
                 .init(index: $0, name: $1.0, label: $1.1, outcome: .notRun)
             }, metricsFile: nil)
-        var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: 0, result: result)
+        var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: .ok, result: result)
         var store: (any RecordStore)?
         defer { store?.close() }
         // Only an import may create the store: a derive or export on a missing (mistyped)
@@ -263,7 +263,7 @@ public enum PipelineRunner {
                 log(
                     .info, preview.tallyLine() + "; preview in \(directory)/",
                     stageMetadata.merging([
-                        "status": "previewed", "exit": .stringConvertible(Int(preview.exitStatus)),
+                        "status": "previewed", "exit": .stringConvertible(Int(preview.exitStatus.rawValue)),
                         "preview": .string(directory),
                     ]) { $1 })
                 if let planPath {
@@ -274,7 +274,7 @@ public enum PipelineRunner {
                             + "`rederive derive --db \(readOnly.path) --apply-plan \(planPath)`",
                         stageMetadata.merging(["plan": .string(planPath)]) { $1 })
                 }
-                if preview.exitStatus != 0 { outcome.exitStatus = preview.exitStatus }
+                if preview.exitStatus != .ok { outcome.exitStatus = preview.exitStatus }
                 continue
             case .importExports(let config):
                 report = try ImportJob.run(config, store: try writable(mayCreate: true))
@@ -297,9 +297,9 @@ public enum PipelineRunner {
                 log(.warning, warning, stageMetadata)
             }
             let status = report.exitStatus
-            if status == 3 {
-                outcome.exitStatus = 3
-            } else if status != 0 {
+            if status == .skippedRecords {
+                outcome.exitStatus = .skippedRecords
+            } else if status != .ok {
                 outcome.exitStatus = status
                 break stages
             }

@@ -24,7 +24,7 @@ extension StoreStatus {
     }
 
     /// The exit status of `rederive status --check` when something needs attention (0: ok).
-    public static let checkAttentionExitStatus: Int32 = ExitStatus.needsAttention
+    public static let checkAttentionExitStatus = ExitStatus.needsAttention
 
     /// Run statuses that need attention when they end the latest run of a command.
     static let attentionRunStatuses: Set<String> = [
@@ -89,5 +89,5 @@ extension StoreStatus {
     }
 
     /// 0 when nothing needs attention, `checkAttentionExitStatus` otherwise.
-    public var checkExitStatus: Int32 { problems().isEmpty ? 0 : Self.checkAttentionExitStatus }
+    public var checkExitStatus: ExitStatus { problems().isEmpty ? .ok : Self.checkAttentionExitStatus }
 }

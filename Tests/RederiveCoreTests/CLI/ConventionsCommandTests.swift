@@ -89,7 +89,7 @@ final class ConventionsCommandTests: XCTestCase {
             guard line.hasPrefix("  "), fields.count > 1 else { return nil }
             return Int32(fields[0])
         }
-        XCTAssertEqual(listed, ExitStatus.documented, help)
+        XCTAssertEqual(listed, ExitStatus.documented.map(\.rawValue), help)
     }
 
     func testHelpWrapsAt80ColumnsStatesDefaultsOnceAndIsTrue() throws {

@@ -48,7 +48,7 @@ final class ExportJobTests: XCTestCase {
         defer { store.close() }
         let out = dir.file("summaries.jsonl.zst")
         let report = try ExportJob.run(ExportConfiguration(outPath: out), store: store)
-        XCTAssertEqual(report.exitStatus, 0)
+        XCTAssertEqual(report.exitStatus, .ok)
         XCTAssertEqual(report.status, .completed)
         XCTAssertEqual(report.statistics.recordsRead, 45)
         XCTAssertEqual(report.statistics.recordsDone, 45)
@@ -184,7 +184,7 @@ final class ExportJobTests: XCTestCase {
         let report = try ExportJob.run(ExportConfiguration(outPath: out, pageSize: 7), store: store)
         RunControl.resetStop()
         XCTAssertEqual(report.status, .interrupted)
-        XCTAssertEqual(report.exitStatus, 130)
+        XCTAssertEqual(report.exitStatus, .interrupted)
         XCTAssertEqual(report.statistics.recordsRead, 7, "stops after the page in hand")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + ".partial"))
@@ -243,7 +243,7 @@ final class ExportJobTests: XCTestCase {
         let out = dir.file("out.jsonl")
         XCTAssertThrowsError(try ExportJob.run(ExportConfiguration(outPath: out, since: "last tuesday"), store: store))
         { error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         XCTAssertEqual(try store.status().totalRuns, 1, "only the import run")

@@ -46,7 +46,7 @@ final class StoreMigrationTests: XCTestCase {
             guard let error = error as? RederiveError, case .io(let message) = error else {
                 return XCTFail("expected RederiveError.io, got \(error)", file: file, line: line)
             }
-            XCTAssertEqual(error.exitStatus, 2, file: file, line: line)
+            XCTAssertEqual(error.exitStatus, .failure, file: file, line: line)
             for word in words {
                 XCTAssertTrue(message.contains(word), "\(message) should mention \(word)", file: file, line: line)
             }
