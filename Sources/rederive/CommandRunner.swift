@@ -15,6 +15,19 @@ enum CommandRunner {
         }
     }
 
+    /// Runs `body` like `run`, and when a fault ends it, leaves the trace `output` asks for
+    /// (`--json`, `--metrics-file`) for `command` before the error line.
+    static func run(tracing output: OutputOptions, command: String, _ body: () throws -> ExitStatus) -> ExitStatus {
+        run {
+            do {
+                return try body()
+            } catch let error as RederiveError {
+                output.trace(failure: error, command: command)
+                throw error
+            }
+        }
+    }
+
     static func printError(_ line: String) {
         logger.error("\(line)")
     }

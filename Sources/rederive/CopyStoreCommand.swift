@@ -59,7 +59,7 @@ struct CopyStore: ParsableCommand {
 
     func run() throws {
         output.bootstrap()
-        let status = CommandRunner.run {
+        let status = CommandRunner.run(tracing: output, command: "copy-store") {
             try output.checkOutputs([("--report", report)], stores: [from, to])
             if !RecordStores.isURL(from), !FileManager.default.fileExists(atPath: from) {
                 throw RederiveError.usage("\(from): no such store (--from names the store to copy)")

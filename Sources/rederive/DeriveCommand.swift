@@ -157,7 +157,7 @@ struct Derive: ParsableCommand {
         output.bootstrap()
         if dryRun { throw ExitCode(runDry()) }
         if let processes, processes > 1 { throw ExitCode(WorkerProcesses.run(count: processes)) }
-        let status = CommandRunner.run {
+        let status = CommandRunner.run(tracing: output, command: "derive") {
             try output.checkOutputs(
                 [("--report", options.report)], stores: [options.db], inputs: applyPlan.map { [$0] } ?? [])
             // A mistyped --db must not quietly create (and "derive") an empty store.
@@ -183,10 +183,11 @@ struct Derive: ParsableCommand {
     /// the process after removing its temporary files, see `TemporaryFiles`, and the preview
     /// files are only ever renamed into place whole).
     private func runDry() -> ExitStatus {
-        CommandRunner.run {
+        CommandRunner.run(tracing: output, command: "derive --dry-run") {
             let previewFiles = ChangeReport.files(inDirectory: previewDirectory).all.map { ("--preview-out", $0) }
             try output.checkOutputs(
                 [("--report", options.report), ("--plan", plan)] + previewFiles, stores: [options.db])
+            OutputOptions.metricsFileChecked(nil)  // a preview leaves the metrics file alone, failed or not
             try OutputPathCheck.writableFolder(
                 previewDirectory,
                 what: "--preview-out")

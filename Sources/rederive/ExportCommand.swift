@@ -64,7 +64,7 @@ struct Export: ParsableCommand {
 
     func run() throws {
         output.bootstrap()
-        let status = CommandRunner.run {
+        let status = CommandRunner.run(tracing: output, command: "export") {
             try output.checkOutputs([("--out", out)], stores: [db])
             // Refuse a missing store rather than create an empty one just to export nothing.
             let store = try RecordStores.open(db, mode: .existing)

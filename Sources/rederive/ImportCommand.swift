@@ -41,7 +41,7 @@ struct Import: ParsableCommand {
 
     func run() throws {
         output.bootstrap()
-        let status = CommandRunner.run {
+        let status = CommandRunner.run(tracing: output, command: "import") {
             let input = try StandardInputExport.resolve(paths)
             defer { withExtendedLifetime(input.spool) {} }
             let files = try ExportFiles.resolve(input.paths)

@@ -205,11 +205,41 @@ public struct PipelineOutcome: Sendable {
     /// (for the metrics file's store gauges); nil for a dry run, a pipeline without a metrics
     /// file, or when no stage opened the store.
     public var storeFigures: MetricsFile.StoreFigures?
+    /// The fault that stopped the pipeline, if one did (its stage's report in `reports` and
+    /// `result` is a `RunReport.failure`).
+    public var failure: RederiveError?
+
+    /// The outcome of a pipeline that `error` stopped before its first stage (a busy or
+    /// refused store): every stage not run, the error's status and reason.
+    public static func notStarted(_ pipeline: ResolvedPipeline, failure error: RederiveError) -> PipelineOutcome {
+        var result = PipelineResult(pipeline)
+        result.exitStatus = error.exitStatus
+        result.reason = error.description
+        let report = RunReport.failure(command: "run", error: error)
+        return PipelineOutcome(
+            reports: [report], previews: [], exitStatus: error.exitStatus, result: result, failure: error)
+    }
+}
+
+extension PipelineResult {
+    /// The result of `pipeline` before it runs: every stage not run, exit 0.
+    public init(_ pipeline: ResolvedPipeline) {
+        let labels =
+            pipeline.stageLabels.count == pipeline.stages.count
+            ? pipeline.stageLabels : pipeline.stages.indices.map { "\($0)" }
+        let names = pipeline.stageNames.count == pipeline.stages.count ? pipeline.stageNames : labels
+        self.init(
+            name: pipeline.name, file: pipeline.file, store: RecordStores.redacted(pipeline.store),
+            dryRun: pipeline.dryRun, startedAt: Date(), finishedAt: Date(), exitStatus: .ok,
+            stages: zip(names, labels).enumerated().map {
+                .init(index: $0, name: $1.0, label: $1.1, outcome: .notRun)
+            }, metricsFile: nil)
+    }
 }
 
 /// Runs a resolved pipeline's stages in order against one store. A stage that skipped
 /// records (exit 3) lets the pipeline go on; a stage stopped by the error budget (4) or a
-/// signal (130/143) stops it; a fatal error throws.
+/// signal (130/143) stops it; a fatal error throws (`run`) or ends the outcome (`runToEnd`).
 public enum PipelineRunner {
     /// Runs `pipeline`; `log` receives each stage's tally line as it finishes.
     public static func run(_ pipeline: ResolvedPipeline, log: (String) -> Void) throws(RederiveError) -> PipelineOutcome
@@ -223,16 +253,20 @@ public enum PipelineRunner {
     public static func run(
         _ pipeline: ResolvedPipeline, log: (Logger.Level, String, Logger.Metadata) -> Void
     ) throws(RederiveError) -> PipelineOutcome {
-        let labels =
-            pipeline.stageLabels.count == pipeline.stages.count
-            ? pipeline.stageLabels : pipeline.stages.indices.map { "\($0)" }
-        let names = pipeline.stageNames.count == pipeline.stages.count ? pipeline.stageNames : labels
-        var result = PipelineResult(
-            name: pipeline.name, file: pipeline.file, store: RecordStores.redacted(pipeline.store),
-            dryRun: pipeline.dryRun, startedAt: Date(), finishedAt: Date(), exitStatus: .ok,
-            stages: zip(names, labels).enumerated().map {
-                .init(index: $0, name: $1.0, label: $1.1, outcome: .notRun)
-            }, metricsFile: nil)
+        let outcome = runToEnd(pipeline, log: log)
+        if let failure = outcome.failure { throw failure }
+        return outcome
+    }
+
+    /// Runs `pipeline` like `run`, but a stage's fatal fault ends the pipeline inside the
+    /// outcome instead of being thrown: that stage's report is a `RunReport.failure` (the
+    /// error's status and message), later stages are not run, and `failure` holds the error,
+    /// so that the caller can still write the results and the metrics of a failed run.
+    public static func runToEnd(
+        _ pipeline: ResolvedPipeline, log: (Logger.Level, String, Logger.Metadata) -> Void
+    ) -> PipelineOutcome {
+        var result = PipelineResult(pipeline)
+        let labels = result.stages.map(\.label)
         var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: .ok, result: result)
         var store: (any RecordStore)?
         defer { store?.close() }
@@ -247,48 +281,58 @@ public enum PipelineRunner {
         stages: for (index, stage) in pipeline.stages.enumerated() {
             let stageMetadata: Logger.Metadata = ["stage": .string(labels[index]), "index": .stringConvertible(index)]
             let report: RunReport
-            switch stage {
-            case .skipped(let name):
-                result.stages[index].outcome = .skipped
-                log(.info, "\(name): skipped (--dry-run)", stageMetadata.merging(["status": "skipped"]) { $1 })
-                continue
-            case .preview(let config, let directory, let planPath):
-                // A preview reads through its own read-only connection: it writes nothing.
-                let readOnly = try RecordStores.open(pipeline.store, mode: .readOnly)
-                defer { readOnly.close() }
-                let preview = try DeriveJob.preview(config, store: readOnly)
-                try preview.write(toDirectory: directory)
-                outcome.previews.append(preview)
-                result.stages[index].outcome = .previewed(preview, directory: directory)
-                log(
-                    .info, preview.tallyLine() + "; preview in \(directory)/",
-                    stageMetadata.merging([
-                        "status": "previewed", "exit": .stringConvertible(Int(preview.exitStatus.rawValue)),
-                        "preview": .string(directory),
-                    ]) { $1 })
-                if let planPath {
-                    try DeriveJob.plan(preview, config: config, store: readOnly).write(to: planPath)
+            do throws(RederiveError) {
+                switch stage {
+                case .skipped(let name):
+                    result.stages[index].outcome = .skipped
+                    log(.info, "\(name): skipped (--dry-run)", stageMetadata.merging(["status": "skipped"]) { $1 })
+                    continue
+                case .preview(let config, let directory, let planPath):
+                    // A preview reads through its own read-only connection: it writes nothing.
+                    let readOnly = try RecordStores.open(pipeline.store, mode: .readOnly)
+                    defer { readOnly.close() }
+                    let preview = try DeriveJob.preview(config, store: readOnly)
+                    try preview.write(toDirectory: directory)
+                    outcome.previews.append(preview)
+                    result.stages[index].outcome = .previewed(preview, directory: directory)
+                    log(
+                        .info, preview.tallyLine() + "; preview in \(directory)/",
+                        stageMetadata.merging([
+                            "status": "previewed", "exit": .stringConvertible(Int(preview.exitStatus.rawValue)),
+                            "preview": .string(directory),
+                        ]) { $1 })
+                    if let planPath {
+                        try DeriveJob.plan(preview, config: config, store: readOnly).write(to: planPath)
+                        log(
+                            .info,
+                            "plan written to \(planPath): apply it with "
+                                + "`rederive derive --db \(readOnly.path) --apply-plan \(planPath)`",
+                            stageMetadata.merging(["plan": .string(planPath)]) { $1 })
+                    }
+                    if preview.exitStatus != .ok { outcome.exitStatus = preview.exitStatus }
+                    continue
+                case .importExports(let config):
+                    report = try ImportJob.run(config, store: try writable(mayCreate: true))
+                case .derive(let config):
+                    report = try DeriveJob.run(config, store: try writable())
+                case .applyPlan(let config, let path):
+                    let plan = try DerivePlan.load(path: path)
                     log(
                         .info,
-                        "plan written to \(planPath): apply it with "
-                            + "`rederive derive --db \(readOnly.path) --apply-plan \(planPath)`",
-                        stageMetadata.merging(["plan": .string(planPath)]) { $1 })
+                        "applying the plan \(path): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new "
+                            + "summaries (\(plan.selection))", stageMetadata.merging(["plan": .string(path)]) { $1 })
+                    report = try DeriveJob.apply(plan, config: config, store: try writable())
+                case .export(let config):
+                    report = try ExportJob.run(config, store: try writable())
                 }
-                if preview.exitStatus != .ok { outcome.exitStatus = preview.exitStatus }
-                continue
-            case .importExports(let config):
-                report = try ImportJob.run(config, store: try writable(mayCreate: true))
-            case .derive(let config):
-                report = try DeriveJob.run(config, store: try writable())
-            case .applyPlan(let config, let path):
-                let plan = try DerivePlan.load(path: path)
-                log(
-                    .info,
-                    "applying the plan \(path): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new "
-                        + "summaries (\(plan.selection))", stageMetadata.merging(["plan": .string(path)]) { $1 })
-                report = try DeriveJob.apply(plan, config: config, store: try writable())
-            case .export(let config):
-                report = try ExportJob.run(config, store: try writable())
+            } catch {
+                let failed = RunReport.failure(command: result.stages[index].name, error: error)
+                outcome.reports.append(failed)
+                result.stages[index].outcome = .ran(failed)
+                result.reason = error.description
+                outcome.exitStatus = error.exitStatus
+                outcome.failure = error
+                break stages
             }
             outcome.reports.append(report)
             result.stages[index].outcome = .ran(report)
@@ -301,6 +345,7 @@ public enum PipelineRunner {
                 outcome.exitStatus = .skippedRecords
             } else if status != .ok {
                 outcome.exitStatus = status
+                result.reason = report.stopReason.map { "\(result.stages[index].name): \($0)" }
                 break stages
             }
         }
