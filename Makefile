@@ -77,7 +77,9 @@ DB       ?= out/nightly.sqlite
 OUT      ?= out/nightly-summaries.jsonl.zst
 nightly: build
 	@mkdir -p out
-	$(REDERIVE) run Pipelines/nightly.yml --input $(INCOMING) --db $(DB) --out $(OUT)
+	@# 3 (skipped records, reported) is a success, as for `make run`; any other status is named.
+	$(REDERIVE) run Pipelines/nightly.yml --input $(INCOMING) --db $(DB) --out $(OUT); s=$$?; \
+	  [ $$s -eq 0 ] || [ $$s -eq 3 ] || { echo "nightly: rederive exited $$s (see docs/scheduling.md)" >&2; exit $$s; }
 
 # Backfill after a calculation fix, gated by its preview: `make backfill DB=path` previews every
 # record and writes a plan (out/backfill-preview/, out/backfill-plan.json) and stops; after

@@ -30,6 +30,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
     /// A guard refused the run before writing anything: more summaries would change than
     /// `--max-changes` allows, or a plan no longer matches.
     case refused = 7
+    /// `export` kept the existing output file, which holds records, because the new one would
+    /// hold none (every summary stale, say); `--allow-empty` replaces it anyway.
+    case emptyExport = 8
     /// Stopped by SIGINT after committing the batch in hand (128 + 2).
     case interrupted = 130
     /// Stopped by SIGTERM after committing the batch in hand (128 + 15).

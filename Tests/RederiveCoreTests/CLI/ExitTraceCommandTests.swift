@@ -67,9 +67,10 @@ final class ExitTraceCommandTests: XCTestCase {
         try StoreInspection.execute(
             db, "UPDATE summary SET summary_version = 0, floor_area_sqm = 1.5 WHERE record_seq <= 5")
         let results = dir.file("results.json")
+        let exports = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path
         let path = try pipeline(
             """
-              - import: { paths: [\(FileManager.default.currentDirectoryPath)/Fixtures/exports], skip-imported-files: true }
+              - import: { paths: [\(exports)], skip-imported-files: true }
               - derive: { max-changes: 0 }
               - export: { out: out.jsonl }
             """)
@@ -159,5 +160,23 @@ final class ExitTraceCommandTests: XCTestCase {
         XCTAssertNotNil(line, r.stderr)
         XCTAssertTrue(line?.contains("error") ?? false, r.stderr)
         try assertMetrics(exit: .errorBudget, "command=\"import\"")
+    }
+
+    /// `make nightly` treats 3 as success like `make run`, and fails naming any other status
+    /// (the build is taken as done: `-o build`; a stand-in binary exits with the status).
+    func testMakeNightlyTreatsThreeAsSuccess() throws {
+        for (status, succeeds) in [(0, true), (3, true), (4, false), (7, false)] {
+            let fake = dir.file("fake-\(status).sh")
+            try "#!/bin/sh\nexit \(status)\n".write(toFile: fake, atomically: true, encoding: .utf8)
+            chmod(fake, 0o755)
+            let r = try CommandLineTool.invoke(
+                [
+                    "make", "-s", "-o", "build", "nightly", "REDERIVE=\(fake)", "DB=\(db!)",
+                    "OUT=\(dir.file("o.jsonl"))",
+                ],
+                executable: "/usr/bin/env", scratch: dir)
+            XCTAssertEqual(r.status == 0, succeeds, "exit \(status): \(r.stderr)")
+            if !succeeds { XCTAssertTrue(r.stderr.contains("rederive exited \(status)"), r.stderr) }
+        }
     }
 }
