@@ -7,7 +7,7 @@
 enum PostgresSchema {
     /// The migrations in order: name and SQL.
     static let migrations: [(name: String, sql: String)] = [
-        ("pg-v1-initial", initial), ("pg-v2-text-with-nul", textWithNUL),
+        ("pg-v1-initial", initial), ("pg-v2-text-with-nul", textWithNUL), ("pg-v3-faulted-files", faultedFiles),
     ]
 
     /// The names this build knows.
@@ -155,5 +155,18 @@ enum PostgresSchema {
     private static let textWithNUL = """
         ALTER TABLE record ADD COLUMN room_name_utf8 BYTEA;
         ALTER TABLE failure ADD COLUMN message_utf8 BYTEA
+        """
+
+    /// Export files that ended in a file fault, by content hash (see `FaultedFile`).
+    private static let faultedFiles = """
+        CREATE TABLE faulted_file (
+            content_hash TEXT PRIMARY KEY,
+            path TEXT NOT NULL,
+            bytes BIGINT NOT NULL,
+            code TEXT NOT NULL,
+            message TEXT NOT NULL,
+            run_id BIGINT NOT NULL,
+            faulted_at TEXT NOT NULL
+        )
         """
 }

@@ -71,6 +71,11 @@ struct Run: ParsableCommand {
         completion: .file(extensions: ["json"]))
     var resultsFile: String?
 
+    @Flag(
+        name: .customLong("retry-files"),
+        help: "Import stages read files that ended in a file fault before again (else skipped until they change).")
+    var retryFiles = false
+
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -84,6 +89,7 @@ struct Run: ParsableCommand {
             overrides.dryRun = dryRun
             overrides.metricsFile = output.metricsFile
             overrides.report = report
+            overrides.retryFiles = retryFiles
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)
             try resolved.checkOutputs(extra: resultsFile.map { [("--results-file", $0)] } ?? [], inputs: [pipeline])
             // From here on every exit leaves its trace: results, metrics, the closing line.

@@ -71,6 +71,9 @@ enum BatchRunner {
             try? writer.finish()
             throw failed(error)
         }
+        // Over the budget whatever its figures (an export nothing could be read from): the rest
+        // was read and committed, but the run cannot end as a success.
+        if status == .completed, let overrun = job.budgetOverrun { (status, stopReason) = (.aborted, overrun) }
         job.cancel()
         progress.finish()
         do {

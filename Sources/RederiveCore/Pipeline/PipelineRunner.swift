@@ -21,6 +21,8 @@ public struct PipelineOverrides: Sendable {
     public var maxErrorRate: Double?
     /// `--metrics-file`.
     public var metricsFile: String?
+    /// Import stages read files that ended in a file fault before again (`--retry-files`).
+    public var retryFiles = false
     /// `--allow-downgrade` for every derive and import stage.
     public var allowDowngrade = false
     /// `--report`: every import and derive stage's issue report, from a directory
@@ -135,9 +137,10 @@ public struct ResolvedPipeline: Sendable {
                 guard !paths.isEmpty else {
                     throw .usage("\(definition.path): stage import has no paths (give `paths:` or --input)")
                 }
-                let config = ImportConfiguration(
+                var config = ImportConfiguration(
                     files: try ExportFiles.resolve(paths), deriver: deriver, skipImportedFiles: s.skipImportedFiles,
                     settings: settings(s))
+                config.retryFiles = overrides.retryFiles
                 stages.append(.importExports(config))
             case .derive(let s):
                 var config = DeriveConfiguration(

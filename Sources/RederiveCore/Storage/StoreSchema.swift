@@ -7,6 +7,7 @@ enum StoreSchema {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-initial", migrate: createInitialSchema)
         migrator.registerMigration("v2-summary-history", migrate: addSummaryHistory)
+        migrator.registerMigration("v3-faulted-files", migrate: addFaultedFiles)
         return migrator
     }
 
@@ -141,6 +142,24 @@ enum StoreSchema {
                 ALTER TABLE run ADD COLUMN allow_downgrade INTEGER NOT NULL DEFAULT 0;
                 CREATE TABLE store_info (key TEXT PRIMARY KEY, value TEXT NOT NULL);
                 INSERT INTO store_info (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+                """)
+    }
+
+    /// Export files that ended in a file fault (truncated, damaged, unreadable), by content
+    /// hash with the fault: a nightly import (`--skip-imported-files`) does not read the same
+    /// bytes again until `--retry-files`.
+    private static func addFaultedFiles(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE faulted_file (
+                    content_hash TEXT PRIMARY KEY,
+                    path TEXT NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    code TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    run_id INTEGER NOT NULL,
+                    faulted_at TEXT NOT NULL
+                );
                 """)
     }
 }

@@ -28,7 +28,7 @@ final class ConventionsCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("rederive \(RederiveVersion.release)"))
         XCTAssertTrue(
             r.stdout.contains("summary v\(SummaryDeriver.currentVersion), fingerprint \(SummaryDeriver().fingerprint)"))
-        XCTAssertTrue(r.stdout.contains("store schema v2-summary-history"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("store schema v3-faulted-files"), r.stdout)
     }
 
     func testNewerStoreRefusalNamesThisVersion() throws {

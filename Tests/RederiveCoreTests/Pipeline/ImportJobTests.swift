@@ -275,13 +275,24 @@ final class ImportJobTests: XCTestCase {
                 try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE source_file = ?", [path]), path)
             XCTAssertEqual(row["content_hash"] as String?, FileHasher.hash(path: path))
         }
-        // The next run skips them and reads only the truncated file again.
-        let again = try ImportJob.run(
-            ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false),
-            store: store)
-        XCTAssertEqual(again.count("filesSkipped"), files.count - 1)
-        XCTAssertEqual(again.statistics.recordsRead, 6)
-        XCTAssertEqual(again.statistics.recordsUnchanged, 6)
+        // The truncated one is kept as faulted, by content hash, with its fault.
+        let truncated = try XCTUnwrap(files.first { $0.hasSuffix("truncated.jsonl.zst") })
+        let fault = try XCTUnwrap(try store.faultedFile(contentHash: try XCTUnwrap(FileHasher.hash(path: truncated))))
+        XCTAssertEqual(fault.code, "truncated_frame")
+        XCTAssertEqual(fault.path, truncated)
+        // The next run skips them all (issue 24: a faulted file is not re-read, and re-reported,
+        // every night); asked to retry, it reads only the truncated file again.
+        var config = ImportConfiguration(
+            files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false)
+        let again = try ImportJob.run(config, store: store)
+        XCTAssertEqual(again.count("filesSkipped"), files.count)
+        XCTAssertEqual(again.statistics.recordsRead, 0)
+        XCTAssertEqual(again.exitStatus, .ok)
+        config.retryFiles = true
+        let retried = try ImportJob.run(config, store: store)
+        XCTAssertEqual(retried.count("filesSkipped"), files.count - 1)
+        XCTAssertEqual(retried.statistics.recordsRead, 6)
+        XCTAssertEqual(retried.statistics.recordsUnchanged, 6)
         store.close()
     }
 }

@@ -144,7 +144,7 @@ final class StoreMigrationTests: XCTestCase {
         StoreInspection.assertEqual(dumpBefore, try StoreInspection.dump(path, excluding: .strict), "reopened store")
         XCTAssertEqual(
             try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String },
-            ["v1-initial", "v2-summary-history"])
+            ["v1-initial", "v2-summary-history", "v3-faulted-files"])
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("backup") }, [])
     }
@@ -153,7 +153,7 @@ final class StoreMigrationTests: XCTestCase {
         let nested = dir.file("a/b/store.sqlite")
         let store = try Store(path: nested)
         store.close()
-        XCTAssertEqual(try StoreInspection.int(nested, "SELECT COUNT(*) FROM grdb_migrations"), 2)
+        XCTAssertEqual(try StoreInspection.int(nested, "SELECT COUNT(*) FROM grdb_migrations"), 3)
         // An empty file (e.g. touched by a script) is a new store.
         let empty = dir.file("empty.sqlite")
         FileManager.default.createFile(atPath: empty, contents: Data())
@@ -179,7 +179,7 @@ final class StoreMigrationTests: XCTestCase {
         store.close()
         XCTAssertEqual(
             try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String },
-            ["v1-initial", "v2-summary-history"])
+            ["v1-initial", "v2-summary-history", "v3-faulted-files"])
         for table in ["record", "raw_room", "raw_core_model", "summary", "run", "failure", "imported_file"] {
             XCTAssertEqual(
                 try StoreInspection.int(
