@@ -58,14 +58,18 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
             reader = try PostgresSession(configuration: configuration, group: group, id: 1)
         } catch {
             try? group.syncShutdownGracefully()
-            throw .io("\(location.display): cannot connect: \(PostgresSession.describe(error))")
+            throw .io(
+                ConnectionFailure.line(
+                    store: location.display, doing: "connect", message: PostgresSession.describe(error)))
         }
         do {
             writer = try PostgresSession(configuration: configuration, group: group, id: 2)
         } catch {
             reader.close()
             try? group.syncShutdownGracefully()
-            throw .io("\(location.display): cannot connect: \(PostgresSession.describe(error))")
+            throw .io(
+                ConnectionFailure.line(
+                    store: location.display, doing: "connect", message: PostgresSession.describe(error)))
         }
         // A process stopped in the middle of a transaction (SIGSTOP, a VM paused) would hold
         // its row locks, and with them the range it was committing, for as long as it stays
@@ -189,7 +193,7 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         } catch let error as RederiveError {
             throw error
         } catch {
-            throw .io("\(path): cannot \(what): \(PostgresSession.describe(error))")
+            throw .io(ConnectionFailure.line(store: path, doing: what, message: PostgresSession.describe(error)))
         }
     }
 

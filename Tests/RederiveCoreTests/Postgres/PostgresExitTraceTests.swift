@@ -42,4 +42,14 @@ final class PostgresExitTraceTests: XCTestCase {
         XCTAssertTrue(text.contains("rederive_last_success_timestamp_seconds{"), "the last success is kept: \(text)")
         XCTAssertTrue(r.stderr.contains("would change"), r.stderr)
     }
+
+    /// An unreachable server: exit 2 and one line that says what to check (issue 24 item 8).
+    func testAnUnreachableServerIsOneClearLine() throws {
+        let r = try rederive(["status", "--db", "postgres://rederive@127.0.0.1:1/rooms"])
+        XCTAssertEqual(r.status, ExitStatus.failure.rawValue, r.stderr)
+        let lines = r.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, r.stderr)
+        XCTAssertTrue(r.stderr.contains("cannot connect: connection refused: is the server running"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("SingleConnectionFailure"), r.stderr)
+    }
 }
