@@ -79,8 +79,9 @@ extension PostgresStore: DeriveRangeClaims {
                 """
                 SELECT seq_from, seq_to, COALESCE(claimed_by, '') AS holder,
                        to_char(lease_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS until
-                FROM derive_range WHERE run_id = $1 AND state = 'claimed' ORDER BY seq_from
-                """, .of(runID)
+                FROM derive_range WHERE run_id = $1 AND state = 'claimed' AND claimed_by IS DISTINCT FROM $2
+                ORDER BY seq_from
+                """, .of(runID, workerName)
             ).rows.map {
                 RangeWait.Held(
                     seqFrom: try $0.get("seq_from"), seqTo: try $0.get("seq_to"), holder: try $0.get("holder"),
