@@ -124,7 +124,7 @@ struct Failures: ParsableCommand {
             print(
                 json ? OpenFailure.json(failures, store: store.path) : OpenFailure.text(failures),
                 terminator: json ? "\n" : "")
-            return 0
+            return .ok
         }
         throw ExitCode(status)
     }

@@ -74,7 +74,7 @@ extension DeriveJob {
     /// The report of an apply whose plan run `run` already applied: nothing written.
     private static func alreadyApplied(by run: Int64, deriver: SummaryDeriver, store: any RecordStore) -> RunReport {
         var report = RunReport(
-            runID: run, command: "derive", status: .completed, exitStatus: ExitStatus.ok, statistics: RunStatistics(),
+            runID: run, command: "derive", status: .completed, exitStatus: .ok, statistics: RunStatistics(),
             counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: deriver.version,
             fingerprint: deriver.fingerprint, resumedFrom: nil, stopReason: nil)
         report.note =

@@ -71,7 +71,7 @@ extension StoreStatus {
     }
 
     /// The exit status of `rederive status --check` when something needs attention (0: ok).
-    public static let checkAttentionExitStatus: Int32 = ExitStatus.needsAttention
+    public static let checkAttentionExitStatus = ExitStatus.needsAttention
 
     /// Run statuses that need attention when they end the latest run of a command.
     static let attentionRunStatuses: Set<String> = [
@@ -154,7 +154,7 @@ extension StoreStatus {
     }
 
     /// 0 when nothing needs attention, `checkAttentionExitStatus` otherwise.
-    public func checkExitStatus(policy: CheckPolicy = CheckPolicy()) -> Int32 {
-        problems(policy: policy).isEmpty ? 0 : Self.checkAttentionExitStatus
+    public func checkExitStatus(policy: CheckPolicy = CheckPolicy()) -> ExitStatus {
+        problems(policy: policy).isEmpty ? .ok : Self.checkAttentionExitStatus
     }
 }

@@ -15,7 +15,7 @@ final class BatchRunnerTests: XCTestCase {
         let files = try ExportFiles.resolve([RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path])
         let config = ImportConfiguration(files: files, reportPath: aFile + "/issues.jsonl", showProgress: false)
         XCTAssertThrowsError(try ImportJob.run(config, store: store)) { error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 2)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .failure)
         }
         let run = try XCTUnwrap(StoreInspection.run(db))
         XCTAssertEqual(
