@@ -115,7 +115,7 @@ struct Failures: ParsableCommand {
                     let plural = count == 1 ? "" : "s"
                     print(
                         ack ? "acknowledged \(count) failure\(plural)" : "took back \(count) acknowledgement\(plural)")
-                    return 0
+                    return .ok
                 }
             }
             let store = try ExistingStore.open(db)

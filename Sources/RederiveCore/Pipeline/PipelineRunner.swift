@@ -372,7 +372,8 @@ public enum PipelineRunner {
         result.finishedAt = Date()
         result.exitStatus = outcome.exitStatus
         outcome.result = result
-        if let store { outcome.storeID = try store.storeID() }
+        // For the names that carry it; a store that cannot say (its connection lost) keeps them plain.
+        if let store { outcome.storeID = (try? store.storeID()) ?? "" }
         if pipeline.metricsFile != nil, !pipeline.dryRun, let store {
             outcome.storeFigures = MetricsFile.StoreFigures.read(from: store)
         }

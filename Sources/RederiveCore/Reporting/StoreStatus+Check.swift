@@ -148,8 +148,8 @@ extension StoreStatus {
         let items = problems.map {
             "{\"kind\":\(JSONText.string($0.kind.rawValue)),\"message\":\(JSONText.string($0.message))}"
         }
-        let exitStatus = problems.isEmpty ? 0 : Self.checkAttentionExitStatus
-        return "{\"store\":\(JSONText.string(path)),\"ok\":\(problems.isEmpty),\"exitStatus\":\(exitStatus),"
+        let exitStatus: ExitStatus = problems.isEmpty ? .ok : Self.checkAttentionExitStatus
+        return "{\"store\":\(JSONText.string(path)),\"ok\":\(problems.isEmpty),\"exitStatus\":\(exitStatus.rawValue),"
             + "\"problems\":[\(items.joined(separator: ","))]}"
     }
 

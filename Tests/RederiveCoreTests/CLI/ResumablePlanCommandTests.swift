@@ -144,7 +144,7 @@ final class ResumablePlanCommandTests: XCTestCase {
         let child = try CommandLineTool.Child(apply(db), stderrPath: dir.file("first.err"))
         XCTAssertNotNil(CommandLineTool.waitForProgress(child, db: db, command: "derive", records: 100, after: 1))
         let second = try rederive(apply(db))
-        XCTAssertEqual(second.status, ExitStatus.busy, second.stderr)
+        XCTAssertEqual(second.status, ExitStatus.busy.rawValue, second.stderr)
         let (status, _) = child.wait()
         XCTAssertEqual(status, 0, child.stderr)
         StoreInspection.assertEqual(try applied(db), try applied(reference), "busy second apply vs uninterrupted")

@@ -83,7 +83,7 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssertFalse(job.calls.contains { $0.hasPrefix("finish") }, "a failed run is not finished")
         let run = try XCTUnwrap(StoreInspection.run(path))
         XCTAssertEqual(run["status"] as String, RunStatus.failed.rawValue)
-        XCTAssertEqual(run["exit_status"] as Int, Int(ExitStatus.failure))
+        XCTAssertEqual(run["exit_status"] as Int, Int(ExitStatus.failure.rawValue))
     }
 
     func testAWriteErrorStopsTheRunAndNoLaterBatchIsWritten() throws {
