@@ -22,8 +22,9 @@ struct CopyStore: ParsableCommand {
             Also copied, once the records are: the run history (each run keeps its id when \
             --to has it free, as a new store does; the copy's own run comes after them), the \
             summary history (so `rederive revert --run N` of a run made on the old store \
-            works on the new one) and the failure ledger, records never stored included. A \
-            rerun copies none of them twice.
+            works on the new one), the failure ledger, records never stored included, with \
+            its acknowledgements (failures --ack), and the faulted files (skipped by a nightly \
+            import until --retry-files). A rerun copies none of them twice.
 
             Examples:
               rederive copy-store --from out/rooms.sqlite --to postgres://me@db/rooms

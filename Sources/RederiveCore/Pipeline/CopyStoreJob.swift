@@ -26,8 +26,9 @@ package struct CopyStoreConfiguration: Sendable {
 /// with import's batch write, so the destination holds what importing the same exports
 /// with this build would give: the same records, byte-identical raw rooms, the same source
 /// file and line. The copy is a run of the destination; a rerun continues an unfinished
-/// one, and records already copied come out unchanged. The run history, the summary history
-/// and the failure ledger come along (`HistoryCopy`). The source is only read.
+/// one, and records already copied come out unchanged. The run history, the summary history,
+/// the failure ledger with its acknowledgements and the faulted files come along
+/// (`HistoryCopy`). The source is only read.
 ///
 /// The job runs on the driver's thread; its sink (the writer thread) writes the batches and
 /// adds to the shared totals.
@@ -53,10 +54,17 @@ package final class CopyStoreJob: BatchJob {
         // Then, with every record there, what runs replaced and the failure ledger.
         let copied = try HistoryCopy.copyHistory(
             from: source, to: destination, runs: runs, copyRun: report.runID)
-        let what = "\(runs.count) runs, \(copied.history) replaced summaries, \(copied.failures) failure ledger entries"
+        let acks = try HistoryCopy.copyAcknowledgements(
+            from: source, to: destination, runs: runs, copyRun: report.runID)
+        let what =
+            "\(runs.count) runs, \(copied.history) replaced summaries, \(copied.failures) failure ledger entries, "
+            + "\(acks.acknowledgements) acknowledgements, \(acks.faultedFiles) faulted files"
         Logger(label: "rederive.copy-store").info(
             "history copied: \(what)",
-            metadata: ["runs": "\(runs.count)", "history": "\(copied.history)", "failures": "\(copied.failures)"])
+            metadata: [
+                "runs": "\(runs.count)", "history": "\(copied.history)", "failures": "\(copied.failures)",
+                "acknowledgements": "\(acks.acknowledgements)", "faultedFiles": "\(acks.faultedFiles)",
+            ])
         return report
     }
 

@@ -64,6 +64,9 @@ public struct ImportStage: Sendable, Equatable {
     public var paths: [String] = []
     /// Skip files already imported (by content hash).
     public var skipImportedFiles = false
+    /// `retry-files: true`: with `skipImportedFiles`, read files that ended in a file fault
+    /// before again, as `run --retry-files` does (else skipped until their bytes change).
+    public var retryFiles = false
     /// Error report path.
     public var report: String?
     /// Error budget: records.
@@ -132,6 +135,9 @@ public struct ExportStage: Sendable, Equatable {
     public var allRecords = false
     /// Only records stored since this time.
     public var since: String?
+    /// `allow-empty: true`: replace an output file that holds records with one that holds
+    /// none, as `export --allow-empty` does (else the old file is kept, exit 8).
+    public var allowEmpty = false
 }
 
 extension PipelineDefinition {
@@ -294,6 +300,13 @@ extension PipelineDefinition {
             var stage = ImportStage()
             stage.paths = try reader.strings("paths") ?? []
             stage.skipImportedFiles = try reader.bool("skip-imported-files") ?? false
+            stage.retryFiles = try reader.bool("retry-files") ?? false
+            if stage.retryFiles && !stage.skipImportedFiles {
+                // Without skip-imported-files every file is read anyway: the key would say nothing.
+                throw .usage(
+                    "\(path):\(reader.line(of: "retry-files")): \"retry-files\" in stage import needs "
+                        + "\"skip-imported-files: true\" (without it every file is read anyway)")
+            }
             try reader.batchOptions(into: &stage)
             try reader.rejectUnread()
             return .importExports(stage)
@@ -346,6 +359,7 @@ extension PipelineDefinition {
             stage.out = out
             stage.allRecords = try reader.bool("all-records") ?? false
             stage.since = try reader.time("since")
+            stage.allowEmpty = try reader.bool("allow-empty") ?? false
             try reader.rejectUnread()
             return .export(stage)
         default:

@@ -149,7 +149,7 @@ public struct ResolvedPipeline: Sendable {
                 var config = ImportConfiguration(
                     files: try ExportFiles.resolve(paths), deriver: deriver, skipImportedFiles: s.skipImportedFiles,
                     settings: settings(s))
-                config.retryFiles = overrides.retryFiles
+                config.retryFiles = overrides.retryFiles || s.retryFiles
                 stages.append(.importExports(config))
             case .derive(let s):
                 var config = DeriveConfiguration(
@@ -184,11 +184,11 @@ public struct ResolvedPipeline: Sendable {
                 guard ExportFileKind(path: out) != nil else {
                     throw .usage("\(definition.path): export output \(out) must end in .jsonl or .jsonl.zst")
                 }
-                stages.append(
-                    .export(
-                        ExportConfiguration(
-                            outPath: out, includeStale: s.allRecords, since: s.since,
-                            deriver: deriver, arguments: arguments, pipeline: definition.name)))
+                var config = ExportConfiguration(
+                    outPath: out, includeStale: s.allRecords, since: s.since,
+                    deriver: deriver, arguments: arguments, pipeline: definition.name)
+                config.allowEmpty = s.allowEmpty
+                stages.append(.export(config))
             }
         }
         var resolved = ResolvedPipeline(

@@ -93,9 +93,11 @@ public final class Store: @unchecked Sendable {
             }
         }
         if readOnly {
+            // A store behind only by tables a reader can do without is read with empty stand-ins.
+            config.prepareDatabase { db in try StoreSchema.createStandIns(db) }
             pool = try Self.openReadOnly(path: path, configuration: config, forceImmutable: forceImmutable)
-            let current = (try? pool.read { try migrator.hasCompletedMigrations($0) }) ?? false
-            if !current {
+            let applied = (try? pool.read { try migrator.appliedMigrations($0) }) ?? []
+            if !StoreSchema.isReadable(applied: applied) {
                 throw .io(
                     "\(path): the store's schema is older than this build; "
                         + "run `rederive import` or `rederive derive` once to migrate it"

@@ -1,0 +1,54 @@
+import GRDB
+
+/// How a read-only command (status, failures, show, history, dry runs) reads a store one or
+/// two migrations behind this build: the migrations after v2 only add tables a reader can do
+/// without (no acknowledgement, no faulted file yet), so instead of refusing the store until
+/// an import or a derive migrates it (a monitoring check that errors after every upgrade),
+/// each connection gets an empty TEMP stand-in for each missing table. The file is not
+/// touched; the next writing command migrates it as before.
+extension StoreSchema {
+    /// The migrations a read-only open can do without, each with its stand-in: the same
+    /// columns as the table the migration creates, as a TEMP table (which SQLite creates on a
+    /// read-only connection, in the connection's own temporary database).
+    static let readableWithout: [(migration: String, table: String, standIn: String)] = [
+        (
+            "v3-failure-ack", "failure_ack",
+            """
+            CREATE TEMP TABLE IF NOT EXISTS failure_ack (
+                failure_key TEXT PRIMARY KEY,
+                failure_first_seen_at TEXT NOT NULL,
+                acknowledged_at TEXT NOT NULL
+            )
+            """
+        ),
+        (
+            "v4-faulted-files", "faulted_file",
+            """
+            CREATE TEMP TABLE IF NOT EXISTS faulted_file (
+                content_hash TEXT PRIMARY KEY,
+                path TEXT NOT NULL,
+                bytes INTEGER NOT NULL,
+                code TEXT NOT NULL,
+                message TEXT NOT NULL,
+                run_id INTEGER NOT NULL,
+                faulted_at TEXT NOT NULL
+            )
+            """
+        ),
+    ]
+
+    /// Whether a read-only open can read a store whose applied migrations are `applied`:
+    /// every migration it lacks is one of `readableWithout`.
+    static func isReadable(applied: [String]) -> Bool {
+        let missing = Set(migrator.migrations).subtracting(applied)
+        return missing.isSubset(of: readableWithout.map(\.migration))
+    }
+
+    /// Creates, on one read-only connection, an empty stand-in for each table of
+    /// `readableWithout` the store does not have.
+    static func createStandIns(_ db: Database) throws {
+        for entry in readableWithout where try !db.tableExists(entry.table, in: "main") {
+            try db.execute(sql: entry.standIn)
+        }
+    }
+}
