@@ -38,14 +38,23 @@ let package = Package(
             dependencies: [
                 "CZstd",
                 "CRoomJSON",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Sources/RederiveCore"
         ),
+        // The SQLite engine behind a `--db` path (GRDB): the default store. An engine target
+        // of its own, so the compiler keeps every engine client out of the core.
+        .target(
+            name: "RederiveSQLite",
+            dependencies: [
+                "RederiveCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/RederiveSQLite"
+        ),
         // The PostgreSQL engine behind `--db postgres://…` (postgres-nio over SwiftNIO), kept
-        // apart so the SQLite library builds without NIO.
+        // apart so the core and the SQLite engine build without NIO.
         .target(
             name: "RederivePostgres",
             dependencies: [
@@ -71,6 +80,7 @@ let package = Package(
                 "RederiveCore",
                 "RederiveCorpus",
                 "RederivePostgres",
+                "RederiveSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -85,7 +95,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RederiveCoreTests",
-            dependencies: ["RederiveCore", "RederiveCorpus", "RederivePostgres", "rederive"],
+            dependencies: [
+                "RederiveCore", "RederiveCorpus", "RederivePostgres", "RederiveSQLite", "rederive",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/RederiveCoreTests",
             // The independent Python reference for the derivation tests' expected values.
             exclude: ["Derivation/expected_summaries.py"]

@@ -58,11 +58,6 @@ public struct DeriveConfiguration: Sendable {
 // @unchecked: `start`, `nextBatch` and `process` run on the driver's thread only; `write`
 // (the writer thread) reads immutable state and the `Mutex`-guarded count.
 public final class DeriveJob: BatchJob, @unchecked Sendable {
-    /// Runs the derivation over `store`.
-    public static func run(_ config: DeriveConfiguration, store: Store) throws(RederiveError) -> RunReport {
-        try run(config, store: store as any RecordStore)
-    }
-
     /// Runs the derivation over `store`, whatever its engine. On an engine with range claims
     /// this process claims ranges next to any other process deriving the same selection.
     package static func run(_ config: DeriveConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
@@ -83,11 +78,6 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         return report
     }
 
-    /// Counts what `run` would write, writing nothing (the basis of guards and plans).
-    public static func tally(_ config: DeriveConfiguration, store: Store) throws(RederiveError) -> ChangeTally {
-        try tally(config, store: store as any RecordStore)
-    }
-
     /// Counts what `run` would write on `store`, whatever its engine, writing nothing.
     package static func tally(
         _ config: DeriveConfiguration, store: any RecordStore
@@ -105,19 +95,6 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         let counter = TallyBox()
         _ = try BatchRunner.run(DeriveJob(config, store: store, mode: .preview(nil, counter)), settings: settings)
         return counter
-    }
-
-    /// Applies `plan` exactly: refuses, writing nothing, unless the store, the deriver and
-    /// the selection still match and the records to write are still the ones previewed.
-    /// Records added after the plan are left out (and named in the log). The apply is one
-    /// recorded run under the plan's key: run again after a crash, kill or signal it finishes
-    /// that run (what it wrote as planned counts as done, see `PlanProgress`); run again
-    /// after it completed it writes nothing and says which run applied the plan.
-    public static func apply(
-        _ plan: DerivePlan, config: DeriveConfiguration,
-        store: Store
-    ) throws(RederiveError) -> RunReport {
-        try apply(plan, config: config, store: store as any RecordStore)
     }
 
     /// Applies `plan` exactly on `store`, whatever its engine (see `apply(_:config:store:)`).
@@ -182,20 +159,6 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         return report
     }
 
-    /// A dry run of `run(_:store:)`: selects, fetches and derives exactly as a derive would,
-    /// but writes nothing to the store — no summaries, no run row, no failure ledger — and
-    /// returns what would change. Open `store` read-only to be sure the file stays
-    /// byte-identical. The error budget and signals are not consulted: there is nothing to
-    /// commit, so a preview always examines the whole selection.
-    /// `config.settings.reportPath`, when set, still receives the per-record issue report.
-    /// `topCount` is how many of the largest changes the report lists.
-    public static func preview(
-        _ config: DeriveConfiguration, store: Store,
-        topCount: Int = 20
-    ) throws(RederiveError) -> ChangeReport {
-        try preview(config, store: store as any RecordStore, topCount: topCount)
-    }
-
     /// A dry run on `store`, whatever its engine (see `preview(_:store:topCount:)`).
     package static func preview(
         _ config: DeriveConfiguration, store: any RecordStore,
@@ -220,14 +183,6 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         report.highWaterMark = counter.highWaterMark
         report.lastRunID = counter.lastRunID
         return report
-    }
-
-    /// The plan for what `preview` found (`report` from it) on `store`.
-    public static func plan(
-        _ report: ChangeReport, config: DeriveConfiguration,
-        store: Store
-    ) throws(RederiveError) -> DerivePlan {
-        try plan(report, config: config, store: store as any RecordStore)
     }
 
     /// The plan for what `preview` found on `store`, whatever its engine.
@@ -284,7 +239,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
 
     /// One batch's results and the key it ends at.
     struct Results: Sendable {
-        var writes: [Store.DeriveWrite]
+        var writes: [DeriveWrite]
         var lastSeq: Int64
         var claim: RangeClaim?
         var counts = RunStatistics()
@@ -447,7 +402,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
         // A dry run counts into a tally (and a change report, when asked); a real run does not.
         let (collector, counter): (ChangeCollector?, TallyBox?) =
             if case .preview(let c, let t) = mode { (c, t) } else { (nil, nil) }
-        var writes: [Store.DeriveWrite] = []
+        var writes: [DeriveWrite] = []
         writes.reserveCapacity(batch.count)
         // A plan's verification reads the history later runs left for the batch's records.
         var history: [Int64: [ReplacedSummary]] = [:]
@@ -496,7 +451,8 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
                     stats.recordsDone += 1
                     // The job knows what it replaces: no history row for a first summary or for
                     // a --rewrite of identical values, and no comparison in SQL for the others.
-                    let replaced: Store.Replaced = room.storedJSON == nil || identical ? .nothing : .differentSummary
+                    let replaced: SummaryReplacement =
+                        room.storedJSON == nil || identical ? .nothing : .differentSummary
                     writes.append(
                         .summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: replaced))
                     counter?.tally.write(

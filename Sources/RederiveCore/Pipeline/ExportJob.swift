@@ -48,11 +48,6 @@ public struct ExportConfiguration: Sendable {
 // @unchecked: everything but `write` runs on the driver's thread; `write` (the writer
 // thread) is the only user of the output file.
 public final class ExportJob: BatchJob, @unchecked Sendable {
-    /// Runs the export from `store` (which must be open read-write: the run is recorded).
-    public static func run(_ config: ExportConfiguration, store: Store) throws(RederiveError) -> RunReport {
-        try run(config, store: store as any RecordStore)
-    }
-
     /// Runs the export from `store`, whatever its engine.
     package static func run(_ config: ExportConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
         // A bad --since is a usage error: reject it before anything is recorded or written.

@@ -47,11 +47,6 @@ public struct ImportConfiguration: Sendable {
 // @unchecked: `start`, `nextBatch` and `process` run on the driver's thread only; `write`
 // (the writer thread) reads immutable state and the `Mutex`-guarded totals.
 public final class ImportJob: BatchJob, @unchecked Sendable {
-    /// Runs the import into `store`.
-    public static func run(_ config: ImportConfiguration, store: Store) throws(RederiveError) -> RunReport {
-        try run(config, store: store as any RecordStore)
-    }
-
     /// Runs the import into `store`, whatever its engine.
     package static func run(_ config: ImportConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
         try BatchRunner.run(ImportJob(config, store: store), settings: config.settings)

@@ -28,11 +28,6 @@ public struct RevertConfiguration: Sendable {
 // @unchecked: everything but `write` runs on the driver's thread; `write` (the writer
 // thread) only uses the store and immutable state.
 public final class RevertJob: BatchJob, @unchecked Sendable {
-    /// Runs the revert (or its dry run) on `store`.
-    public static func run(_ config: RevertConfiguration, store: Store) throws(RederiveError) -> RunReport {
-        try run(config, store: store as any RecordStore)
-    }
-
     /// Runs the revert (or its dry run) on `store`, whatever its engine.
     package static func run(_ config: RevertConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
         guard let command = try store.runCommand(id: config.run) else {

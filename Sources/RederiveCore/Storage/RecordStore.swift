@@ -1,5 +1,5 @@
 /// The operations batch jobs use on a store, whatever engine keeps it: the embedded SQLite
-/// `Store`, or the PostgreSQL engine (target `RederivePostgres`). Jobs, `RunRecording` and
+/// engine (target `RederiveSQLite`), or the PostgreSQL engine (target `RederivePostgres`). Jobs, `RunRecording` and
 /// pipelines hold `any RecordStore` and never learn which engine they run on.
 ///
 /// Every method is synchronous and throws only `RederiveError` (fatal faults); each write
@@ -53,7 +53,7 @@ package protocol RecordStore: AnyObject, Sendable {
     /// Writes one derive batch and the run's checkpoint in one transaction; returns the
     /// failures new to the ledger.
     func writeDeriveBatch(
-        _ writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
+        _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
         progress: RunStatistics
     ) throws(RederiveError) -> Int
     /// Ids of up to `limit` selected records past key `after`.
@@ -157,12 +157,4 @@ package protocol RecordStore: AnyObject, Sendable {
 extension RecordStore {
     /// No ranges to prune (an engine that does not split derives).
     package func pruneRanges(keepRuns: Int?, before: String?) throws(RederiveError) -> Int? { nil }
-}
-
-extension Store: RecordStore {
-    /// SQLite's next run id is the highest plus one.
-    package var runIDFixups: [String] { [] }
-
-    /// SQLite runs one writing process per store (`RunLock`): nothing to claim.
-    package var rangeClaims: (any DeriveRangeClaims)? { nil }
 }

@@ -1,16 +1,56 @@
 import Synchronization
 
-/// Opens stores by the text that names them (`--db`, `store:`): SQLite for a path, another
-/// engine for a URL whose scheme was registered (the command line registers `postgres`).
+/// Opens stores by the text that names them (`--db`, `store:`): the file engine for a path,
+/// another engine for a URL whose scheme was registered. The core knows no engine: the
+/// command line registers SQLite (`RederiveSQLite`) for files and PostgreSQL
+/// (`RederivePostgres`) for `postgres://` at start-up.
 package enum RecordStores {
     /// Opens a store as `mode` says (`.readOnly` writes and migrates nothing).
     package typealias Opener =
-        @Sendable (_ location: String, _ mode: Store.OpenMode) throws(RederiveError) -> any RecordStore
+        @Sendable (_ location: String, _ mode: StoreOpenMode) throws(RederiveError) -> any RecordStore
 
     /// The one redacted form of a location the engine parses (see `redacted(_:)`).
     package typealias Redactor = @Sendable (_ location: String) -> String
 
+    /// The engine for store files: how it checks a path before anything is locked or
+    /// created, how it opens one, and the schema it writes (for `rederive --version`).
+    package struct FileEngine: Sendable {
+        /// The name of the engine's newest schema migration.
+        package var schemaVersion: String
+        /// Decides, without creating or locking anything, whether a path can be opened as
+        /// the mode says.
+        package var check: @Sendable (_ path: String, _ mode: StoreOpenMode) throws(RederiveError) -> Void
+        /// Opens the store at a path.
+        package var open: Opener
+
+        /// Describes a file engine.
+        package init(
+            schemaVersion: String,
+            check: @escaping @Sendable (_ path: String, _ mode: StoreOpenMode) throws(RederiveError) -> Void,
+            open: @escaping Opener
+        ) {
+            (self.schemaVersion, self.check, self.open) = (schemaVersion, check, open)
+        }
+    }
+
     private static let openers = Mutex<[String: (open: Opener, redact: Redactor)]>([:])
+    private static let fileEngine = Mutex<FileEngine?>(nil)
+
+    /// Makes paths open with `engine` (the command line registers SQLite).
+    package static func register(files engine: FileEngine) {
+        fileEngine.withLock { $0 = engine }
+    }
+
+    /// The schema the file engine writes, nil when none is registered.
+    package static var fileSchemaVersion: String? { fileEngine.withLock { $0?.schemaVersion } }
+
+    // The registered file engine, or the usage error a build without one gives.
+    private static func files(_ location: String) throws(RederiveError) -> FileEngine {
+        guard let engine = fileEngine.withLock({ $0 }) else {
+            throw .usage("\(location): this build has no engine for store files")
+        }
+        return engine
+    }
 
     /// Makes `scheme://…` locations open with `opener` and show as `redactor` gives them.
     package static func register(scheme: String, redactor: @escaping Redactor, _ opener: @escaping Opener) {
@@ -43,16 +83,16 @@ package enum RecordStores {
     package static func isURL(_ location: String) -> Bool { scheme(of: location) != nil }
 
     /// Decides, without creating or locking anything, whether `location` names a store that
-    /// can be opened as `mode` says (`Store.check`); a server URL is checked when opened.
-    /// Call it before taking the run lock, so a refused file gets no `.lock` beside it.
-    package static func check(_ location: String, mode: Store.OpenMode) throws(RederiveError) {
+    /// can be opened as `mode` says (the file engine's check); a server URL is checked when
+    /// opened. Call it before taking the run lock, so a refused file gets no `.lock` beside it.
+    package static func check(_ location: String, mode: StoreOpenMode) throws(RederiveError) {
         if isURL(location) { return }
-        try Store.check(path: location, mode: mode)
+        try files(location).check(location, mode)
     }
 
     /// Opens the store `location` names.
-    package static func open(_ location: String, mode: Store.OpenMode) throws(RederiveError) -> any RecordStore {
-        guard let scheme = scheme(of: location) else { return try Store(path: location, mode: mode) }
+    package static func open(_ location: String, mode: StoreOpenMode) throws(RederiveError) -> any RecordStore {
+        guard let scheme = scheme(of: location) else { return try files(location).open(location, mode) }
         if scheme == "postgresql" || scheme == "postgres" {
             let opener = openers.withLock { $0["postgres"]?.open }
             guard let opener else { throw .usage("\(scheme)://: this build has no PostgreSQL engine") }

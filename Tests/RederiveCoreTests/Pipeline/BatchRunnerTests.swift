@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// The lifecycle rules every job shares, through the one driver.
 final class BatchRunnerTests: XCTestCase {

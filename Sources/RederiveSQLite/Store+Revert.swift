@@ -1,39 +1,5 @@
 import GRDB
-
-/// Every stored column of a summary row, as kept in `summary` and `summary_history`.
-package struct SummaryColumns: Sendable, Equatable {
-    /// The column names, in the order of `values`.
-    package static let names = [
-        "summary_version", "fingerprint", "derived_at", "run_id", "floor_area_sqm", "ceiling_height_m",
-        "wall_count", "object_count", "door_count", "window_count", "opening_count", "volume_m3",
-        "floor_area_method", "summary_json",
-    ]
-    /// `col = excluded.col` for every column: the `DO UPDATE SET` list of a summary upsert
-    /// (the same words in SQLite and PostgreSQL).
-    package static let upsertAssignments = names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-    var values: [DatabaseValue]
-
-    init(row: Row, prefix: String) {
-        values = Self.names.map { row[prefix + $0] as DatabaseValue }
-    }
-
-    var runID: Int64? { Int64.fromDatabaseValue(values[3]) }
-    /// The summary version.
-    var summaryVersion: Int? { Int.fromDatabaseValue(values[0]) }
-    /// The summary's JSON text.
-    var summaryJSON: String? { String.fromDatabaseValue(values[13]) }
-    /// The same summary, recorded as written by run `runID` (a revert writes what it restores:
-    /// reverting the revert then finds its rows and redoes the run it undid).
-    func writtenBy(_ runID: Int64) -> SummaryColumns {
-        var copy = self
-        copy.values[3] = runID.databaseValue
-        return copy
-    }
-    /// Same derived values (version, fingerprint and summary), whoever derived them when.
-    func sameSummary(as other: SummaryColumns) -> Bool {
-        values[0] == other.values[0] && values[1] == other.values[1] && values[13] == other.values[13]
-    }
-}
+import RederiveCore
 
 extension Store {
     /// Copies summary rows into the history as replaced by run `?` at time `?`; the caller
@@ -130,7 +96,7 @@ extension Store {
                 try keepHistory(db, of: restores.map(\.seq), runID: runID, now: now)
                 for restore in restores {
                     try db.cachedStatement(sql: sql).execute(
-                        arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.values))
+                        arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.databaseValues))
                 }
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpoint)
             }
@@ -202,14 +168,4 @@ extension Store {
             throw .io("\(path): cannot read the store's information: \(error)")
         }
     }
-}
-
-/// Where `history --prune` counts what it deleted of each run's history: `store_info` rows
-/// `pruned_history_run:N` holding the number of rows (same words on both engines, no schema
-/// change).
-package enum PrunedHistory {
-    /// The key prefix; the run id follows.
-    package static let keyPrefix = "pruned_history_run:"
-    /// The key for run `run`.
-    package static func key(_ run: Int64) -> String { keyPrefix + String(run) }
 }
