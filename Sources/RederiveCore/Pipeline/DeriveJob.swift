@@ -60,7 +60,9 @@ public struct DeriveConfiguration: Sendable {
 public final class DeriveJob: BatchJob, @unchecked Sendable {
     /// Runs the derivation over `store`, whatever its engine. On an engine with range claims
     /// this process claims ranges next to any other process deriving the same selection.
-    package static func run(_ config: DeriveConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
+    package static func run(
+        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter
+    ) throws(RederiveError) -> RunReport {
         try config.selection.validate()
         if let limit = config.maxChanges {
             // Counted by a dry pass first: the guard must hold before the first write.
@@ -80,13 +82,15 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
 
     /// Counts what `run` would write on `store`, whatever its engine, writing nothing.
     package static func tally(
-        _ config: DeriveConfiguration, store: any RecordStore
+        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter
     ) throws(RederiveError) -> ChangeTally {
         try count(config, store: store).tally
     }
 
     /// A dry pass that only counts (with a plan's verification when `config` has one).
-    private static func count(_ config: DeriveConfiguration, store: any RecordStore) throws(RederiveError) -> TallyBox {
+    private static func count(
+        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter
+    ) throws(RederiveError) -> TallyBox {
         try config.selection.validate()
         var settings = config.settings
         settings.control = RunControl(honoursSignals: false)
@@ -100,7 +104,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     /// Applies `plan` exactly on `store`, whatever its engine (see `apply(_:config:store:)`).
     package static func apply(
         _ plan: DerivePlan, config: DeriveConfiguration,
-        store: any RecordStore
+        store: any DeriveSource & DeriveWriter
     ) throws(RederiveError) -> RunReport {
         let log = Logger(label: "rederive.derive")
         let id = try store.storeID()
@@ -148,7 +152,9 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     }
 
     /// The report of an apply whose plan run `run` already applied: nothing written.
-    private static func alreadyApplied(by run: Int64, deriver: SummaryDeriver, store: any RecordStore) -> RunReport {
+    private static func alreadyApplied(
+        by run: Int64, deriver: SummaryDeriver, store: any DeriveSource & DeriveWriter
+    ) -> RunReport {
         var report = RunReport(
             runID: run, command: "derive", status: .completed, exitStatus: ExitStatus.ok, statistics: RunStatistics(),
             counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: deriver.version,
@@ -161,7 +167,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
 
     /// A dry run on `store`, whatever its engine (see `preview(_:store:topCount:)`).
     package static func preview(
-        _ config: DeriveConfiguration, store: any RecordStore,
+        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter,
         topCount: Int = 20
     ) throws(RederiveError) -> ChangeReport {
         try config.selection.validate()
@@ -188,7 +194,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     /// The plan for what `preview` found on `store`, whatever its engine.
     package static func plan(
         _ report: ChangeReport, config: DeriveConfiguration,
-        store: any RecordStore
+        store: any DeriveSource & DeriveWriter
     ) throws(RederiveError) -> DerivePlan {
         guard let tally = report.tally, let upper = report.highWaterMark else {
             throw .usage("a plan needs a preview made by this build")
@@ -255,7 +261,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     var command: String { if case .preview = mode { "derive --dry-run" } else { "derive" } }
     var issuesOutOfOrder: Bool { true }
     let config: DeriveConfiguration
-    let store: any RecordStore
+    let store: any DeriveSource & DeriveWriter
     private let mode: Mode
     private let stop = StopFlag()
     let rangesLost = Mutex(0)
@@ -269,7 +275,7 @@ public final class DeriveJob: BatchJob, @unchecked Sendable {
     private var fetcher: Prefetcher<Result<RoomBatch, RederiveError>>?
     private var total = 0
 
-    private init(_ config: DeriveConfiguration, store: any RecordStore, mode: Mode) {
+    private init(_ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter, mode: Mode) {
         self.config = config
         self.store = store
         self.mode = mode

@@ -49,7 +49,9 @@ public struct ExportConfiguration: Sendable {
 // thread) is the only user of the output file.
 public final class ExportJob: BatchJob, @unchecked Sendable {
     /// Runs the export from `store`, whatever its engine.
-    package static func run(_ config: ExportConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
+    package static func run(
+        _ config: ExportConfiguration, store: any ExportPageReader & RunHistory
+    ) throws(RederiveError) -> RunReport {
         // A bad --since is a usage error: reject it before anything is recorded or written.
         let since = try config.since.map { text throws(RederiveError) in try storedTimestamp(text) }
         let settings = RunSettings(
@@ -64,13 +66,13 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
     var recording: RunRecording? { RunRecording(store: store, resumeKey: nil) }
     private let config: ExportConfiguration
     private let since: String?
-    private let store: any RecordStore
+    private let store: any ExportPageReader & RunHistory
     private var writer: ZstdWriter?
     private var upper: Int64 = 0
     private var cursor: Int64 = 0
     private var excluded = 0
 
-    private init(_ config: ExportConfiguration, since: String?, store: any RecordStore) {
+    private init(_ config: ExportConfiguration, since: String?, store: any ExportPageReader & RunHistory) {
         self.config = config
         self.since = since
         self.store = store

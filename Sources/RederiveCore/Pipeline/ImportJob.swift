@@ -48,7 +48,7 @@ public struct ImportConfiguration: Sendable {
 // (the writer thread) reads immutable state and the `Mutex`-guarded totals.
 public final class ImportJob: BatchJob, @unchecked Sendable {
     /// Runs the import into `store`, whatever its engine.
-    package static func run(_ config: ImportConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
+    package static func run(_ config: ImportConfiguration, store: any ImportWriter) throws(RederiveError) -> RunReport {
         try BatchRunner.run(ImportJob(config, store: store), settings: config.settings)
     }
 
@@ -57,7 +57,7 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
     let recording: RunRecording?
     var progressShowsBytes: Bool { true }
     private let config: ImportConfiguration
-    private let store: any RecordStore
+    private let store: any ImportWriter
     private let pool: WorkerPool<RecordProcessor>
     private let totals = Mutex(ImportBatchCounts())
     private var runID: Int64 = 0
@@ -71,7 +71,7 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
     private var recordsInFile = 0
     private var bytesInFile: Int64 = 0
 
-    private init(_ config: ImportConfiguration, store: any RecordStore) {
+    private init(_ config: ImportConfiguration, store: any ImportWriter) {
         self.config = config
         self.store = store
         self.deriver = config.deriver

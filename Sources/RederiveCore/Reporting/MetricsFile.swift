@@ -40,7 +40,7 @@ public enum MetricsFile {
         /// The figures of `store`, read through the connection the run already has open (a
         /// store is never reopened from its shown location, which holds no password); nil when
         /// it cannot be read (the metrics then leave them out).
-        package static func read(from store: any RecordStore) -> StoreFigures? {
+        package static func read(from store: any StoreInspector) -> StoreFigures? {
             (try? store.status(deriver: SummaryDeriver(), runLimit: 0)).map(StoreFigures.init)
         }
     }
