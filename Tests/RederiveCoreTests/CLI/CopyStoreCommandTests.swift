@@ -56,7 +56,10 @@ final class CopyStoreCommandTests: XCTestCase {
     func testCopyReportsCountsAndARerunIsUnchanged() throws {
         let db = try importedStore()
         let target = dir.file("new/copy.sqlite")
-        let first = try rederive(["copy-store", "--from", db, "--to", target, "--json", "--batch-size", "5"])
+        // A new store in a folder that does not exist needs --create-dirs (StoreFolderCommandTests).
+        let first = try rederive([
+            "copy-store", "--from", db, "--to", target, "--json", "--batch-size", "5", "--create-dirs",
+        ])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stderr.contains("creating a new store at \(target)"), first.stderr)
         let run = try XCTUnwrap(JSONSerialization.jsonObject(with: first.stdoutData) as? [String: Any])
