@@ -228,16 +228,14 @@ struct SummaryWrite {
 }
 
 extension PostgresStore {
-    /// Every column of a summary row, in `SummaryColumns.names` order (`summary` and
+    /// Every column of a summary row, in `SummaryColumn` order (`summary` and
     /// `summary_history` share them).
-    static let summaryColumnList =
-        "summary_version, fingerprint, derived_at, run_id, floor_area_sqm, ceiling_height_m, wall_count, "
-        + "object_count, door_count, window_count, opening_count, volume_m3, floor_area_method, summary_json"
-    private static let historySource = summaryColumnList.split(separator: ",")
-        .map { "s." + $0.trimmingCharacters(in: .whitespaces) }.joined(separator: ", ")
+    static let summaryColumnList = SummaryColumn.list()
+    private static let historySource = SummaryColumn.list(prefix: "s.")
 
     /// Two statements for any number of summaries: the ones being replaced go to the history
-    /// first (unless identical), then all are upserted, from arrays (`unnest`).
+    /// first (unless identical), then all are upserted, from arrays (`unnest`) generated from
+    /// the column table (`SummaryColumn.unnest`).
     func summaryStatements(
         _ writes: [SummaryWrite], deriver: SummaryDeriver, runID: Int64, now: String
     ) -> [PostgresSession.Statement] {
@@ -263,22 +261,20 @@ extension PostgresStore {
                         runID, now, replacing.map(\.seq), replacing.map { String(decoding: $0.json, as: UTF8.self) },
                         deriver.version, deriver.fingerprint)))
         }
-        let s = writes.map(\.summary)
+        var args = SQLArguments()
+        let seqArray = args.add(seqs)
+        let generated = SummaryColumn.unnest(
+            zip(writes, texts).map {
+                SummaryColumn.Write(summary: $0.summary, json: $1, deriver: deriver, runID: runID, now: now)
+            }, &args)
         let upsert = PostgresSession.Statement(
             """
             INSERT INTO summary (record_seq, \(columns))
-            SELECT n.seq, $1, $2, $3, $4, n.area, n.ceiling, n.walls, n.objects, n.doors, n.windows, n.openings,
-                   n.volume, n.method, n.json
-            FROM unnest($5::int8[], $6::float8[], $7::float8[], $8::int8[], $9::int8[], $10::int8[], $11::int8[],
-                        $12::int8[], $13::float8[], $14::text[], $15::text[])
-                 AS n(seq, area, ceiling, walls, objects, doors, windows, openings, volume, method, json)
+            SELECT n.seq, \(generated.select.joined(separator: ", "))
+            FROM unnest(\(seqArray)::int8[], \(generated.arrays.joined(separator: ", ")))
+                 AS n(seq, \(generated.aliases.joined(separator: ", ")))
             ON CONFLICT (record_seq) DO UPDATE SET \(SummaryColumns.upsertAssignments)
-            """,
-            .of(
-                deriver.version, deriver.fingerprint, now, runID, seqs, s.map(\.estimatedFloorAreaSqm),
-                s.map(\.ceilingHeightM), s.map(\.wallCount), s.map(\.objectCount), s.map(\.doorCount),
-                s.map(\.windowCount), s.map(\.openingCount), s.map(\.volumeM3), s.map(\.floorAreaMethod.rawValue),
-                texts))
+            """, args.binds)
         return statements + [upsert]
     }
 }

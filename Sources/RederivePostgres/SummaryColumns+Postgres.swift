@@ -19,18 +19,8 @@ extension SummaryColumns {
         }
     }
 
-    /// How a column is bound in an array: the kind of its type in `PostgresSchema`.
-    private enum Kind {
-        case integer, real, text
-    }
-
-    private static let kinds: [Kind] = names.map { name in
-        switch name {
-        case "floor_area_sqm", "ceiling_height_m", "volume_m3": .real
-        case "fingerprint", "derived_at", "floor_area_method", "summary_json": .text
-        default: .integer
-        }
-    }
+    /// How each column is bound in an array: its kind in the column table.
+    private static let kinds = SummaryColumn.allCases.map(\.kind)
 
     /// Binds `rows` as one array per column for `unnest`, in `names` order: the `unnest`
     /// arguments, their aliases (`c0`, …) and the select list reading them from `n`.
@@ -61,6 +51,44 @@ extension SummaryColumns {
             } else {
                 select.append("n.c\(index)")
             }
+        }
+        return (arrays, aliases, select)
+    }
+}
+
+extension SummaryColumn {
+    /// Whether every summary of one write batch holds the same value (the deriver's version
+    /// and fingerprint, the time, the run): bound once, not as an array.
+    fileprivate var isSameForABatch: Bool { [.summaryVersion, .fingerprint, .derivedAt, .runID].contains(self) }
+
+    /// The select list and `unnest` arrays that write `writes` (one per record, in order),
+    /// generated from the column table: values shared by the batch bound once, the others
+    /// one array per column (`c<index>`), read from `n`.
+    static func unnest(
+        _ writes: [Write], _ args: inout SQLArguments
+    ) -> (arrays: [String], aliases: [String], select: [String]) {
+        var arrays: [String] = []
+        var aliases: [String] = []
+        var select: [String] = []
+        guard let first = writes.first else { return ([], [], []) }
+        for (index, column) in allCases.enumerated() {
+            if column.isSameForABatch {
+                let value = column.value(of: first)
+                switch column.kind {
+                case .integer: select.append(args.add(value.integer))
+                case .real: select.append(args.add(value.real))
+                case .text: select.append(args.add(value.text))
+                }
+                continue
+            }
+            let values = writes.map { column.value(of: $0) }
+            switch column.kind {
+            case .integer: arrays.append(args.add(values.map(\.integer)) + "::int8[]")
+            case .real: arrays.append(args.add(values.map(\.real)) + "::float8[]")
+            case .text: arrays.append(args.add(values.map(\.text)) + "::text[]")
+            }
+            aliases.append("c\(index)")
+            select.append("n.c\(index)")
         }
         return (arrays, aliases, select)
     }

@@ -127,10 +127,8 @@ extension Store {
 
     /// One summary row's upsert (built once: it runs for every record written).
     static let summaryUpsertSQL = """
-        INSERT INTO summary (record_seq, summary_version, fingerprint, derived_at, run_id, floor_area_sqm,
-            ceiling_height_m, wall_count, object_count, door_count, window_count, opening_count, volume_m3,
-            floor_area_method, summary_json)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO summary (record_seq, \(SummaryColumn.list()))
+        VALUES (?, \(SummaryColumn.allCases.map { _ in "?" }.joined(separator: ", ")))
         ON CONFLICT(record_seq) DO UPDATE SET \(SummaryColumns.upsertAssignments)
         """
 
@@ -158,11 +156,11 @@ extension Store {
                     + " WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)"
             ).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
         }
-        try db.cachedStatement(sql: Self.summaryUpsertSQL).execute(arguments: [
-            seq, deriver.version, deriver.fingerprint, now, runID, s.estimatedFloorAreaSqm,
-            s.ceilingHeightM, s.wallCount, s.objectCount, s.doorCount, s.windowCount,
-            s.openingCount, s.volumeM3, s.floorAreaMethod.rawValue, text,
-        ])
+        let write = SummaryColumn.Write(summary: s, json: text, deriver: deriver, runID: runID, now: now)
+        var arguments: [DatabaseValue] = [seq.databaseValue]
+        arguments.reserveCapacity(1 + SummaryColumn.allCases.count)
+        for column in SummaryColumn.allCases { arguments.append(column.value(of: write).databaseValue) }
+        try db.cachedStatement(sql: Self.summaryUpsertSQL).execute(arguments: StatementArguments(arguments))
     }
 
     /// The raw room of a record, byte-exact as received, or nil for an unknown id.

@@ -57,13 +57,7 @@ package enum HistoryCopy {
         """
 
     /// The SQL type each summary column is cast to.
-    private static let summaryTypes = SummaryColumns.names.map { name in
-        switch name {
-        case "floor_area_sqm", "ceiling_height_m", "volume_m3": "DOUBLE PRECISION"
-        case "fingerprint", "derived_at", "floor_area_method", "summary_json": "TEXT"
-        default: "BIGINT"
-        }
-    }
+    private static let summaryTypes = SummaryColumn.allCases.map(\.kind.sqlType)
 
     /// Inserts one history row for the destination's record with that id, unless there is one.
     static let insertHistorySQL = """

@@ -45,7 +45,7 @@ public struct LedgerPlanner: Sendable {
     public var failureKeys: [String] { failures.map(\.key) }
 
     /// What to write.
-    public struct Plan: Sendable {
+    public struct Writes: Sendable {
         /// Entries to add or refresh, in batch order, with their keys.
         public var upserts: [(key: String, issue: RecordIssue)]
         /// How many of them were not open before (with that code).
@@ -55,13 +55,13 @@ public struct LedgerPlanner: Sendable {
     }
 
     /// The plan, given the code of each open entry among `failureKeys` (absent: not open).
-    public func plan(openCodes: [String: String]) -> Plan {
+    public func plan(openCodes: [String: String]) -> Writes {
         var open = openCodes
         var added = 0
         for (key, issue) in failures {
             if open[key] != issue.code.rawValue { added += 1 }
             open[key] = issue.code.rawValue
         }
-        return Plan(upserts: failures, newFailures: added, cleared: cleared.sorted())
+        return Writes(upserts: failures, newFailures: added, cleared: cleared.sorted())
     }
 }

@@ -57,14 +57,21 @@ final class LayeringTests: XCTestCase {
         return out
     }
 
-    /// Top-level names other files can see (a `private` or `fileprivate` one is its file's own).
+    /// The top-level names `code` declares for other files: a `private` or `fileprivate` one
+    /// cannot be used outside its file, so it owns no name (RoomDrawing's private `Plan` is not
+    /// the `Plan` another folder's type nests).
     static func declarations(_ code: String) -> Set<String> {
         let pattern =
-            #"(?m)^(?:public |package |final |internal |@\w+ )*"#
+            #"(?m)^((?:public |package |final |private |fileprivate |internal |@\w+ )*)"#
             + #"(?:struct|class|enum|protocol|typealias|actor|func|let|var) +([A-Za-z_][A-Za-z0-9_]*)"#
         let regex = try! NSRegularExpression(pattern: pattern)
         let range = NSRange(code.startIndex..., in: code)
-        return Set(regex.matches(in: code, range: range).map { String(code[Range($0.range(at: 1), in: code)!]) })
+        return Set(
+            regex.matches(in: code, range: range).compactMap { match in
+                let modifiers = code[Range(match.range(at: 1), in: code)!]
+                if modifiers.contains("private ") { return nil }
+                return String(code[Range(match.range(at: 2), in: code)!])
+            })
     }
 
     static func identifiers(_ code: String) -> Set<String> {
@@ -172,5 +179,14 @@ final class LayeringTests: XCTestCase {
         XCTAssertEqual(
             Self.engineImports(sources),
             ["A.swift imports GRDB", "B.swift imports PostgresNIO", "B.swift imports RederiveSQLite"])
+    }
+
+    func testAFilePrivateTypeOwnsNoName() {
+        let sources: [(folder: String, file: String, text: String)] = [
+            ("Storage", "L.swift", "public struct L { public struct Plan {} }"),
+            ("Reporting", "D.swift", "private struct Plan {}\nfileprivate enum Mark {}"),
+        ]
+        XCTAssertEqual(Self.violations(sources), [])
+        XCTAssertEqual(LayeringTests.declarations("private struct P {}\npublic struct Q {}"), ["Q"])
     }
 }
