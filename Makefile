@@ -25,7 +25,8 @@
 #   make fuzz       libFuzzer over the record parser, room decoder and derivation for
 #                   $(FUZZ_SECONDS) s (default 60), seeded from Fixtures/fuzz-corpus
 #   make deps       only install the system packages (libzstd-dev, libsqlite3-dev, libsimdjson-dev,
-#                   postgresql: the server the PostgreSQL tests start a throwaway cluster of; sqlite3 and
+#                   libpq-dev: the PostgreSQL client; postgresql: the server the PostgreSQL tests start a
+#                   throwaway cluster of, pgbouncer: the pooler one test puts in front of it; sqlite3 and
 #                   zstd: the shells the README examples the tests run use)
 #   make install    build (release) and install the binary, its man page and bash/zsh/fish
 #                   completions under PREFIX (default /usr/local; DESTDIR for staging)
@@ -42,7 +43,7 @@ BUILD_DIR  ?= .build
 REDERIVE   ?= $(BUILD_DIR)/$(CONFIG)/rederive
 DEMO_DB    ?= out/demo.sqlite
 , := ,
-SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev pkg-config postgresql sqlite3 zstd
+SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev libpq-dev pkg-config postgresql pgbouncer sqlite3 zstd
 
 .PHONY: dist deb dist-build build-fixed run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 

@@ -13,9 +13,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
-        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // libzstd from the system (streaming decompression and compression).
@@ -24,6 +21,14 @@ let package = Package(
             path: "Sources/CZstd",
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
+        ),
+        // libpq from the system: the PostgreSQL engine's client (connection strings, .pgpass,
+        // service files, TLS, COPY), synchronous like the jobs' threads.
+        .systemLibrary(
+            name: "CLibpq",
+            path: "Sources/CLibpq",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
         // A small C++17 bridge over the system simdjson with a plain C header:
         // full-validating JSON parsing and field extraction at GB/s.
@@ -53,17 +58,13 @@ let package = Package(
             ],
             path: "Sources/RederiveSQLite"
         ),
-        // The PostgreSQL engine behind `--db postgres://…` (postgres-nio over SwiftNIO), kept
-        // apart so the core and the SQLite engine build without NIO.
+        // The PostgreSQL engine behind a `--db` that libpq reads as a connection string (a
+        // postgres:// URI, `host=… dbname=…`, `service=…`), over libpq.
         .target(
             name: "RederivePostgres",
             dependencies: [
                 "RederiveCore",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "Logging", package: "swift-log"),
+                "CLibpq",
             ],
             path: "Sources/RederivePostgres"
         ),

@@ -1,4 +1,3 @@
-import PostgresNIO
 import RederiveCore
 
 /// A batch's changes to the failure ledger: `LedgerPlanner` decides them (the rules every

@@ -1,32 +1,45 @@
+import CLibpq
 import Foundation
-import Logging
-import NIOCore
-import NIOPosix
-import PostgresNIO
 import RederiveCore
 
-/// One PostgreSQL connection used from synchronous code.
-///
-/// postgres-nio is asynchronous (SwiftNIO futures and async/await); the batch jobs are
-/// synchronous and run on their own threads (the driver, the prefetcher, the writer). Each
-/// call here sends its statements on the connection's event loop — a one-thread
-/// `EventLoopGroup` owned by the store, never shared with the jobs' threads — and waits on
-/// the future from the calling thread, so a job thread blocks exactly as it does on SQLite,
-/// and an event-loop thread never waits on itself. A lock keeps one caller at a time on the
-/// connection (a transaction is one caller's).
+/// One synchronous libpq connection, used by one thread at a time (a lock keeps one caller
+/// on it; a transaction is one caller's). Nothing outlives a transaction on the server side
+/// (no session `SET`, no named statements, no session advisory locks), so the connection
+/// works through a transaction-pooling PgBouncer, and a dropped one is reconnected before
+/// the next statement or transaction.
 final class PostgresSession: @unchecked Sendable {
-    let connection: PostgresConnection
+    private var connection: OpaquePointer?
+    private let conninfo: String
     private let lock = NSLock()
-    private let logger: Logger
+    /// `SET LOCAL` settings each transaction starts with (a session `SET` would outlive it
+    /// behind a pooler).
+    private let transactionSettings: [String]
+    /// `SET LOCAL` settings a lone `run` is wrapped in a transaction for (one round trip).
+    private let runSettings: [String]
+    /// Whether every transaction is read-only (set once, before the session is shared).
+    var readOnly = false
+    /// Whether libpq failed on the connection itself (not a statement the server refused):
+    /// its state is unknown (a pipeline not drained), so it is made again before next use.
+    private var broken = false
 
-    /// Connects on `group`.
-    init(configuration: PostgresConnection.Configuration, group: EventLoopGroup, id: Int) throws {
-        var logger = Logger(label: "rederive.postgres")
-        logger.logLevel = .critical
-        self.logger = logger
-        connection = try PostgresConnection.connect(
-            on: group.next(), configuration: configuration, id: id, logger: logger
-        ).wait()
+    /// Connects with `conninfo` (anything libpq takes: a URI, `key=value` pairs, `service=`).
+    init(conninfo: String, transactionSettings: [String] = [], runSettings: [String] = []) throws {
+        self.conninfo = conninfo
+        self.transactionSettings = transactionSettings
+        self.runSettings = runSettings
+        connection = try Self.connect(conninfo)
+    }
+
+    private static func connect(_ conninfo: String) throws -> OpaquePointer {
+        guard let connection = PQconnectdb(conninfo) else { throw ConnectFailed(message: "out of memory") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let message = String(cString: PQerrorMessage(connection))
+            PQfinish(connection)
+            throw ConnectFailed(message: message)
+        }
+        // libpq prints the server's notices on stderr unless told otherwise.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        return connection
     }
 
     /// One statement: its rows, and its affected row count.
@@ -46,12 +59,32 @@ final class PostgresSession: @unchecked Sendable {
         }
     }
 
-    /// Runs `statements` pipelined (sent together, one round trip) and waits for all of
-    /// them; throws the first error.
+    /// Runs `statements` pipelined (sent together, one round trip, each its own implicit
+    /// transaction as before) and waits for all of them; throws the first error.
+    /// A connection found dropped is made again and the statements sent once more (a cut
+    /// found on sending; one that lands mid-statement may leave it done once: the statements
+    /// sent alone are reads, or writes fenced by a claim's attempt, or a claim, which then
+    /// runs out its lease).
     @discardableResult
     func run(_ statements: [Statement]) throws -> [Outcome] {
         lock.lock()
         defer { lock.unlock() }
+        try reconnectIfLost()
+        do {
+            return try runLocked(statements)
+        } catch is ConnectionLost {
+            try reconnectIfLost()
+            return try runLocked(statements)
+        }
+    }
+
+    private func runLocked(_ statements: [Statement]) throws -> [Outcome] {
+        if readOnly || !runSettings.isEmpty {
+            let settings = runSettings.map { Statement("SET LOCAL " + $0) }
+            return Array(
+                try send([Statement(beginStatement)] + settings + statements + [Statement("COMMIT")])
+                    .dropFirst(1 + settings.count).dropLast())
+        }
         return try send(statements)
     }
 
@@ -61,18 +94,28 @@ final class PostgresSession: @unchecked Sendable {
         try run([Statement(sql, binds)])[0]
     }
 
+    private var beginStatement: String { readOnly ? "BEGIN READ ONLY" : "BEGIN" }
+    private var settingStatements: [Statement] { transactionSettings.map { Statement("SET LOCAL " + $0) } }
+
     /// Runs `body` in one transaction (BEGIN … COMMIT, ROLLBACK when it throws), with the
     /// connection to itself meanwhile.
     func transaction<T>(_ body: (Transaction) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
-        _ = try send([Statement("BEGIN")])
+        try reconnectIfLost()
+        do {
+            _ = try send([Statement(beginStatement)] + settingStatements)
+        } catch is ConnectionLost {
+            // Dropped before the transaction began: nothing ran, it begins on a new one.
+            try reconnectIfLost()
+            _ = try send([Statement(beginStatement)] + settingStatements)
+        }
         do {
             let value = try body(Transaction(session: self))
             _ = try send([Statement("COMMIT")])
             return value
         } catch {
-            _ = try? send([Statement("ROLLBACK")])
+            if PQstatus(connection) == CONNECTION_OK { _ = try? send([Statement("ROLLBACK")]) }
             throw error
         }
     }
@@ -90,55 +133,239 @@ final class PostgresSession: @unchecked Sendable {
         func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> Outcome {
             try session.send([Statement(sql, binds)])[0]
         }
+
+        /// Sends `rows` with `COPY … FROM STDIN (FORMAT binary)` (`sql`), each row its fields
+        /// in the table's order (nil: NULL); returns how many rows the server took.
+        @discardableResult
+        func copyIn(
+            _ sql: String, columns: Int, rows: Int, field: (_ row: Int, _ column: Int) -> [UInt8]?
+        ) throws
+            -> Int
+        {
+            try session.copyIn(sql, columns: columns, rows: rows, field: field)
+        }
+    }
+
+    /// A dropped connection (server restart, network, a pooler's idle cut) is made again
+    /// before the next statement: nothing of a session is relied on across transactions.
+    private func reconnectIfLost() throws {
+        guard let connection, broken || PQstatus(connection) != CONNECTION_OK else { return }
+        broken = false
+        PQreset(connection)
+        guard PQstatus(connection) == CONNECTION_OK else {
+            throw ConnectionLost(reconnecting: ConnectFailed(message: String(cString: PQerrorMessage(connection))))
+        }
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
 
     private func send(_ statements: [Statement]) throws -> [Outcome] {
-        // Sent from the connection's event loop, where "closed" cannot change under the check:
-        // a query written to a connection the server already dropped would never be answered.
-        let (connection, logger) = (connection, logger)
-        let futures = statements.map { statement in
-            let query = PostgresQuery(unsafeSQL: statement.sql, binds: statement.binds)
-            return connection.eventLoop.flatSubmit {
-                connection.isClosed
-                    ? connection.eventLoop.makeFailedFuture(ConnectionLost())
-                    : connection.query(query, logger: logger)
+        guard let connection, PQstatus(connection) == CONNECTION_OK else { throw ConnectionLost() }
+        if statements.count == 1 {
+            let result = statements[0].withParameters { count, types, values, lengths, formats in
+                PQexecParams(connection, statements[0].sql, count, types, values, lengths, formats, 1)
             }
+            return [try outcome(result)]
+        }
+        guard PQenterPipelineMode(connection) == 1 else { throw failure() }
+        defer { if PQexitPipelineMode(connection) != 1 { broken = true } }
+        // A Sync after each statement: each is its own implicit transaction (or, inside
+        // BEGIN … COMMIT, a failed one leaves the rest refused), as postgres-nio sent them.
+        for statement in statements {
+            let sent = statement.withParameters { count, types, values, lengths, formats in
+                PQsendQueryParams(connection, statement.sql, count, types, values, lengths, formats, 1)
+            }
+            guard sent == 1, PQpipelineSync(connection) == 1 else { throw failure() }
         }
         var outcomes: [Outcome] = []
         var firstError: Error?
-        for future in futures {
-            do {
-                let result = try future.wait()
-                outcomes.append(Outcome(rows: result.rows, affected: result.metadata.rows ?? 0))
-            } catch {
-                if firstError == nil { firstError = error }
-                outcomes.append(Outcome(rows: [], affected: 0))
+        for _ in statements {
+            var outcome = Outcome(rows: [], affected: 0)
+            // One result per statement, then NULL, then the Sync's result.
+            while let result = PQgetResult(connection) {
+                do {
+                    outcome = try self.outcome(result)
+                } catch {
+                    if firstError == nil { firstError = error }
+                }
             }
+            guard let sync = PQgetResult(connection) else { throw failure() }
+            let status = PQresultStatus(sync)
+            PQclear(sync)
+            guard status == PGRES_PIPELINE_SYNC else { throw failure() }
+            outcomes.append(outcome)
         }
         if let firstError { throw firstError }
         return outcomes
     }
 
+    // The outcome of a finished statement, or its error (freeing the result).
+    private func outcome(_ handle: OpaquePointer?) throws -> Outcome {
+        guard let handle else { throw failure() }
+        switch PQresultStatus(handle) {
+        case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_SINGLE_TUPLE:
+            let result = PostgresResult(handle)
+            return Outcome(rows: result.rows, affected: result.affected)
+        case PGRES_PIPELINE_ABORTED:
+            PQclear(handle)
+            throw ServerError(message: "not run: an earlier statement of the batch failed", state: nil)
+        default:
+            let error = ServerError(handle)
+            PQclear(handle)
+            // An error libpq made itself (no SQLSTATE: the server closed the connection, the
+            // socket failed) leaves the connection unusable, whatever its status says yet.
+            if PQstatus(connection) != CONNECTION_OK || error.state == nil {
+                broken = true
+                throw ConnectionLost()
+            }
+            throw error
+        }
+    }
+
+    // A failure of libpq itself (no result, a send or a sync that failed): the connection is
+    // taken as lost and made again before its next use.
+    private func failure() -> Error {
+        broken = true
+        return ConnectionLost()
+    }
+
+    private func copyIn(_ sql: String, columns: Int, rows: Int, field: (Int, Int) -> [UInt8]?) throws -> Int {
+        guard let connection, PQstatus(connection) == CONNECTION_OK else { throw ConnectionLost() }
+        guard let start = PQexec(connection, sql) else { throw failure() }
+        let status = PQresultStatus(start)
+        guard status == PGRES_COPY_IN else { _ = try outcome(start); throw failure() }
+        PQclear(start)
+        // Binary COPY: a signature, flags, an empty extension; then per row the field count
+        // and each field's length and bytes; a -1 count ends it. Sent in chunks of ~1 MB.
+        var buffer: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0, 0, 0, 0, 0]
+        func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.bigEndian) { buffer += $0 } }
+        func flush() throws {
+            guard !buffer.isEmpty else { return }
+            let sent = buffer.withUnsafeBytes {
+                PQputCopyData(connection, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count))
+            }
+            buffer.removeAll(keepingCapacity: true)
+            guard sent == 1 else { throw failure() }
+        }
+        for row in 0..<rows {
+            put(Int16(columns))
+            for column in 0..<columns {
+                if let bytes = field(row, column) {
+                    put(Int32(bytes.count))
+                    buffer += bytes
+                } else {
+                    put(Int32(-1))
+                }
+            }
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+        put(Int16(-1))
+        try flush()
+        guard PQputCopyEnd(connection, nil) == 1 else { throw failure() }
+        var affected = 0
+        var firstError: Error?
+        while let result = PQgetResult(connection) {
+            do { affected = try outcome(result).affected } catch { if firstError == nil { firstError = error } }
+        }
+        if let firstError { throw firstError }
+        return affected
+    }
+
     /// The server closed the connection (it stopped, or the network went).
     struct ConnectionLost: Error, CustomStringConvertible {
-        var description: String { "the connection to the server was lost" }
+        /// Why it could not be made again, when that was tried.
+        var reconnecting: ConnectFailed?
+
+        var description: String {
+            let hint = "check that the server is up, then run the command again: it carries on where this one stopped"
+            guard let reconnecting else { return "the connection to the server was lost; \(hint)" }
+            return "the connection to the server was lost and could not be made again (\(reconnecting)); \(hint)"
+        }
+    }
+
+    /// The server could not be reached or refused the login: libpq's message.
+    struct ConnectFailed: Error, CustomStringConvertible {
+        var message: String
+        var description: String {
+            // libpq's message may run over lines (one per address tried): the first says why.
+            message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }.joined(separator: "; ")
+        }
+    }
+
+    /// A statement the server refused: its message and SQLSTATE.
+    struct ServerError: Error, CustomStringConvertible {
+        var message: String
+        var state: String?
+
+        init(message: String, state: String?) {
+            self.message = message
+            self.state = state
+        }
+
+        init(_ result: OpaquePointer) {
+            func field(_ code: Int32) -> String? { PQresultErrorField(result, code).map { String(cString: $0) } }
+            message =
+                field(Int32(UInt8(ascii: "M")))
+                ?? String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+            state = field(Int32(UInt8(ascii: "C")))
+        }
+
+        var description: String { message + (state.map { " (SQLSTATE \($0))" } ?? "") }
     }
 
     /// Closes the connection.
     func close() {
-        _ = try? connection.close().wait()
+        lock.lock()
+        defer { lock.unlock() }
+        if let connection { PQfinish(connection) }
+        connection = nil
     }
 
-    /// A readable text for a postgres-nio error (its `description` hides the server's message).
-    static func describe(_ error: Error) -> String {
-        if let error = error as? PSQLError {
-            if let server = error.serverInfo {
-                let state = server[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
-                return (server[.message] ?? "server error") + state
+    /// A readable text for an error.
+    static func describe(_ error: Error) -> String { "\(error)" }
+}
+
+extension PostgresSession.Statement {
+    /// Calls `body` with the parameters as libpq takes them (all binary).
+    fileprivate func withParameters<R>(
+        _ body: (
+            Int32, UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?,
+            UnsafePointer<Int32>?
+        ) -> R
+    ) -> R {
+        let values = binds.values
+        let lengths = values.map { Int32($0?.count ?? 0) }
+        let formats = [Int32](repeating: 1, count: values.count)
+        // Pointers into each value, valid while the arrays live (withUnsafeBufferPointer
+        // nested through a recursive helper would be deep; one flat buffer instead).
+        let total = values.reduce(0) { $0 + ($1?.count ?? 0) }
+        var flat = [UInt8]()
+        flat.reserveCapacity(total)
+        var offsets: [Int?] = []
+        for value in values {
+            if let value {
+                offsets.append(flat.count)
+                flat += value
+            } else {
+                offsets.append(nil)
             }
-            if let underlying = error.underlying { return "\(error.code): \(underlying)" }
-            return "\(error.code)"
         }
-        return "\(error)"
+        return flat.withUnsafeBufferPointer { buffer in
+            let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
+            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
+                offset.map { (base + $0).assumingMemoryBound(to: CChar.self) }
+            }
+            return binds.types.withUnsafeBufferPointer { types in
+                pointers.withUnsafeBufferPointer { pointers in
+                    lengths.withUnsafeBufferPointer { lengths in
+                        formats.withUnsafeBufferPointer { formats in
+                            body(
+                                Int32(values.count), types.baseAddress, pointers.baseAddress, lengths.baseAddress,
+                                formats.baseAddress)
+                        }
+                    }
+                }
+            }
+        }
     }
 }

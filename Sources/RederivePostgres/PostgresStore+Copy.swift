@@ -1,5 +1,3 @@
-import NIOCore
-import PostgresNIO
 import RederiveCore
 
 extension PostgresStore {
@@ -19,8 +17,8 @@ extension PostgresStore {
                 """, .of(after, upTo, limit)
             ).rows.map { row in
                 let r = row.makeRandomAccess()
-                var skeleton = try r["skeleton"].decode(ByteBuffer.self)
-                var core = try r["bytes"].decode(ByteBuffer.self)
+                let skeleton = try r["skeleton"].decode([UInt8].self)
+                let core = try r["bytes"].decode([UInt8].self)
                 return CopyRow(
                     seq: try r["seq"].decode(Int64.self), id: try r["id"].decode(String.self),
                     roomName: try PostgresText.read(r, "room_name"),
@@ -31,8 +29,8 @@ extension PostgresStore {
                     sourceSummary: try r["source_summary"].decode(String?.self),
                     sourceSummaryVersion: try r["source_summary_version"].decode(Int.self),
                     parts: RawRoomParts(
-                        skeleton: skeleton.readBytes(length: skeleton.readableBytes) ?? [],
-                        coreModel: core.readBytes(length: core.readableBytes) ?? [],
+                        skeleton: skeleton,
+                        coreModel: core,
                         coreModelOffset: try r["core_model_offset"].decode(Int.self)))
             }
         }

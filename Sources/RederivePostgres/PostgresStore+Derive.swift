@@ -1,6 +1,4 @@
 import Foundation
-import NIOCore
-import PostgresNIO
 import RederiveCore
 
 /// Numbered parameters (`$1`, `$2`, …) gathered while a statement is built.
@@ -9,7 +7,7 @@ struct SQLArguments {
     private var count = 0
 
     /// Binds `value` and returns its placeholder.
-    mutating func add(_ value: any PostgresDynamicTypeEncodable) -> String {
+    mutating func add(_ value: any PostgresEncodable) -> String {
         binds.append(value)
         count += 1
         return "$\(count)"
@@ -124,13 +122,13 @@ extension PostgresStore {
                 """, args.binds
             ).rows.map { row in
                 let r = row.makeRandomAccess()
-                var skeleton = try r["skeleton"].decode(ByteBuffer.self)
+                let skeleton = try r["skeleton"].decode([UInt8].self)
                 return StoredRoom(
                     seq: try r["seq"].decode(Int64.self), id: try r["id"].decode(String.self),
                     roomName: PreviewText.truncated(try PostgresText.read(r, "room_name")),
                     sourceFile: try r["source_file"].decode(String.self),
                     sourceLine: try r["source_line"].decode(Int.self),
-                    skeleton: skeleton.readBytes(length: skeleton.readableBytes) ?? [],
+                    skeleton: skeleton,
                     storedVersion: try r["summary_version"].decode(Int?.self),
                     storedFingerprint: try r["fingerprint"].decode(String?.self),
                     storedJSON: try r["summary_json"].decode(String?.self),

@@ -1,6 +1,4 @@
 import Foundation
-import NIOCore
-import PostgresNIO
 import RederiveCore
 
 extension PostgresStore {
@@ -52,7 +50,8 @@ extension PostgresStore {
             ).rows.map { try $0.decode(Int64.self) }
         }
         var recordRows: [(seq: Int64, row: ImportRow)] = []  // inserted or metadata changed
-        var rawRows: [(seq: Int64, parts: RawRoomParts)] = []
+        var rawRows: [(seq: Int64, parts: RawRoomParts)] = []  // replacing a stored one
+        var newRawRows: [(seq: Int64, parts: RawRoomParts)] = []
         var summaries: [SummaryWrite] = []
         var ledger = LedgerBatch()
         var files: [(hash: String, path: String, bytes: Int64, records: Int)] = []
@@ -74,7 +73,11 @@ extension PostgresStore {
                     next += 1
                 }
                 if decision.writesRecord { recordRows.append((seq, row)) }
-                if decision.writesRaw { rawRows.append((seq, row.parts)) }
+                if decision.writesRaw {
+                    // A new record's raw room goes in by binary COPY after the batch's statements;
+                    // a replaced one by its upsert.
+                    if old == nil { newRawRows.append((seq, row.parts)) } else { rawRows.append((seq, row.parts)) }
+                }
                 if decision.writesSummary {
                     summaries.append(SummaryWrite(seq: seq, summary: row.summary, json: row.summaryJSON))
                 }
@@ -105,6 +108,7 @@ extension PostgresStore {
         statements.append(
             Self.progress(runID: runID, ImportPlanner.progress(progress, adding: counts), checkpointSeq: nil))
         try tx.run(statements)
+        if !newRawRows.isEmpty { try Self.copyNewRaw(tx, newRawRows) }
         return counts
     }
 
@@ -150,13 +154,37 @@ extension PostgresStore {
                 ON CONFLICT (record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset,
                     skeleton = excluded.skeleton
                 """,
-                .of(seqs, rows.map(\.parts.coreModelOffset), rows.map { ByteBuffer(bytes: $0.parts.skeleton) })),
+                .of(seqs, rows.map(\.parts.coreModelOffset), rows.map { Data($0.parts.skeleton) })),
             PostgresSession.Statement(
                 """
                 INSERT INTO raw_core_model (record_seq, bytes) SELECT unnest($1::int8[]), unnest($2::bytea[])
                 ON CONFLICT (record_seq) DO UPDATE SET bytes = excluded.bytes
-                """, .of(seqs, rows.map { ByteBuffer(bytes: $0.parts.coreModel) })),
+                """, .of(seqs, rows.map { Data($0.parts.coreModel) })),
         ]
+    }
+
+    // New records' raw rooms (their record rows are in by now) with binary COPY: the bytes go
+    // as they are, no array to build or unpack on the server.
+    private static func copyNewRaw(
+        _ tx: PostgresSession.Transaction, _ rows: [(seq: Int64, parts: RawRoomParts)]
+    ) throws {
+        func int8(_ value: Int64) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        func int4(_ value: Int) -> [UInt8] { withUnsafeBytes(of: Int32(value).bigEndian) { Array($0) } }
+        try tx.copyIn(
+            "COPY raw_room (record_seq, core_model_offset, skeleton) FROM STDIN (FORMAT binary)", columns: 3,
+            rows: rows.count
+        ) { row, column in
+            switch column {
+            case 0: int8(rows[row].seq)
+            case 1: int4(rows[row].parts.coreModelOffset)
+            default: rows[row].parts.skeleton
+            }
+        }
+        try tx.copyIn(
+            "COPY raw_core_model (record_seq, bytes) FROM STDIN (FORMAT binary)", columns: 2, rows: rows.count
+        ) { row, column in
+            column == 0 ? int8(rows[row].seq) : rows[row].parts.coreModel
+        }
     }
 
     /// Whether an export file with this content hash was already imported.
@@ -178,11 +206,11 @@ extension PostgresStore {
                     """, .of(RecordIdentity.canonicalUUID(id) ?? id)
                 ).rows.first
             else { return nil }
-            var skeleton = try row.get("skeleton", as: ByteBuffer.self)
-            var core = try row.get("bytes", as: ByteBuffer.self)
+            let skeleton = try row.get("skeleton", as: [UInt8].self)
+            let core = try row.get("bytes", as: [UInt8].self)
             let parts = RawRoomParts(
-                skeleton: skeleton.readBytes(length: skeleton.readableBytes) ?? [],
-                coreModel: core.readBytes(length: core.readableBytes) ?? [],
+                skeleton: skeleton,
+                coreModel: core,
                 coreModelOffset: try row.get("core_model_offset"))
             guard let raw = parts.joined() else {
                 throw RederiveError.io("\(path): record \(id): the stored raw room is damaged: \(parts.damage)")

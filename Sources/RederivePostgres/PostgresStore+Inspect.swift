@@ -1,4 +1,3 @@
-import PostgresNIO
 import RederiveCore
 
 /// Read-only look-ups of single records and open failures on PostgreSQL (`rederive show`,

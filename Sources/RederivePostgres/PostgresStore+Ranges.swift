@@ -1,4 +1,3 @@
-import PostgresNIO
 import RederiveCore
 
 extension PostgresStore: DeriveRangeClaims {
@@ -89,27 +88,51 @@ extension PostgresStore: DeriveRangeClaims {
         _ claim: RangeClaim, writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver,
         counts: RunStatistics
     ) throws(RederiveError) -> Int? {
-        do {
-            return try writer.transaction { tx in
-                let fenced = try tx.run(
-                    """
-                    UPDATE derive_range SET state = 'done', lease_until = NULL, done_at = now(), records_read = $3,
-                        records_done = $4, records_unchanged = $5, records_skipped = $6, records_newer = $7,
-                        bytes_read = $8
-                    WHERE id = $1 AND attempt = $2 AND state = 'claimed'
-                    """,
-                    .of(
-                        claim.rangeID, claim.attempt, counts.recordsRead, counts.recordsDone, counts.recordsUnchanged,
-                        counts.recordsSkipped, counts.recordsNewer, counts.decodedBytes))
-                guard fenced.affected == 1 else { throw LostClaim() }
-                let (statements, added) = try deriveStatements(tx, writes, runID: runID, deriver: deriver)
-                try tx.run(statements)
-                return added
+        var retried = false
+        while true {
+            do {
+                return try commitOnce(claim, writes: writes, runID: runID, deriver: deriver, counts: counts)
+            } catch is LostClaim {
+                return nil
+            } catch let lost as PostgresSession.ConnectionLost {
+                // The connection went during the commit (a pause past the lease makes the
+                // server end the idle transaction and the connection; a restart or a pooler's
+                // cut likewise): whether it committed is read back on a new one. Done by this
+                // attempt: written. Another attempt's: lost, the results dropped. Still this
+                // attempt's: nothing was written, so it is tried once more on the new one.
+                let state = try? writer.run(
+                    "SELECT state, attempt FROM derive_range WHERE id = $1", .of(claim.rangeID)
+                ).rows.first.map { (try $0.get("state", as: String.self), try $0.get("attempt", as: Int.self)) }
+                guard let state else { throw .io("\(path): cannot write the range: \(lost)") }
+                if state == ("done", claim.attempt) { return 0 }
+                if state.1 != claim.attempt || state.0 != "claimed" { return nil }
+                if retried { throw .io("\(path): cannot write the range: \(lost)") }
+                retried = true
+            } catch {
+                throw .io("\(path): cannot write the range: \(PostgresSession.describe(error))")
             }
-        } catch is LostClaim {
-            return nil
-        } catch {
-            throw .io("\(path): cannot write the range: \(PostgresSession.describe(error))")
+        }
+    }
+
+    private func commitOnce(
+        _ claim: RangeClaim, writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver,
+        counts: RunStatistics
+    ) throws -> Int {
+        try writer.transaction { tx in
+            let fenced = try tx.run(
+                """
+                UPDATE derive_range SET state = 'done', lease_until = NULL, done_at = now(), records_read = $3,
+                    records_done = $4, records_unchanged = $5, records_skipped = $6, records_newer = $7,
+                    bytes_read = $8
+                WHERE id = $1 AND attempt = $2 AND state = 'claimed'
+                """,
+                .of(
+                    claim.rangeID, claim.attempt, counts.recordsRead, counts.recordsDone, counts.recordsUnchanged,
+                    counts.recordsSkipped, counts.recordsNewer, counts.decodedBytes))
+            guard fenced.affected == 1 else { throw LostClaim() }
+            let (statements, added) = try deriveStatements(tx, writes, runID: runID, deriver: deriver)
+            try tx.run(statements)
+            return added
         }
     }
 

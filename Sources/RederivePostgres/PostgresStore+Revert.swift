@@ -1,4 +1,3 @@
-import PostgresNIO
 import RederiveCore
 
 /// `rederive revert` and `rederive history --prune` on PostgreSQL: SQLite's semantics

@@ -1,4 +1,3 @@
-import PostgresNIO
 import RederiveCore
 
 extension PostgresStore {

@@ -1,20 +1,19 @@
 import Foundation
-import NIOCore
-import NIOPosix
-import PostgresNIO
 import RederiveCore
 
-/// The PostgreSQL store (`--db postgres://user@host:port/dbname`): the same schema concepts
+/// The PostgreSQL store (`--db postgres://user@host:port/dbname`, or any connection string
+/// libpq reads): the same schema concepts
 /// as the SQLite `Store` (raw rooms kept byte-exact apart from derived rows, summaries with
 /// version and fingerprint and their history, runs, the failure ledger, versioned
 /// migrations, a newer schema refused untouched), shared by any number of processes on any
 /// number of hosts. A derive splits its selection into keyset ranges those processes claim
 /// (`DeriveRangeClaims`, in `PostgresStore+Ranges`).
 ///
-/// Two connections: one for reads and claims (the derive prefetcher's thread), one for the
-/// writes (the writer thread), each used by one thread at a time (`PostgresSession`).
+/// Two synchronous libpq connections: one for reads and claims (the derive prefetcher's
+/// thread), one for the writes (the writer thread), each used by one thread at a time
+/// (`PostgresSession`).
 package final class PostgresStore: RecordStore, @unchecked Sendable {
-    /// The URL without its password.
+    /// The location's redacted form (`StoreLocation.redacted`: no password).
     package let path: String
     /// Whether the store was opened read-only (nothing written, nothing migrated).
     package let readOnly: Bool
@@ -26,64 +25,71 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     package let workerName: String
     let reader: PostgresSession
     let writer: PostgresSession
-    private let group: MultiThreadedEventLoopGroup
     private let closed = NSLock()
     private var isClosed = false
 
-    /// Registers the engine for `postgres://` and `postgresql://` locations.
+    /// Registers the engine for server locations (`StoreLocation.server`): the connection
+    /// strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them.
     package static func register() {
-        RecordStores.register(scheme: "postgres", redactor: { PostgresLocation.redacted($0) }) {
-            location, mode throws(RederiveError) in
-            try PostgresStore(url: location, readOnly: mode == .readOnly)
-        }
+        RecordStores.register(
+            server: RecordStores.ServerEngine(
+                recognizes: { PostgresConninfo.libpqOptions($0) != nil },
+                redact: { PostgresConninfo.redact($0) },
+                open: { conninfo, mode throws(RederiveError) in
+                    try PostgresStore(url: conninfo, readOnly: mode == .readOnly)
+                }))
     }
 
-    /// Opens the store at `url`, creating its schema when the database has none and bringing
+    /// Opens the store at `url` (any libpq connection string), creating its schema when the
+    /// database has none and bringing
     /// it up to date (unless `readOnly`). A schema with migrations this build does not know
     /// is refused before anything is written. `leaseSeconds` and `maxAttempts` default to
     /// `REDERIVE_LEASE_SECONDS` and `REDERIVE_MAX_ATTEMPTS` from the environment, else 60 s and 3.
     package init(
         url: String, readOnly: Bool = false, leaseSeconds: Double? = nil, maxAttempts: Int? = nil
     ) throws(RederiveError) {
-        let location = try PostgresLocation(url)
         let environment = ProcessInfo.processInfo.environment
-        path = location.display
+        path = PostgresConninfo.redact(url)
         self.readOnly = readOnly
         self.leaseSeconds = leaseSeconds ?? environment["REDERIVE_LEASE_SECONDS"].flatMap(Double.init) ?? 60
         self.maxAttempts = max(1, maxAttempts ?? environment["REDERIVE_MAX_ATTEMPTS"].flatMap(Int.init) ?? 3)
         workerName = "\(ProcessInfo.processInfo.hostName):\(getpid())"
-        let configuration = try location.configuration()
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        do {
-            reader = try PostgresSession(configuration: configuration, group: group, id: 1)
-        } catch {
-            try? group.syncShutdownGracefully()
-            throw .io("\(location.display): cannot connect: \(PostgresSession.describe(error))")
-        }
-        do {
-            writer = try PostgresSession(configuration: configuration, group: group, id: 2)
-        } catch {
-            reader.close()
-            try? group.syncShutdownGracefully()
-            throw .io("\(location.display): cannot connect: \(PostgresSession.describe(error))")
+        guard path != StoreLocation.unparsable else {
+            throw .usage(
+                "\(path): not a connection string libpq reads (postgres://user@host:port/dbname or "
+                    + "host=… dbname=…)")
         }
         // A process stopped in the middle of a transaction (SIGSTOP, a VM paused) would hold
         // its row locks, and with them the range it was committing, for as long as it stays
-        // stopped: the server ends such a transaction once it idles longer than a lease.
-        let idle = Int((max(self.leaseSeconds, 1) * 1000).rounded())
-        for session in [reader, writer] {
-            _ = try? session.run("SET idle_in_transaction_session_timeout = \(idle)")
+        // stopped: the server ends such a transaction once it idles longer than a lease. Set
+        // per transaction (SET LOCAL): nothing outlives one behind a transaction pooler.
+        let idle = "idle_in_transaction_session_timeout = \(Int((max(self.leaseSeconds, 1) * 1000).rounded()))"
+        do {
+            // The reader's only writes are range claims: one lost in a server crash is
+            // harmless (the range is open again, and the claimer's commit is fenced out by its
+            // attempt), so a claim does not wait for its own WAL flush. Results are committed
+            // durably (writer).
+            reader = try PostgresSession(
+                conninfo: url, transactionSettings: [idle], runSettings: ["synchronous_commit = off"])
+            writer = try PostgresSession(conninfo: url, transactionSettings: [idle])
+        } catch let error as PostgresSession.ConnectFailed where error.message.hasPrefix("invalid ") {
+            // libpq refused an option's value before connecting (`sslmode=bogus`): a usage error.
+            throw .usage("\(path): \(error)")
+        } catch {
+            throw .io(Self.cannotConnect(path, error))
         }
-        // The reader's only writes are range claims: one lost in a server crash is harmless
-        // (the range is open again, and the claimer's commit is fenced out by its attempt), so
-        // a claim does not wait for its own WAL flush. Results are committed durably (writer).
-        _ = try? reader.run("SET synchronous_commit = off")
         do {
             try migrate()
         } catch {
             close()
             throw error
         }
+    }
+
+    /// The one line for a server that cannot be reached or refuses the login, with a hint.
+    static func cannotConnect(_ path: String, _ error: Error) -> String {
+        "\(path): cannot connect: \(PostgresSession.describe(error)) (check that the server is up and the "
+            + "connection string, PG* variables, password file or service file are right)"
     }
 
     // Refuses a newer schema (read only), then applies the missing migrations in one
@@ -125,8 +131,8 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         }
         if Set(applied) == Set(known) {
             if readOnly {
-                _ = try? reader.run("SET default_transaction_read_only = on")
-                _ = try? writer.run("SET default_transaction_read_only = on")
+                reader.readOnly = true
+                writer.readOnly = true
             }
             return
         }
@@ -170,7 +176,6 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         isClosed = true
         reader.close()
         writer.close()
-        try? group.syncShutdownGracefully()
     }
 
     /// This store claims derive ranges across processes.
@@ -198,23 +203,5 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         try io("read the store's identity") {
             try reader.run("SELECT value FROM store_info WHERE key = 'store_id'").rows.first?.decode(String.self) ?? ""
         }
-    }
-}
-
-extension PostgresBindings {
-    /// Bindings from a list of values (nil binds NULL).
-    static func of(_ values: (any PostgresDynamicTypeEncodable)?...) -> PostgresBindings {
-        var binds = PostgresBindings()
-        for value in values {
-            if let value { binds.append(value) } else { binds.appendNull() }
-        }
-        return binds
-    }
-}
-
-extension PostgresRow {
-    /// The value of column `name`.
-    func get<T: PostgresDecodable>(_ name: String, as type: T.Type = T.self) throws -> T {
-        try makeRandomAccess()[name].decode(T.self)
     }
 }

@@ -1,5 +1,4 @@
-import NIOCore
-import PostgresNIO
+import Foundation
 
 /// Text from records (room names, failure messages quoting a record's values) kept byte for
 /// byte on PostgreSQL, whose text values cannot hold NUL (valid JSON may: `\u0000`).
@@ -14,20 +13,20 @@ enum PostgresText {
     }
 
     /// The value for the companion `_utf8` column: the text's UTF-8 when it holds NUL, else nil.
-    static func exact(_ text: String) -> ByteBuffer? {
-        text.utf8.contains(0) ? ByteBuffer(bytes: text.utf8) : nil
+    static func exact(_ text: String) -> Data? {
+        text.utf8.contains(0) ? Data(text.utf8) : nil
     }
 
     /// The `exact` values of `texts` as one array for `unnest`, empty standing for nil (text
     /// holding NUL is never empty): bind as `NULLIF(x, ''::bytea)`.
-    static func exactArray(_ texts: [String]) -> [ByteBuffer] {
-        texts.map { exact($0) ?? ByteBuffer() }
+    static func exactArray(_ texts: [String]) -> [Data] {
+        texts.map { exact($0) ?? Data() }
     }
 
     /// The stored text of column `name` in `row` (which also selects `name_utf8`).
-    static func read(_ row: PostgresRandomAccessRow, _ name: String) throws -> String {
-        if var bytes = try row[name + "_utf8"].decode(ByteBuffer?.self) {
-            return bytes.readString(length: bytes.readableBytes) ?? ""
+    static func read(_ row: PostgresRow, _ name: String) throws -> String {
+        if let bytes = try row[name + "_utf8"].decode([UInt8]?.self) {
+            return String(decoding: bytes, as: UTF8.self)
         }
         return try row[name].decode(String.self)
     }

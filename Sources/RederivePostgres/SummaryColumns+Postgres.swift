@@ -1,11 +1,10 @@
-import PostgresNIO
 import RederiveCore
 
 /// Summary columns read from and bound to PostgreSQL, through their engine-neutral values
 /// (`SummaryColumns.Value`): what `rederive revert` restores is exactly what was read.
 extension SummaryColumns {
     /// The columns of `row`, selected as `prefix` + name (`h_summary_version`, …).
-    init(_ row: PostgresRandomAccessRow, prefix: String) throws {
+    init(_ row: PostgresRow, prefix: String) throws {
         self.init(neutral: try Self.names.map { try Self.value(of: row[prefix + $0]) })
     }
 
@@ -24,8 +23,9 @@ extension SummaryColumns {
 
     /// Binds `rows` as one array per column for `unnest`, in `names` order: the `unnest`
     /// arguments, their aliases (`c0`, …) and the select list reading them from `n`.
-    /// postgres-nio encodes no arrays with NULL elements, so a column holding NULLs in this
-    /// batch (`run_id` of an old summary) also gets a mask (`z3`) that puts them back.
+    /// Arrays are bound without NULL elements (as when written for postgres-nio), so a column
+    /// holding NULLs in this batch (`run_id` of an old summary) also gets a mask (`z3`) that
+    /// puts them back.
     static func unnest(
         _ rows: [SummaryColumns], _ args: inout SQLArguments
     ) -> (arrays: [String], aliases: [String], select: [String]) {

@@ -98,7 +98,7 @@ struct LockOptions: ParsableArguments {
     /// Takes the store's run lock for this command line (held until the returned lock is released).
     /// A PostgreSQL store has none: its processes coordinate in the database (derive ranges).
     func acquire(store: String) throws(RederiveError) -> RunLock? {
-        if RecordStores.isURL(store) { return nil }
+        guard StoreLocation(store).holdsRunLockFile else { return nil }
         return try RunLock.acquire(store: store, command: "rederive " + commandLineText, wait: wait, log: logger)
     }
 }

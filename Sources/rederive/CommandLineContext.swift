@@ -11,14 +11,15 @@ import RederiveCore
 /// store, which others may read.
 var commandLineText: String { redactedArguments(CommandLine.arguments.dropFirst()).joined(separator: " ") }
 
-/// `arguments` with each URL (`URL` or `--option=URL`) as `RecordStores.redacted` shows it;
+/// `arguments` with each store connection string (a URL, `host=… dbname=…`, or after `--option=`)
+/// as `RecordStores.redacted` shows it;
 /// an argument that holds `://` elsewhere, which no parser can tell apart, is left out.
 func redactedArguments(_ arguments: some Sequence<String>) -> [String] {
     arguments.map { argument in
-        if RecordStores.isURL(argument) { return RecordStores.redacted(argument) }
+        if StoreLocation(argument).filePath == nil { return RecordStores.redacted(argument) }
         guard argument.contains("://") else { return argument }
         if argument.hasPrefix("-"), let equals = argument.firstIndex(of: "="),
-            case let value = String(argument[argument.index(after: equals)...]), RecordStores.isURL(value)
+            case let value = String(argument[argument.index(after: equals)...]), StoreLocation(value).filePath == nil
         {
             return argument[...equals] + RecordStores.redacted(value)
         }

@@ -66,7 +66,7 @@ struct CopyStore: ParsableCommand {
         output.bootstrap()
         let status = CommandRunner.run {
             try output.checkOutputs([("--report", report)], stores: [from, to])
-            if !RecordStores.isURL(from), !FileManager.default.fileExists(atPath: from) {
+            if StoreLocation(from).filePath != nil, !FileManager.default.fileExists(atPath: from) {
                 throw RederiveError.usage("\(from): no such store (--from names the store to copy)")
             }
             if Self.sameLocation(from, to) {
@@ -76,7 +76,7 @@ struct CopyStore: ParsableCommand {
             try StoreFolderCheck.check(to, createDirs: createDirs)
             let source = try ExistingStore.open(from)
             defer { source.close() }
-            if !RecordStores.isURL(to), !FileManager.default.fileExists(atPath: to) {
+            if StoreLocation(to).filePath != nil, !FileManager.default.fileExists(atPath: to) {
                 logger.notice("creating a new store at \(to)")
             }
             try RecordStores.check(to, mode: .createIfMissing)  // before the lock: see RunLock
@@ -97,7 +97,7 @@ struct CopyStore: ParsableCommand {
     /// paths) or the same URL. Two URLs naming one database differently are caught once both
     /// are open, by the stores' identities (`CopyStoreJob.run`).
     static func sameLocation(_ a: String, _ b: String) -> Bool {
-        if RecordStores.isURL(a) || RecordStores.isURL(b) { return a == b }
+        if StoreLocation(a).filePath == nil || StoreLocation(b).filePath == nil { return a == b }
         var (x, y) = (stat(), stat())
         if stat(a, &x) == 0, stat(b, &y) == 0 { return x.st_dev == y.st_dev && x.st_ino == y.st_ino }
         func resolved(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }

@@ -107,7 +107,7 @@ struct Derive: ParsableCommand {
         parsing: .unconditional,
         help: ArgumentHelp(
             "On a PostgreSQL store: start N worker processes here, each claiming ranges of the same run "
-                + "(other hosts may run the same command meanwhile)."))
+                + "(other hosts may run the same command meanwhile), also for --apply-plan."))
     var processes: Int?
 
     /// Where a dry run writes its preview by default: next to a store file, or in the user's
@@ -132,11 +132,12 @@ struct Derive: ParsableCommand {
         if all && retryFailed { throw ValidationError("--all and --retry-failed cannot be combined") }
         if let processes {
             guard processes >= 1 else { throw ValidationError("--processes must be at least 1") }
-            guard RecordStores.isURL(options.db) else {
+            guard StoreLocation(options.db).claimsRanges else {
                 throw ValidationError("--processes needs a PostgreSQL store (--db postgres://…); use --workers")
             }
-            if dryRun || applyPlan != nil || maxChanges != nil {
-                throw ValidationError("--processes cannot be combined with --dry-run, --apply-plan or --max-changes")
+            // An apply is spread like any derive (each process checks the plan, then claims ranges).
+            if dryRun || maxChanges != nil {
+                throw ValidationError("--processes cannot be combined with --dry-run or --max-changes")
             }
         }
         if previewOut != nil && !dryRun { throw ValidationError("--preview-out needs --dry-run") }
@@ -193,16 +194,10 @@ struct Derive: ParsableCommand {
             let store = try ExistingStore.open(options.db)
             defer { store.close() }
             let config = DeriveConfiguration(selection: selection, settings: options.settings)
-            let report = try DeriveJob.preview(config, store: store)
-            let dir = previewDirectory
-            try report.write(toDirectory: dir)
-            if let plan {
-                try DeriveJob.plan(report, config: config, store: store).write(to: plan)
-                logger.info(
-                    "plan written to \(plan): apply it with `rederive derive --db \(store.path) --apply-plan \(plan)`")
-            }
+            let report = try DerivePreviewFlow.run(
+                config, store: store, directory: previewDirectory, planPath: plan,
+                log: { level, text, _ in logger.log(level: level, "\(text)") })
             if output.json { print(report.json()) }
-            logger.info("\(report.tallyLine()); preview in \(dir)/")
             return report.exitStatus
         }
     }

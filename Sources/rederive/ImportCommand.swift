@@ -51,7 +51,7 @@ struct Import: ParsableCommand {
             let files = try ExportFiles.resolve(input.paths)
             try output.checkOutputs([("--report", options.report)], stores: [options.db], inputs: files)
             try StoreFolderCheck.check(options.db, createDirs: createDirs)
-            if !RecordStores.isURL(options.db), !FileManager.default.fileExists(atPath: options.db) {
+            if StoreLocation(options.db).filePath != nil, !FileManager.default.fileExists(atPath: options.db) {
                 logger.notice("creating a new store at \(options.db)")
             }
             try RecordStores.check(options.db, mode: .createIfMissing)  // before the lock: see RunLock

@@ -6,9 +6,11 @@ import Logging
 /// the error budget and signals, and the final `RunReport` — so every job behaves the same
 /// way there (swift-format's `Frontend`/`processFile` split).
 ///
-/// The runner calls, in order: `start`, then `nextBatch` → `process` → (writer thread)
-/// `write` until `nextBatch` returns nil or the run stops, then `cancel`, then `finish`.
-protocol BatchJob: AnyObject, Sendable {
+/// The runner calls, in order: `start` (which returns the job's sink), then `nextBatch` →
+/// `process` → (writer thread) the sink's `write` until `nextBatch` returns nil or the run
+/// stops, then `cancel`, then `finish`. The job itself stays on the driver's thread (it is
+/// not `Sendable`); only its `BatchSink` crosses to the writer thread.
+protocol BatchJob: AnyObject {
     /// What one read step yields.
     associatedtype Batch
     /// What the writer thread commits for one batch (one transaction for a store write).
@@ -26,16 +28,14 @@ protocol BatchJob: AnyObject, Sendable {
     /// Whether the progress line shows MB/s (reading exports) or only records.
     var progressShowsBytes: Bool { get }
 
-    /// Prepares the source once the run exists (`run` is nil when nothing is recorded).
-    func start(_ run: RunStart?, log: Logger) throws(RederiveError)
+    /// Prepares the source once the run exists (`run` is nil when nothing is recorded) and
+    /// returns the sink that commits the batches (on the writer thread).
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError) -> BatchSink<Write>
     /// The next batch, nil when the source is exhausted.
     func nextBatch() throws(RederiveError) -> Batch?
     /// Works on one batch (on the caller's thread, fanning out to the job's workers);
     /// counts into `stats` and hands skipped records to `issues`.
     func process(_ batch: Batch, stats: inout RunStatistics, issues: IssueReport) throws(RederiveError) -> Write
-    /// Commits one batch's results, on the writer thread, in batch order. `progress` is the
-    /// run's statistics when the batch was handed over (saved with it as the checkpoint).
-    func write(_ write: Write, progress: RunStatistics) throws(RederiveError)
     /// Stops the source early (idempotent; a no-op once it is exhausted).
     func cancel()
     /// Ends the job after the last write: outputs are committed when `status` is

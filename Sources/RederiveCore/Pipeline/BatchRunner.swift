@@ -46,10 +46,12 @@ enum BatchRunner {
         }
         let issues: IssueReport
         do { issues = try IssueReport(path: reportPath, buffered: job.issuesOutOfOrder) } catch { throw failed(error) }
-        do { try job.start(run, log: log) } catch { throw failed(error) }
+        let sink: BatchSink<Job.Write>
+        do { sink = try job.start(run, log: log) } catch { throw failed(error) }
 
+        // The writer thread sees the job's sink only.
         let writer = BackgroundWriter<(Job.Write, RunStatistics)> { item throws(RederiveError) in
-            try job.write(item.0, progress: item.1)
+            try sink.write(item.0, item.1)
         }
         let progress = ProgressLine(label: job.command, enabled: settings.showProgress && isatty(2) == 1)
         var status = RunStatus.completed

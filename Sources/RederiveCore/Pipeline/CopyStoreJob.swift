@@ -28,9 +28,10 @@ package struct CopyStoreConfiguration: Sendable {
 /// file and line. The copy is a run of the destination; a rerun continues an unfinished
 /// one, and records already copied come out unchanged. The run history, the summary history
 /// and the failure ledger come along (`HistoryCopy`). The source is only read.
-// @unchecked: `start`, `nextBatch` and `process` run on the driver's thread only; `write`
-// (the writer thread) reads immutable state and the `Mutex`-guarded totals.
-package final class CopyStoreJob: BatchJob, @unchecked Sendable {
+///
+/// The job runs on the driver's thread; its sink (the writer thread) writes the batches and
+/// adds to the shared totals.
+package final class CopyStoreJob: BatchJob {
     /// Copies `source` into `destination`.
     package static func run(
         _ config: CopyStoreConfiguration, from source: any CopySource & HistoryCopying,
@@ -67,7 +68,7 @@ package final class CopyStoreJob: BatchJob, @unchecked Sendable {
     private let source: any CopySource & HistoryCopying
     private let destination: any ImportWriter & HistoryCopying
     private let pool: WorkerPool<RecordProcessor>
-    private let totals = Mutex(ImportBatchCounts())
+    private let totals = Shared(ImportBatchCounts())
     private var runID: Int64 = 0
     private var total = 0
     private var fetcher: Prefetcher<Result<[CopyRow], RederiveError>>?
@@ -85,7 +86,7 @@ package final class CopyStoreJob: BatchJob, @unchecked Sendable {
         pool = WorkerPool(workers: config.settings.workers) { RecordProcessor(deriver: deriver) }
     }
 
-    func start(_ run: RunStart?, log: Logger) throws(RederiveError) {
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError) -> BatchSink<[ImportItem]> {
         runID = run?.runID ?? 0
         // The source's records when the copy started: ones added since wait for the next copy.
         let upper: Int64
@@ -115,6 +116,14 @@ package final class CopyStoreJob: BatchJob, @unchecked Sendable {
                 }
             }
         }
+        let (destination, runID, deriver, totals) = (destination, runID, deriver, totals)
+        let allowDowngrade = config.settings.allowDowngrade
+        return BatchSink { items, progress throws(RederiveError) in
+            let counts = try destination.writeImportBatch(
+                items, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
+                progress: CopyStoreJob.merged(totals.withLock { $0 }, into: progress))
+            totals.withLock { $0.add(counts) }
+        }
     }
 
     func nextBatch() throws(RederiveError) -> [CopyRow]? { try fetcher?.next()?.get() }
@@ -134,13 +143,6 @@ package final class CopyStoreJob: BatchJob, @unchecked Sendable {
             }
         }
         return items
-    }
-
-    func write(_ items: [ImportItem], progress: RunStatistics) throws(RederiveError) {
-        let counts = try destination.writeImportBatch(
-            items, runID: runID, deriver: deriver, allowDowngrade: config.settings.allowDowngrade,
-            progress: Self.merged(totals.withLock { $0 }, into: progress))
-        totals.withLock { $0.add(counts) }
     }
 
     func cancel() { fetcher?.cancel() }

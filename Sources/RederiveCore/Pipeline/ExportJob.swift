@@ -45,10 +45,11 @@ public struct ExportConfiguration: Sendable {
 /// the last record present when the run started, so memory stays bounded. The file is
 /// written under a temporary name and renamed into place only when complete: after a
 /// failure or a stop nothing is left at the output path. The run is kept in the history.
-// @unchecked: everything but `write` runs on the driver's thread; `write` (the writer
-// thread) is the only user of the output file.
-public final class ExportJob: BatchJob, @unchecked Sendable {
-    /// Runs the export from `store`, whatever its engine.
+///
+/// The job runs on the driver's thread; its sink (the writer thread) appends to the output
+/// file, which the driver closes after the last write.
+public final class ExportJob: BatchJob {
+    /// Runs the export from `store`, whatever its engine (open read-write: the run is recorded).
     package static func run(
         _ config: ExportConfiguration, store: any ExportPageReader & RunHistory
     ) throws(RederiveError) -> RunReport {
@@ -67,7 +68,7 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
     private let config: ExportConfiguration
     private let since: String?
     private let store: any ExportPageReader & RunHistory
-    private var writer: ZstdWriter?
+    private var writer: Shared<ZstdWriter?>?
     private var upper: Int64 = 0
     private var cursor: Int64 = 0
     private var excluded = 0
@@ -79,9 +80,17 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
         self.deriver = config.deriver
     }
 
-    func start(_ run: RunStart?, log: Logger) throws(RederiveError) {
-        do { writer = try ZstdWriter(path: config.outPath) } catch { throw .io(error.message) }
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError) -> BatchSink<[UInt8]> {
+        let file: ZstdWriter
+        do { file = try ZstdWriter(path: config.outPath) } catch { throw .io(error.message) }
+        let writer = Shared<ZstdWriter?>(file)
+        self.writer = writer
         upper = try store.maxSeq()
+        return BatchSink { lines, _ throws(RederiveError) in
+            try writer.withLock { file throws(RederiveError) in
+                do throws(ZstdWriterError) { try file?.write(lines) } catch { throw .io(error.message) }
+            }
+        }
     }
 
     func nextBatch() throws(RederiveError) -> [ExportRow]? {
@@ -106,17 +115,16 @@ public final class ExportJob: BatchJob, @unchecked Sendable {
         return lines
     }
 
-    func write(_ lines: [UInt8], progress: RunStatistics) throws(RederiveError) {
-        do { try writer?.write(lines) } catch { throw .io(error.message) }
-    }
-
     func cancel() {}
 
     func finish(status: RunStatus, stats: inout RunStatistics) throws(RederiveError) {
         // Dropping an unfinished writer unlinks its temporary file: a stopped export leaves nothing.
         if status == .completed {
-            do { try writer?.finish() } catch { throw .io(error.message) }
+            try writer?.withLock { file throws(RederiveError) in
+                do throws(ZstdWriterError) { try file?.finish() } catch { throw .io(error.message) }
+            }
         }
+        writer?.withLock { $0 = nil }
         writer = nil
         excluded = max(0, try store.countRecords(upTo: upper) - stats.recordsDone)
     }

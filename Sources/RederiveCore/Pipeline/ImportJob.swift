@@ -44,9 +44,10 @@ public struct ImportConfiguration: Sendable {
 /// and upserts them with one writer, one transaction per batch. Idempotent: a record
 /// already stored with the same raw data and a current summary is left untouched, so a
 /// rerun after a crash ends with exactly the store an uninterrupted run makes.
-// @unchecked: `start`, `nextBatch` and `process` run on the driver's thread only; `write`
-// (the writer thread) reads immutable state and the `Mutex`-guarded totals.
-public final class ImportJob: BatchJob, @unchecked Sendable {
+///
+/// The job runs on the driver's thread; its sink (the writer thread) writes the batches and
+/// adds to the shared totals.
+public final class ImportJob: BatchJob {
     /// Runs the import into `store`, whatever its engine.
     package static func run(_ config: ImportConfiguration, store: any ImportWriter) throws(RederiveError) -> RunReport {
         try BatchRunner.run(ImportJob(config, store: store), settings: config.settings)
@@ -59,7 +60,7 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
     private let config: ImportConfiguration
     private let store: any ImportWriter
     private let pool: WorkerPool<RecordProcessor>
-    private let totals = Mutex(ImportBatchCounts())
+    private let totals = Shared(ImportBatchCounts())
     private var runID: Int64 = 0
     private var source: ExportBatchSource?
     private var log = Logger(label: "rederive.import")
@@ -81,7 +82,7 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
         self.pool = WorkerPool(workers: config.settings.workers) { RecordProcessor(deriver: deriver) }
     }
 
-    func start(_ run: RunStart?, log: Logger) throws(RederiveError) {
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError) -> BatchSink<[ImportItem]> {
         self.log = log
         runID = run?.runID ?? 0
         if let previous = run?.resumedFrom {
@@ -105,6 +106,14 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
             sum + ((try? FileManager.default.attributesOfItem(atPath: f)[.size] as? Int64) ?? 0)
         }
         source = ExportBatchSource(files: files, maxLines: config.settings.batchSize)
+        let (store, runID, deriver, totals) = (store, runID, deriver, totals)
+        let allowDowngrade = config.settings.allowDowngrade
+        return BatchSink { items, progress throws(RederiveError) in
+            let counts = try store.writeImportBatch(
+                items, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
+                progress: ImportJob.merged(totals.withLock { $0 }, into: progress))
+            totals.withLock { $0.add(counts) }
+        }
     }
 
     func nextBatch() -> ExportBatch? { source?.next() }
@@ -156,14 +165,6 @@ public final class ImportJob: BatchJob, @unchecked Sendable {
                     bytes: bytesInFile, records: recordsInFile))
         }
         return items
-    }
-
-    func write(_ items: [ImportItem], progress: RunStatistics) throws(RederiveError) {
-        let counts = try store.writeImportBatch(
-            items, runID: runID, deriver: deriver,
-            allowDowngrade: config.settings.allowDowngrade,
-            progress: Self.merged(totals.withLock { $0 }, into: progress))
-        totals.withLock { $0.add(counts) }
     }
 
     func cancel() { source?.cancel() }

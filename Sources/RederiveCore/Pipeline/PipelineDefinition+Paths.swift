@@ -10,7 +10,7 @@ extension PipelineDefinition {
         func resolve(_ path: String) -> String { Self.path(path, relativeTo: directory) }
         var copy = self
         // A server URL (`postgres://…`) is not a path.
-        copy.store = store.map { RecordStores.isURL($0) ? $0 : resolve($0) }
+        copy.store = store.map { StoreLocation($0).filePath == nil ? $0 : resolve($0) }
         copy.metricsFile = metricsFile.map(resolve)
         copy.stages = stages.map { stage in
             switch stage {

@@ -278,24 +278,13 @@ public enum PipelineRunner {
                 outcome.storeID = try readOnly.storeID()
                 let directory = pipeline.storeNamed(fileDirectory, storeID: outcome.storeID)
                 let planPath = filePlan.map { pipeline.storeNamed($0, storeID: outcome.storeID) }
-                let preview = try DeriveJob.preview(config, store: readOnly)
-                try preview.write(toDirectory: directory)
-                outcome.previews.append(preview)
-                result.stages[index].outcome = .previewed(preview, directory: directory)
-                log(
-                    .info, preview.tallyLine() + "; preview in \(directory)/",
-                    stageMetadata.merging([
-                        "status": "previewed", "exit": .stringConvertible(Int(preview.exitStatus)),
-                        "preview": .string(directory),
-                    ]) { $1 })
-                if let planPath {
-                    try DeriveJob.plan(preview, config: config, store: readOnly).write(to: planPath)
-                    log(
-                        .info,
-                        "plan written to \(planPath): apply it with "
-                            + "`rederive derive --db \(readOnly.path) --apply-plan \(planPath)`",
-                        stageMetadata.merging(["plan": .string(planPath)]) { $1 })
-                }
+                let preview = try DerivePreviewFlow.run(
+                    config, store: readOnly, directory: directory, planPath: planPath,
+                    previewed: { preview in
+                        outcome.previews.append(preview)
+                        result.stages[index].outcome = .previewed(preview, directory: directory)
+                    },
+                    log: { level, text, fields in log(level, text, stageMetadata.merging(fields) { $1 }) })
                 if preview.exitStatus != 0 { outcome.exitStatus = preview.exitStatus }
                 continue
             case .importExports(let config):

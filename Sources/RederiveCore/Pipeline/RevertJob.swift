@@ -25,9 +25,9 @@ public struct RevertConfiguration: Sendable {
 /// before) are counted as already reverted, so reverting twice is harmless. The revert is a
 /// recorded, resumable run (keyset over the history, with a checkpoint) and keeps what it
 /// replaces in the history too: reverting the revert redoes run N.
-// @unchecked: everything but `write` runs on the driver's thread; `write` (the writer
-// thread) only uses the store and immutable state.
-public final class RevertJob: BatchJob, @unchecked Sendable {
+///
+/// The job runs on the driver's thread; its sink (the writer thread) commits the restores.
+public final class RevertJob: BatchJob {
     /// Runs the revert (or its dry run) on `store`, whatever its engine.
     package static func run(_ config: RevertConfiguration, store: any RevertWriter) throws(RederiveError) -> RunReport {
         guard let command = try store.runCommand(id: config.run) else {
@@ -78,7 +78,9 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
         recording = config.dryRun ? nil : RunRecording(store: store, resumeKey: "revert:\(config.run)")
     }
 
-    func start(_ run: RunStart?, log: Logger) throws(RederiveError) {
+    func start(
+        _ run: RunStart?, log: Logger
+    ) throws(RederiveError) -> BatchSink<([(seq: Int64, summary: SummaryColumns)], Int64)> {
         self.log = log
         runID = run?.runID ?? 0
         cursor = run?.checkpointSeq ?? 0
@@ -94,6 +96,11 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
             }
         }
         log.debug("reverting", metadata: ["run": "\(config.run)", "command": "\(revertedCommand)"])
+        guard !config.dryRun else { return .discarding }
+        let (store, runID) = (store, runID)
+        return BatchSink { write, progress throws(RederiveError) in
+            try store.writeRevertBatch(write.0, runID: runID, checkpoint: write.1, progress: progress)
+        }
     }
 
     func nextBatch() throws(RederiveError) -> [RevertCandidate]? {
@@ -129,12 +136,6 @@ public final class RevertJob: BatchJob, @unchecked Sendable {
             }
         }
         return (restores, batch.last?.seq ?? cursor)
-    }
-
-    func write(_ write: ([(seq: Int64, summary: SummaryColumns)], Int64), progress: RunStatistics) throws(RederiveError)
-    {
-        guard !config.dryRun else { return }
-        try store.writeRevertBatch(write.0, runID: runID, checkpoint: write.1, progress: progress)
     }
 
     func cancel() {}

@@ -39,9 +39,10 @@ public struct SummarizeConfiguration: Sendable {
 /// workers, and writes one JSON object per good record, in input order. No store: the run
 /// is not recorded (its report's run id is 0). A signal stops it cleanly: the output file
 /// is not put in place (nothing is left at its path), the issue report covers what was read.
-// @unchecked: everything but `write` runs on the driver's thread; `write` (the writer
-// thread) is the only user of the output sink.
-public final class SummarizeJob: BatchJob, @unchecked Sendable {
+///
+/// The job runs on the driver's thread; its sink (the writer thread) writes the output,
+/// which the driver finishes after the last write.
+public final class SummarizeJob: BatchJob {
     /// Runs the job. Record problems go to the report; only I/O faults on the outputs throw.
     public static func run(_ config: SummarizeConfiguration) throws(RederiveError) -> RunReport {
         try BatchRunner.run(try SummarizeJob(config), settings: config.settings)
@@ -52,7 +53,7 @@ public final class SummarizeJob: BatchJob, @unchecked Sendable {
     var recording: RunRecording? { nil }
     var progressShowsBytes: Bool { true }
     private let config: SummarizeConfiguration
-    private let output: OutputSink
+    private let output: Shared<OutputSink>
     private let pool: WorkerPool<RecordProcessor>
     private var source: ExportBatchSource?
     private var duplicates = DuplicateIDTracker()
@@ -67,13 +68,17 @@ public final class SummarizeJob: BatchJob, @unchecked Sendable {
                 throw .io("\(directory): cannot create the drawings folder: \(error.localizedDescription)")
             }
         }
-        self.output = try OutputSink(path: config.outPath)
+        self.output = Shared(try OutputSink(path: config.outPath))
         let deriver = config.deriver
         self.pool = WorkerPool(workers: config.settings.workers) { RecordProcessor(deriver: deriver) }
     }
 
-    func start(_ run: RunStart?, log: Logger) {
+    func start(_ run: RunStart?, log: Logger) -> BatchSink<[UInt8]> {
         source = ExportBatchSource(files: config.files, maxLines: config.settings.batchSize)
+        let output = output
+        return BatchSink { lines, _ throws(RederiveError) in
+            if !lines.isEmpty { try output.withLock { out throws(RederiveError) in try out.write(lines) } }
+        }
     }
 
     func nextBatch() -> ExportBatch? { source?.next() }
@@ -128,15 +133,13 @@ public final class SummarizeJob: BatchJob, @unchecked Sendable {
         return out
     }
 
-    func write(_ lines: [UInt8], progress: RunStatistics) throws(RederiveError) {
-        if !lines.isEmpty { try output.write(lines) }
-    }
-
     func cancel() { source?.cancel() }
 
     func finish(status: RunStatus, stats: inout RunStatistics) throws(RederiveError) {
         // Standard output has been written as it went; a file is put in place only whole.
-        if status == .completed || config.outPath == nil { try output.finish() }
+        if status == .completed || config.outPath == nil {
+            try output.withLock { out throws(RederiveError) in try out.finish() }
+        }
     }
 
     func counts(_ stats: RunStatistics) -> [(String, Int)] { [("summarized", stats.recordsDone)] }

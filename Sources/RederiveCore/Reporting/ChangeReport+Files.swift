@@ -38,7 +38,7 @@ extension ChangeReport {
     public static func defaultDirectory(
         forStore location: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
-        guard RecordStores.isURL(location) else { return location + "-preview" }
+        guard StoreLocation(location).filePath == nil else { return location + "-preview" }
         let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()
         let state = environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/state"
         var name = RecordStores.redacted(location)

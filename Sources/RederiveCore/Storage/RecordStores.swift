@@ -1,16 +1,13 @@
 import Synchronization
 
-/// Opens stores by the text that names them (`--db`, `store:`): the file engine for a path,
-/// another engine for a URL whose scheme was registered. The core knows no engine: the
-/// command line registers SQLite (`RederiveSQLite`) for files and PostgreSQL
-/// (`RederivePostgres`) for `postgres://` at start-up.
+/// Opens stores by the text that names them (`--db`, `store:`), parsed once as a
+/// `StoreLocation`. The core knows no engine: the command line registers SQLite
+/// (`RederiveSQLite`) for file paths and PostgreSQL (`RederivePostgres`) for servers at
+/// start-up.
 package enum RecordStores {
     /// Opens a store as `mode` says (`.readOnly` writes and migrates nothing).
     package typealias Opener =
         @Sendable (_ location: String, _ mode: StoreOpenMode) throws(RederiveError) -> any RecordStore
-
-    /// The one redacted form of a location the engine parses (see `redacted(_:)`).
-    package typealias Redactor = @Sendable (_ location: String) -> String
 
     /// The engine for store files: how it checks a path before anything is locked or
     /// created, how it opens one, and the schema it writes (for `rederive --version`).
@@ -33,16 +30,54 @@ package enum RecordStores {
         }
     }
 
-    private static let openers = Mutex<[String: (open: Opener, redact: Redactor)]>([:])
-    private static let fileEngine = Mutex<FileEngine?>(nil)
+    /// The engine for server stores: which texts are its connection strings, how one shows
+    /// without its password, and how it opens one.
+    package struct ServerEngine: Sendable {
+        /// Whether text that is no `scheme://` URL is a connection string of this engine.
+        package var recognizes: @Sendable (_ text: String) -> Bool
+        /// The connection string's one shown form (no password).
+        package var redact: @Sendable (_ conninfo: String) -> String
+        /// Opens the store a connection string names.
+        package var open: Opener
 
-    /// Makes paths open with `engine` (the command line registers SQLite).
+        /// Describes a server engine.
+        package init(
+            recognizes: @escaping @Sendable (_ text: String) -> Bool,
+            redact: @escaping @Sendable (_ conninfo: String) -> String, open: @escaping Opener
+        ) {
+            (self.recognizes, self.redact, self.open) = (recognizes, redact, open)
+        }
+    }
+
+    private static let fileEngine = Mutex<FileEngine?>(nil)
+    private static let serverEngine = Mutex<ServerEngine?>(nil)
+
+    /// Makes file paths open with `engine` (the command line registers SQLite).
     package static func register(files engine: FileEngine) {
         fileEngine.withLock { $0 = engine }
     }
 
+    /// Makes server locations open with `engine` (the command line registers PostgreSQL).
+    package static func register(server engine: ServerEngine) {
+        serverEngine.withLock { $0 = engine }
+    }
+
     /// The schema the file engine writes, nil when none is registered.
     package static var fileSchemaVersion: String? { fileEngine.withLock { $0?.schemaVersion } }
+
+    /// Whether the registered server engine reads `text` as a connection string (false
+    /// without one).
+    package static func isServerConnectionString(_ text: String) -> Bool {
+        guard let engine = serverEngine.withLock({ $0 }) else { return false }
+        return engine.recognizes(text)
+    }
+
+    /// A server location's shown form, as its engine rebuilds it; without one, the scheme
+    /// alone (nothing that might hold a secret).
+    package static func redactedServer(_ conninfo: String) -> String {
+        guard let engine = serverEngine.withLock({ $0 }) else { return "postgres://(not shown)" }
+        return engine.redact(conninfo)
+    }
 
     // The registered file engine, or the usage error a build without one gives.
     private static func files(_ location: String) throws(RederiveError) -> FileEngine {
@@ -52,24 +87,13 @@ package enum RecordStores {
         return engine
     }
 
-    /// Makes `scheme://…` locations open with `opener` and show as `redactor` gives them.
-    package static func register(scheme: String, redactor: @escaping Redactor, _ opener: @escaping Opener) {
-        openers.withLock { $0[scheme.lowercased()] = (opener, redactor) }
-    }
-
     /// The one form of `location` that messages, logs, reports, results files, the run
-    /// history, lock files, metrics and default paths may show: a file path as it is; a URL
-    /// as its engine rebuilds it from the connection options it parses, without the password
-    /// (`postgres://user@host:port/dbname`); for a scheme no engine is registered for, the
-    /// scheme alone (nothing that might hold a secret).
-    package static func redacted(_ location: String) -> String {
-        guard let scheme = scheme(of: location) else { return location }
-        let key = scheme == "postgresql" ? "postgres" : scheme
-        guard let redact = openers.withLock({ $0[key]?.redact }) else { return "\(scheme)://(not shown)" }
-        return redact(location)
-    }
+    /// history, lock files, metrics and default paths may show (`StoreLocation.redacted`):
+    /// a file path as it is; a server as its engine rebuilds it from the connection string,
+    /// without the password; for a scheme no engine has, the scheme alone.
+    package static func redacted(_ location: String) -> String { StoreLocation(location).redacted }
 
-    /// The URL scheme of `location` (`postgres` in `postgres://…`), nil for a file path.
+    /// The URL scheme of `location` (`postgres` in `postgres://…`), nil for anything else.
     package static func scheme(of location: String) -> String? {
         guard let range = location.range(of: "://") else { return nil }
         let scheme = location[..<range.lowerBound]
@@ -79,27 +103,26 @@ package enum RecordStores {
         return scheme.lowercased()
     }
 
-    /// Whether `location` names a store on a server rather than a file.
-    package static func isURL(_ location: String) -> Bool { scheme(of: location) != nil }
-
     /// Decides, without creating or locking anything, whether `location` names a store that
-    /// can be opened as `mode` says (the file engine's check); a server URL is checked when
+    /// can be opened as `mode` says (the file engine's check); a server is checked when
     /// opened. Call it before taking the run lock, so a refused file gets no `.lock` beside it.
     package static func check(_ location: String, mode: StoreOpenMode) throws(RederiveError) {
-        if isURL(location) { return }
-        try files(location).check(location, mode)
+        guard case .sqlite(let path) = StoreLocation(location) else { return }
+        try files(path).check(path, mode)
     }
 
     /// Opens the store `location` names.
     package static func open(_ location: String, mode: StoreOpenMode) throws(RederiveError) -> any RecordStore {
-        guard let scheme = scheme(of: location) else { return try files(location).open(location, mode) }
-        if scheme == "postgresql" || scheme == "postgres" {
-            let opener = openers.withLock { $0["postgres"]?.open }
-            guard let opener else { throw .usage("\(scheme)://: this build has no PostgreSQL engine") }
-            return try opener(location, mode)
+        switch StoreLocation(location) {
+        case .sqlite(let path):
+            return try files(path).open(path, mode)
+        case .unknownScheme(let scheme):
+            throw .usage("\(scheme)://: no store engine for this scheme (postgres:// or a path)")
+        case .server(let conninfo):
+            guard let engine = serverEngine.withLock({ $0 }) else {
+                throw .usage("\(StoreLocation(location).redacted): this build has no PostgreSQL engine")
+            }
+            return try engine.open(conninfo, mode)
         }
-        let opener = openers.withLock { $0[scheme]?.open }
-        guard let opener else { throw .usage("\(scheme)://: no store engine for this scheme (postgres:// or a path)") }
-        return try opener(location, mode)
     }
 }

@@ -11,7 +11,7 @@ package enum StoreFolderCheck {
     /// server URL, an existing store or an existing folder pass; nothing is created.
     package static func check(_ location: String, createDirs: Bool, how: String = "--create-dirs") throws(RederiveError)
     {
-        if createDirs || RecordStores.isURL(location) { return }
+        if createDirs || StoreLocation(location).filePath == nil { return }
         let fm = FileManager.default
         if fm.fileExists(atPath: location) { return }
         let folder = OutputFile.folder(of: location)

@@ -136,6 +136,20 @@ final class ResumablePlanCommandTests: XCTestCase {
         StoreInspection.assertEqual(try applied(db), try applied(reference), "stopped apply vs uninterrupted")
     }
 
+    /// On SQLite one process applies a plan: a second one started while it runs is busy
+    /// (exit 6, writing nothing), and the first finishes to the uninterrupted result. (On
+    /// PostgreSQL they share the run: `PostgresPlanApplyTests`.)
+    func testASecondApplyWhileOneRunsIsBusyOnSQLite() throws {
+        let reference = try referenceApply()
+        let child = try CommandLineTool.Child(apply(db), stderrPath: dir.file("first.err"))
+        XCTAssertNotNil(CommandLineTool.waitForProgress(child, db: db, command: "derive", records: 100, after: 1))
+        let second = try rederive(apply(db))
+        XCTAssertEqual(second.status, ExitStatus.busy, second.stderr)
+        let (status, _) = child.wait()
+        XCTAssertEqual(status, 0, child.stderr)
+        StoreInspection.assertEqual(try applied(db), try applied(reference), "busy second apply vs uninterrupted")
+    }
+
     func testAResumedApplyRefusesRecordsChangedOutsideThePlanAndNamesThem() throws {
         _ = try killMidApply(apply(db), records: 400)
         // A record the plan still has to write (stale, late in the store), derived outside it.

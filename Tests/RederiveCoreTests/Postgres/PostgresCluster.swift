@@ -55,6 +55,11 @@ final class PostgresCluster: @unchecked Sendable {
 
     /// Stops the server and removes its directory.
     func stop() {
+        if let text = try? String(contentsOfFile: "\(directory)/pgbouncer.pid", encoding: .utf8),
+            let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
+            kill(pid, SIGTERM)
+        }
         _ = try? run(["\(bin)/pg_ctl", "-D", "\(directory)/data", "-m", "immediate", "-w", "stop"])
         try? FileManager.default.removeItem(atPath: directory)
     }
@@ -105,6 +110,47 @@ final class PostgresCluster: @unchecked Sendable {
         let spelled = encoded ? password.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" : password
         return "postgres://\(role):\(spelled)@127.0.0.1:\(port)/\(name)"
     }
+
+    /// A PgBouncer (Debian's `pgbouncer`) in transaction pooling mode in front of the
+    /// cluster, started once, with `poolSize` server connections per database (fewer than its
+    /// clients: their transactions share them); returns its port, nil when `pgbouncer` is not
+    /// installed. Stopped with the cluster.
+    func pgBouncer(poolSize: Int = 2) throws -> Int? {
+        try Self.lock.withLock {
+            if let bouncerPort { return bouncerPort }
+            let binary = "/usr/sbin/pgbouncer"
+            guard FileManager.default.isExecutableFile(atPath: binary) else { return nil }
+            let port = try Self.freePort()
+            let users = "\(directory)/pgbouncer-users.txt"
+            try "\"postgres\" \"\"\n".write(toFile: users, atomically: true, encoding: .utf8)
+            let ini = """
+                [databases]
+                * = host=127.0.0.1 port=\(self.port)
+                [pgbouncer]
+                listen_addr = 127.0.0.1
+                listen_port = \(port)
+                unix_socket_dir =
+                auth_type = trust
+                auth_file = \(users)
+                pool_mode = transaction
+                default_pool_size = \(poolSize)
+                max_client_conn = 200
+                logfile = \(directory)/pgbouncer.log
+                pidfile = \(directory)/pgbouncer.pid
+
+                """
+            try ini.write(toFile: "\(directory)/pgbouncer.ini", atomically: true, encoding: .utf8)
+            if getuid() == 0 { _ = try Self.exec(["/bin/chown", "postgres", users, "\(directory)/pgbouncer.ini"]) }
+            try run([binary, "-d", "\(directory)/pgbouncer.ini"])
+            for _ in 0..<100 where !FileManager.default.fileExists(atPath: "\(directory)/pgbouncer.pid") {
+                usleep(50_000)
+            }
+            bouncerPort = port
+            return port
+        }
+    }
+
+    private var bouncerPort: Int?
 
     /// Runs `text` with psql on the database of `url` (or `database`); returns its rows,
     /// one line each, columns separated by `|`.

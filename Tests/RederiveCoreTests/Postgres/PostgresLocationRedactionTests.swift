@@ -30,6 +30,33 @@ final class PostgresLocationRedactionTests: XCTestCase {
         XCTAssertEqual(RecordStores.redacted("foo://u:secret@h/db"), "foo://(not shown)")
     }
 
+    func testEveryLibpqFormIsShownWithoutItsPassword() {
+        XCTAssertEqual(
+            RecordStores.redacted("host=db.example port=6432 dbname=rooms user=u password='s3 cr@t' sslmode=require"),
+            "postgres://u@db.example:6432/rooms")
+        XCTAssertEqual(
+            RecordStores.redacted("postgresql://u:pw@h1:5432,h2:5433/rooms?target_session_attrs=read-write"),
+            "postgres://u@h1:5432,h2:5433/rooms")
+        XCTAssertEqual(
+            RecordStores.redacted("postgresql://u:pw@/rooms?host=/var/run/postgresql&port=5433"),
+            "postgres://u@/rooms?host=/var/run/postgresql&port=5433")
+        XCTAssertEqual(RecordStores.redacted("service=rooms password=pw"), "postgres:///?service=rooms")
+        XCTAssertEqual(RecordStores.redacted("postgres://u@[::1]:5432/db"), "postgres://u@[::1]:5432/db")
+    }
+
+    func testWhatLibpqReadsDecidesServerOrFile() {
+        XCTAssertTrue(StoreLocation("host=127.0.0.1 dbname=rooms").isServer)
+        XCTAssertTrue(StoreLocation("service=rooms").isServer)
+        XCTAssertTrue(StoreLocation("postgresql://u@/rooms?host=/tmp").isServer)
+        XCTAssertEqual(StoreLocation("out/rooms.sqlite"), .sqlite(path: "out/rooms.sqlite"))
+        XCTAssertEqual(StoreLocation("rooms=1.sqlite"), .sqlite(path: "rooms=1.sqlite"))  // no libpq keyword
+        XCTAssertEqual(StoreLocation("foo://x"), .unknownScheme("foo"))
+        XCTAssertTrue(StoreLocation("out/rooms.sqlite").holdsRunLockFile)
+        XCTAssertFalse(StoreLocation("dbname=rooms").holdsRunLockFile)
+        // An unencoded `@` in the password is encoded for libpq (the last `@` ends the user part).
+        XCTAssertEqual(StoreLocation("postgres://u:p@ss@h/db"), .server(conninfo: "postgres://u:p%40ss@h/db"))
+    }
+
     func testAFilePathIsShownAsItIs() {
         XCTAssertEqual(RecordStores.redacted("out/rooms:1@2.sqlite"), "out/rooms:1@2.sqlite")
     }
@@ -39,7 +66,7 @@ final class PostgresLocationRedactionTests: XCTestCase {
             try RecordStores.open("postgres://u:s3cret@h/db?sslmode=x", mode: .readOnly)
         }
         guard case .failure(let error) = failure else { return XCTFail("opened") }
-        XCTAssertTrue("\(error)".contains("postgres://u@h:5432/db: sslmode x"), "\(error)")
+        XCTAssertTrue("\(error)".contains("postgres://u@h:5432/db: invalid sslmode value: \"x\""), "\(error)")
         XCTAssertFalse("\(error)".contains("s3cret"), "\(error)")
     }
 }

@@ -4,6 +4,8 @@ import XCTest
 /// A plan's apply on a real PostgreSQL server through the built binary: killed (`kill -9`)
 /// mid-way and run again, it finishes the same run, to exactly what an uninterrupted apply
 /// of the same plan makes on a twin store; run once more, it says the plan is applied.
+/// Spread over processes (`--processes 2`) or joined by a second "host" while it runs, it
+/// is one run with exactly the uninterrupted result too.
 final class PostgresPlanApplyTests: XCTestCase {
     private var cluster: PostgresCluster!
     private var dir = ""
@@ -105,5 +107,122 @@ final class PostgresPlanApplyTests: XCTestCase {
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stderr.contains("this plan was already applied by run \(runID[0])"), again.stderr)
         XCTAssertEqual(try applied(store.url), try applied(reference.url), "a finished plan writes nothing")
+    }
+
+    /// A 1,500-record corpus (the stores of the tests below).
+    private func corpus() throws -> String {
+        let corpus = dir + "/corpus.jsonl.zst"
+        XCTAssertEqual(
+            try rederive([
+                "generate", "--out", corpus, "--records", "1500", "--seed", "3", "--core-model-bytes", "200",
+            ]).status, 0)
+        return corpus
+    }
+
+    private func apply(_ s: (url: String, plan: String)) -> [String] {
+        ["derive", "--db", s.url, "--apply-plan", s.plan, "--batch-size", "20", "--workers", "1"]
+    }
+
+    func testAnApplySpreadOverTwoProcessesIsOneRunWithTheUninterruptedResult() throws {
+        let corpus = try corpus()
+        let reference = try staleStore(corpus, name: "reference")
+        let store = try staleStore(corpus, name: "store")
+        let uninterrupted = try rederive(apply(reference))
+        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
+
+        // Both processes check the plan while the other may already be committing ranges.
+        let spread = try rederive(apply(store) + ["--processes", "2"])
+        XCTAssertEqual(spread.status, 0, spread.stderr)
+        try assertSame(try applied(store.url), try applied(reference.url), "two processes vs one")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run WHERE command = 'derive'", url: store.url), ["1"])
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM summary_history", url: store.url), ["1000"])
+    }
+
+    func testASecondHostJoiningARunningApplyGivesTheUninterruptedResult() throws {
+        let corpus = try corpus()
+        let reference = try staleStore(corpus, name: "reference")
+        let store = try staleStore(corpus, name: "store")
+        let uninterrupted = try rederive(apply(reference))
+        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
+
+        let first = try CommandLineTool.Child(apply(store), stderrPath: dir + "/first.err")
+        // The second "host" starts once the first has committed a range: its check of the plan
+        // meets the first one's writes, and ranges go on being committed while it checks.
+        let deadline = Date().addingTimeInterval(120)
+        var done = 0
+        while first.isRunning && Date() < deadline && done < 1 {
+            done =
+                Int(
+                    (try? cluster.sql("SELECT count(*) FROM derive_range WHERE state = 'done'", url: store.url))?
+                        .first ?? "0") ?? 0
+            usleep(2_000)
+        }
+        XCTAssertTrue(first.isRunning, "the first apply is still running when the second starts")
+        let second = try CommandLineTool.Child(apply(store), stderrPath: dir + "/second.err")
+        let (secondStatus, _) = second.wait()
+        let (firstStatus, _) = first.wait()
+        XCTAssertEqual(firstStatus, 0, first.stderr)
+        XCTAssertEqual(secondStatus, 0, second.stderr)
+        XCTAssertFalse(second.stderr.contains("the store changed since the plan"), second.stderr)
+        try assertSame(try applied(store.url), try applied(reference.url), "joined apply vs uninterrupted")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run WHERE command = 'derive'", url: store.url), ["1"])
+    }
+
+    func testTwoHostsStartingOneApplyTogetherShareItsRun() throws {
+        let corpus = try corpus()
+        let reference = try staleStore(corpus, name: "reference")
+        let store = try staleStore(corpus, name: "store")
+        let uninterrupted = try rederive(apply(reference))
+        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
+
+        // Host B reads the plan's runs before host A has begun the run, then checks slowly (one
+        // record a read) while A, done checking, commits ranges: B meets the writes of a run
+        // it did not know, which is still the plan's.
+        let hostA = try CommandLineTool.Child(apply(store), stderrPath: dir + "/hostA.err")
+        let hostB = try CommandLineTool.Child(
+            ["derive", "--db", store.url, "--apply-plan", store.plan, "--batch-size", "1", "--workers", "1"],
+            stderrPath: dir + "/hostB.err")
+        for host in [hostA, hostB] {
+            let (status, _) = host.wait()
+            XCTAssertEqual(status, 0, host.stderr)
+        }
+        try assertSame(try applied(store.url), try applied(reference.url), "two hosts vs one")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run WHERE command = 'derive'", url: store.url), ["1"])
+    }
+
+    func testAPipelineApplyStageOnTwoHostsSharesThePlansRun() throws {
+        let corpus = try corpus()
+        let reference = try staleStore(corpus, name: "reference")
+        let store = try staleStore(corpus, name: "store")
+        XCTAssertEqual(try rederive(apply(reference)).status, 0)
+        let pipeline = dir + "/apply.yml"
+        try """
+        version: 1
+        name: backfill-apply
+        stages:
+          - derive: { apply-plan: store-plan.json, batch-size: 20, workers: 1 }
+        """.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        // As above: host B checks slowly while host A commits ranges.
+        let hostA = try CommandLineTool.Child(["run", pipeline, "--db", store.url], stderrPath: dir + "/pipeA.err")
+        let hostB = try CommandLineTool.Child(
+            ["run", pipeline, "--db", store.url, "--batch-size", "1"], stderrPath: dir + "/pipeB.err")
+        for host in [hostA, hostB] {
+            let (status, _) = host.wait()
+            XCTAssertEqual(status, 0, host.stderr)
+        }
+        try assertSame(try applied(store.url), try applied(reference.url), "pipeline on two hosts vs one apply")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run WHERE command = 'derive'", url: store.url), ["1"])
+    }
+
+    /// Compares two `applied` listings, naming the first difference (not the whole listings).
+    private func assertSame(
+        _ a: [String], _ b: [String], _ what: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        guard a != b else { return }
+        let i = (0..<min(a.count, b.count)).first { a[$0] != b[$0] } ?? min(a.count, b.count)
+        XCTFail(
+            "\(what): \(a.count) vs \(b.count) rows; first difference at row \(i): "
+                + "\(i < a.count ? String(a[i].prefix(200)) : "-") vs \(i < b.count ? String(b[i].prefix(200)) : "-")",
+            file: file, line: line)
     }
 }

@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+
+extension DeriveJob {
+    func start(_ run: RunStart?, log: Logger) throws(RederiveError) -> BatchSink<Results> {
+        // A preview is bounded like a fresh run: rows added while it reads are not counted.
+        let upper: Int64
+        if let bound = run?.upperBoundSeq ?? config.upperBound { upper = bound } else { upper = try store.maxSeq() }
+        if case .preview(_, let counter) = mode { counter.highWaterMark = upper }
+        let first = run?.checkpointSeq ?? 0
+        if case .apply = mode, let run, let claims = store.rangeClaims {
+            let leases = try startClaiming(claims, run: run, upTo: upper, log: log)
+            return makeSink(claims: claims, leases: leases)
+        }
+        if case .preview(_, let counter) = mode { counter.lastRunID = try store.lastRunID() }
+        if let run {
+            runID = run.runID
+            try store.setUpperBound(runID: run.runID, upperBoundSeq: upper)
+            if let previous = run.resumedFrom {
+                log.notice("continuing unfinished run \(previous) after record key \(first) (up to \(upper))")
+            }
+        }
+        // The count is a scan of its own and only feeds the progress line's ETA: skip it when
+        // there is no terminal to show one.
+        if config.settings.showProgress && isatty(2) == 1 {
+            total =
+                try store.countSelected(
+                    config.selection, deriver: deriver,
+                    allowDowngrade: config.settings.allowDowngrade, after: first, upTo: upper)
+                + (run?.carried?.recordsRead ?? 0)
+        }
+        log.debug(
+            "selected",
+            metadata: [
+                "after": "\(first)", "upTo": "\(upper)",
+                "selection": "\(config.selection.description)",
+            ])
+        let (store, selection, deriver, limit) = (store, config.selection, deriver, config.settings.batchSize)
+        let allowDowngrade = config.settings.allowDowngrade
+        fetcher = Prefetcher(capacity: 1) { emit in
+            var cursor = first
+            while true {
+                do throws(RederiveError) {
+                    let batch = try store.fetchRooms(
+                        selection, deriver: deriver, allowDowngrade: allowDowngrade,
+                        after: cursor, upTo: upper, limit: limit)
+                    guard let last = batch.last else { return }
+                    cursor = last.seq
+                    if !emit(.success(RoomBatch(rooms: batch, claim: nil))) { return }
+                } catch {
+                    _ = emit(.failure(error))
+                    return
+                }
+            }
+        }
+        return makeSink(claims: nil, leases: nil)
+    }
+
+    /// The sink of this run's writes (a dry run's commits nothing).
+    private func makeSink(claims: (any DeriveRangeClaims)?, leases: LeaseKeeper?) -> BatchSink<Results> {
+        let commits = if case .apply = mode { true } else { false }
+        let sink = DeriveSink(
+            store: store, deriver: deriver, runID: runID, claims: claims, leases: leases, commits: commits)
+        self.sink = sink
+        return BatchSink { results, progress throws(RederiveError) in try sink.write(results, progress: progress) }
+    }
+
+    /// The range-claiming start: the selection is cut into ranges once (a process joining
+    /// the run finds them cut), then the producer claims one range after another, waiting
+    /// while other processes hold the last ones (their leases may still run out).
+    func startClaiming(
+        _ claims: any DeriveRangeClaims, run: RunStart, upTo: Int64, log: Logger
+    ) throws(RederiveError) -> LeaseKeeper {
+        runID = run.runID
+        rangeClaims = claims
+        let cut = try claims.prepareRanges(
+            runID: run.runID, selection: config.selection, deriver: deriver,
+            allowDowngrade: config.settings.allowDowngrade, upTo: upTo, rangeSize: config.settings.batchSize)
+        log.info(
+            "claiming ranges of run \(run.runID) as \(claims.workerName)",
+            metadata: ["ranges": "\(cut.ranges)", "upTo": "\(cut.upTo)"])
+        let (store, selection, deriver, runID) = (store, config.selection, deriver, run.runID)
+        let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
+        let leases = LeaseKeeper(claims)
+        fetcher = Prefetcher(capacity: 1) { emit in
+            while !stop.stopped.load(ordering: .relaxed) {
+                do throws(RederiveError) {
+                    switch try claims.claimNext(runID: runID) {
+                    case .finished:
+                        return
+                    case .wait(let seconds):
+                        Thread.sleep(forTimeInterval: min(max(seconds, 0.05), 0.5))
+                    case .claimed(let claim):
+                        leases.hold(claim)
+                        var rooms: [StoredRoom] = []
+                        var cursor = claim.after
+                        while true {
+                            let page = try store.fetchRooms(
+                                selection, deriver: deriver, allowDowngrade: allowDowngrade,
+                                after: cursor, upTo: claim.upTo, limit: limit)
+                            rooms += page
+                            // A range holds about `limit` selected records: a full page that
+                            // reaches its end needs no second (empty) read.
+                            guard let last = page.last, page.count == limit, last.seq < claim.upTo else { break }
+                            cursor = last.seq
+                        }
+                        if !emit(.success(RoomBatch(rooms: rooms, claim: claim))) { return }
+                    }
+                } catch {
+                    _ = emit(.failure(error))
+                    return
+                }
+            }
+        }
+        return leases
+    }
+}

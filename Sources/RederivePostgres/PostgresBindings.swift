@@ -1,0 +1,139 @@
+import Foundation
+
+/// A value sent as a statement parameter in PostgreSQL's binary format, with its type's OID
+/// (the server then reads it as that type, as postgres-nio sent them).
+protocol PostgresEncodable {
+    /// The parameter's type OID (0: let the server infer it).
+    var postgresOID: UInt32 { get }
+    /// The value in binary format, nil for NULL.
+    func postgresBytes() -> [UInt8]?
+}
+
+/// A type a one-dimensional array parameter can hold (`int8[]`, `text[]`, …).
+protocol PostgresArrayElement: PostgresEncodable {
+    /// The element type's OID.
+    static var elementOID: UInt32 { get }
+    /// The array type's OID.
+    static var arrayOID: UInt32 { get }
+}
+
+/// The parameters of one statement (`$1`, `$2`, …), all in binary format.
+struct PostgresBindings {
+    private(set) var types: [UInt32] = []
+    private(set) var values: [[UInt8]?] = []
+
+    /// How many parameters.
+    var count: Int { values.count }
+
+    /// Adds `value` as the next parameter.
+    mutating func append(_ value: any PostgresEncodable) {
+        types.append(value.postgresOID)
+        values.append(value.postgresBytes())
+    }
+
+    /// Adds NULL of a type the server infers.
+    mutating func appendNull() {
+        types.append(0)
+        values.append(nil)
+    }
+
+    /// Bindings from a list of values (nil binds NULL).
+    static func of(_ values: (any PostgresEncodable)?...) -> PostgresBindings {
+        var binds = PostgresBindings()
+        for value in values {
+            if let value { binds.append(value) } else { binds.appendNull() }
+        }
+        return binds
+    }
+}
+
+/// Big-endian bytes of a fixed-width integer.
+private func networkBytes<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+    withUnsafeBytes(of: value.bigEndian) { Array($0) }
+}
+
+extension Int: PostgresArrayElement {
+    var postgresOID: UInt32 { 20 }
+    func postgresBytes() -> [UInt8]? { networkBytes(Int64(self)) }
+    static var elementOID: UInt32 { 20 }
+    static var arrayOID: UInt32 { 1016 }
+}
+
+extension Int64: PostgresArrayElement {
+    var postgresOID: UInt32 { 20 }
+    func postgresBytes() -> [UInt8]? { networkBytes(self) }
+    static var elementOID: UInt32 { 20 }
+    static var arrayOID: UInt32 { 1016 }
+}
+
+extension Int32: PostgresArrayElement {
+    var postgresOID: UInt32 { 23 }
+    func postgresBytes() -> [UInt8]? { networkBytes(self) }
+    static var elementOID: UInt32 { 23 }
+    static var arrayOID: UInt32 { 1007 }
+}
+
+extension Double: PostgresArrayElement {
+    var postgresOID: UInt32 { 701 }
+    func postgresBytes() -> [UInt8]? { networkBytes(bitPattern) }
+    static var elementOID: UInt32 { 701 }
+    static var arrayOID: UInt32 { 1022 }
+}
+
+extension String: PostgresArrayElement {
+    var postgresOID: UInt32 { 25 }
+    func postgresBytes() -> [UInt8]? { Array(utf8) }
+    static var elementOID: UInt32 { 25 }
+    static var arrayOID: UInt32 { 1009 }
+}
+
+extension Bool: PostgresArrayElement {
+    var postgresOID: UInt32 { 16 }
+    func postgresBytes() -> [UInt8]? { [self ? 1 : 0] }
+    static var elementOID: UInt32 { 16 }
+    static var arrayOID: UInt32 { 1000 }
+}
+
+/// Bytes bound as `bytea`.
+extension Data: PostgresArrayElement {
+    var postgresOID: UInt32 { 17 }
+    func postgresBytes() -> [UInt8]? { Array(self) }
+    static var elementOID: UInt32 { 17 }
+    static var arrayOID: UInt32 { 1001 }
+}
+
+extension Optional: PostgresEncodable where Wrapped: PostgresArrayElement {
+    var postgresOID: UInt32 { Wrapped.elementOID }
+    func postgresBytes() -> [UInt8]? { self?.postgresBytes() }
+}
+
+extension Optional: PostgresArrayElement where Wrapped: PostgresArrayElement {
+    static var elementOID: UInt32 { Wrapped.elementOID }
+    static var arrayOID: UInt32 { Wrapped.arrayOID }
+}
+
+/// A one-dimensional array (binary array format: dimensions, a NULL flag, the element type,
+/// then each element as its length and bytes; -1 for NULL).
+extension Array: PostgresEncodable where Element: PostgresArrayElement {
+    var postgresOID: UInt32 { Element.arrayOID }
+
+    func postgresBytes() -> [UInt8]? {
+        let elements = map { $0.postgresBytes() }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20 + elements.reduce(0) { $0 + 4 + ($1?.count ?? 0) })
+        bytes += networkBytes(Int32(1))
+        bytes += networkBytes(Int32(elements.contains { $0 == nil } ? 1 : 0))
+        bytes += networkBytes(Element.elementOID)
+        bytes += networkBytes(Int32(elements.count))
+        bytes += networkBytes(Int32(1))
+        for element in elements {
+            if let element {
+                bytes += networkBytes(Int32(element.count))
+                bytes += element
+            } else {
+                bytes += networkBytes(Int32(-1))
+            }
+        }
+        return bytes
+    }
+}
