@@ -8,7 +8,7 @@ enum PostgresSchema {
     /// The migrations in order: name and SQL.
     static let migrations: [(name: String, sql: String)] = [
         ("pg-v1-initial", initial), ("pg-v2-text-with-nul", textWithNUL),
-        ("pg-v3-failure-ack", failureAck),
+        ("pg-v3-failure-ack", failureAck), ("pg-v4-faulted-files", faultedFiles),
     ]
 
     /// The names this build knows.
@@ -165,6 +165,19 @@ enum PostgresSchema {
             failure_key TEXT PRIMARY KEY,
             failure_first_seen_at TEXT NOT NULL,
             acknowledged_at TEXT NOT NULL
+        )
+        """
+
+    /// Export files that ended in a file fault, by content hash (see `FaultedFile`).
+    private static let faultedFiles = """
+        CREATE TABLE faulted_file (
+            content_hash TEXT PRIMARY KEY,
+            path TEXT NOT NULL,
+            bytes BIGINT NOT NULL,
+            code TEXT NOT NULL,
+            message TEXT NOT NULL,
+            run_id BIGINT NOT NULL,
+            faulted_at TEXT NOT NULL
         )
         """
 }

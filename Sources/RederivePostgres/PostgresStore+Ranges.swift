@@ -74,7 +74,20 @@ extension PostgresStore: DeriveRangeClaims {
                 """, .of(runID)
             ).rows[0]
             guard try pending.get("n", as: Int.self) > 0 else { return .finished }
-            return .wait(seconds: max(0.05, try pending.get("wait", as: Double?.self) ?? 0.05))
+            let held = try reader.run(
+                """
+                SELECT seq_from, seq_to, COALESCE(claimed_by, '') AS holder,
+                       to_char(lease_until AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS until
+                FROM derive_range WHERE run_id = $1 AND state = 'claimed' AND claimed_by IS DISTINCT FROM $2
+                ORDER BY seq_from
+                """, .of(runID, workerName)
+            ).rows.map {
+                RangeWait.Held(
+                    seqFrom: try $0.get("seq_from"), seqTo: try $0.get("seq_to"), holder: try $0.get("holder"),
+                    leaseUntil: try $0.get("until", as: String?.self))
+            }
+            return .wait(
+                RangeWait(seconds: max(0.05, try pending.get("wait", as: Double?.self) ?? 0.05), held: held))
         }
     }
 

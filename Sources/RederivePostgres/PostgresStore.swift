@@ -88,8 +88,11 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
 
     /// The one line for a server that cannot be reached or refuses the login, with a hint.
     static func cannotConnect(_ path: String, _ error: Error) -> String {
-        "\(path): cannot connect: \(PostgresSession.describe(error)) (check that the server is up and the "
-            + "connection string, PG* variables, password file or service file are right)"
+        let line = ConnectionFailure.line(store: path, doing: "connect", message: PostgresSession.describe(error))
+        // A cause ConnectionFailure knows carries its own hint; any other (a refused login) gets this one.
+        if line.hasSuffix("once the server is reachable") { return line }
+        return line + " (check that the server is up and the connection string, PG* variables, password file or "
+            + "service file are right)"
     }
 
     // Refuses a newer schema (read only), then applies the missing migrations in one
@@ -194,7 +197,7 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         } catch let error as RederiveError {
             throw error
         } catch {
-            throw .io("\(path): cannot \(what): \(PostgresSession.describe(error))")
+            throw .io(ConnectionFailure.line(store: path, doing: what, message: PostgresSession.describe(error)))
         }
     }
 

@@ -9,6 +9,7 @@ enum StoreSchema {
         migrator.registerMigration("v1-initial", migrate: createInitialSchema)
         migrator.registerMigration("v2-summary-history", migrate: addSummaryHistory)
         migrator.registerMigration("v3-failure-ack", migrate: addFailureAck)
+        migrator.registerMigration("v4-faulted-files", migrate: addFaultedFiles)
         return migrator
     }
 
@@ -158,6 +159,24 @@ enum StoreSchema {
                     failure_first_seen_at TEXT NOT NULL,
                     acknowledged_at TEXT NOT NULL
                 )
+                """)
+    }
+
+    /// Export files that ended in a file fault (truncated, damaged, unreadable), by content
+    /// hash with the fault: a nightly import (`--skip-imported-files`) does not read the same
+    /// bytes again until `--retry-files`.
+    private static func addFaultedFiles(_ db: Database) throws {
+        try db.execute(
+            sql: """
+                CREATE TABLE faulted_file (
+                    content_hash TEXT PRIMARY KEY,
+                    path TEXT NOT NULL,
+                    bytes INTEGER NOT NULL,
+                    code TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    run_id INTEGER NOT NULL,
+                    faulted_at TEXT NOT NULL
+                );
                 """)
     }
 }

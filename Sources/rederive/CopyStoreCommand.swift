@@ -64,7 +64,7 @@ struct CopyStore: ParsableCommand {
 
     func run() throws {
         output.bootstrap()
-        let status = CommandRunner.run {
+        let status = CommandRunner.run(tracing: output, command: "copy-store") {
             try output.checkOutputs([("--report", report)], stores: [from, to])
             if StoreLocation(from).filePath != nil, !FileManager.default.fileExists(atPath: from) {
                 throw RederiveError.usage("\(from): no such store (--from names the store to copy)")

@@ -158,7 +158,7 @@ struct Derive: ParsableCommand {
         output.bootstrap()
         if dryRun { throw ExitCode(runDry()) }
         if let processes, processes > 1 { throw ExitCode(WorkerProcesses.run(count: processes)) }
-        let status = CommandRunner.run {
+        let status = CommandRunner.run(tracing: output, command: "derive") {
             try output.checkOutputs(
                 [("--report", options.report)], stores: [options.db], inputs: applyPlan.map { [$0] } ?? [])
             // A mistyped --db must not quietly create (and "derive") an empty store.
@@ -183,11 +183,12 @@ struct Derive: ParsableCommand {
     /// `--dry-run`: read-only store, no clean-stop handlers (nothing to commit: a stop ends
     /// the process after removing its temporary files, see `TemporaryFiles`, and the preview
     /// files are only ever renamed into place whole).
-    private func runDry() -> Int32 {
-        CommandRunner.run {
+    private func runDry() -> ExitStatus {
+        CommandRunner.run(tracing: output, command: "derive --dry-run") {
             let previewFiles = ChangeReport.files(inDirectory: previewDirectory).all.map { ("--preview-out", $0) }
             try output.checkOutputs(
                 [("--report", options.report), ("--plan", plan)] + previewFiles, stores: [options.db])
+            OutputOptions.metricsFileChecked(nil)  // a preview leaves the metrics file alone, failed or not
             try OutputPathCheck.writableFolder(
                 previewDirectory,
                 what: "--preview-out")

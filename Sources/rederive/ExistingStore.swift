@@ -11,8 +11,8 @@ enum ExistingStore {
     /// (taken as `locking` says; a server store has none) until `body` returns. A missing
     /// path is a usage error (exit 1).
     static func withLockedStore(
-        _ location: String, locking: LockOptions, _ body: (any RecordStore) throws -> Int32
-    ) throws -> Int32 {
+        _ location: String, locking: LockOptions, _ body: (any RecordStore) throws -> ExitStatus
+    ) throws -> ExitStatus {
         // Decided before the lock: a refused file gets no `.lock` beside it.
         try RecordStores.check(location, mode: .existing)
         let lock = try locking.acquire(store: location)

@@ -31,12 +31,15 @@ struct Export: ParsableCommand {
 
             Records left out because their summary is stale or never
             derived are counted in a warning (derive them first, or use
-            --all-records); the export then exits 3.
+            --all-records); the export then exits 3. An export with no
+            record at all (and no --since) never replaces a file at --out
+            that holds records: it keeps that file and exits 8
+            (--allow-empty replaces it).
 
             Exit status: 0 written, 3 written but records left out as
-            stale, 1 usage error, 2 fatal I/O (nothing
-            written at --out), 130/143 stopped by SIGINT/SIGTERM (nothing
-            written at --out).
+            stale, 8 nothing to write and the old file kept, 1 usage
+            error, 2 fatal I/O (nothing written at --out), 130/143
+            stopped by SIGINT/SIGTERM (nothing written at --out).
             """
     )
 
@@ -54,6 +57,11 @@ struct Export: ParsableCommand {
     @Option(help: "Only summaries derived at or after this ISO 8601 time, e.g. 2026-11-01T00:00:00Z or 2026-11-01.")
     var since: String?
 
+    @Flag(
+        name: .customLong("allow-empty"),
+        help: "Replace an output file that holds records even when this export has none (default: keep it, exit 8).")
+    var allowEmpty = false
+
     @OptionGroup var output: OutputOptions
 
     func validate() throws {
@@ -64,14 +72,15 @@ struct Export: ParsableCommand {
 
     func run() throws {
         output.bootstrap()
-        let status = CommandRunner.run {
+        let status = CommandRunner.run(tracing: output, command: "export") {
             try output.checkOutputs([("--out", out)], stores: [db])
             // Refuse a missing store rather than create an empty one just to export nothing.
             let store = try RecordStores.open(db, mode: .existing)
             defer { store.close() }
             RunControl.installSignalHandlers()
-            let config = ExportConfiguration(
+            var config = ExportConfiguration(
                 outPath: out, includeStale: allRecords, since: since, arguments: commandLineText)
+            config.allowEmpty = allowEmpty
             return try output.finish([try ExportJob.run(config, store: store)], store: store)
         }
         throw ExitCode(status)

@@ -115,7 +115,7 @@ struct Failures: ParsableCommand {
                     let plural = count == 1 ? "" : "s"
                     print(
                         ack ? "acknowledged \(count) failure\(plural)" : "took back \(count) acknowledgement\(plural)")
-                    return 0
+                    return .ok
                 }
             }
             let store = try ExistingStore.open(db)
@@ -124,7 +124,7 @@ struct Failures: ParsableCommand {
             print(
                 json ? OpenFailure.json(failures, store: store.path) : OpenFailure.text(failures),
                 terminator: json ? "\n" : "")
-            return 0
+            return .ok
         }
         throw ExitCode(status)
     }

@@ -121,7 +121,7 @@ struct Generate: ParsableCommand {
             progressLine.finish()
         } catch {
             FileHandle.standardError.write(Data("rederive generate: \(error)\n".utf8))
-            throw ExitCode(2)
+            throw ExitCode(ExitStatus.failure)
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if manifest {
@@ -177,6 +177,6 @@ struct Generate: ParsableCommand {
 
     private func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("rederive generate: \(message)\n".utf8))
-        Generate.exit(withError: ExitCode(1))
+        Generate.exit(withError: ExitCode(ExitStatus.usage))
     }
 }

@@ -69,7 +69,7 @@ struct History: ParsableCommand {
                     let ranges = try store.pruneRanges(keepRuns: keepRuns, before: cutoff)
                     let rangeText = ranges.map { ", \($0) derive range rows of pruned runs" } ?? ""
                     logger.info("history: \(removed) replaced summaries removed\(rangeText)")
-                    return ExitStatus.ok
+                    return .ok
                 }
             }
             let store = try ExistingStore.open(db)
@@ -78,7 +78,7 @@ struct History: ParsableCommand {
                 throw RederiveError.usage("\(store.path): no record with id \(id ?? "")")
             }
             print(json ? record.historyJSON() : record.historyText(), terminator: json ? "\n" : "")
-            return ExitStatus.ok
+            return .ok
         }
         throw ExitCode(status)
     }

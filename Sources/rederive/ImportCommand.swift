@@ -37,15 +37,22 @@ struct Import: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
-    @Flag(name: .customLong("skip-imported-files"), help: "Skip files whose content (hash) was already imported.")
+    @Flag(
+        name: .customLong("skip-imported-files"),
+        help: "Skip files whose content (hash) was already imported, or ended in a file fault.")
     var skipImportedFiles = false
 
     @Flag(name: .customLong("create-dirs"), help: "Create the store's folder when it does not exist (default: exit 1).")
     var createDirs = false
 
+    @Flag(
+        name: .customLong("retry-files"),
+        help: "With --skip-imported-files, read files that ended in a file fault before again.")
+    var retryFiles = false
+
     func run() throws {
         output.bootstrap()
-        let status = CommandRunner.run {
+        let status = CommandRunner.run(tracing: output, command: "import") {
             let input = try StandardInputExport.resolve(paths)
             defer { withExtendedLifetime(input.spool) {} }
             let files = try ExportFiles.resolve(input.paths)
@@ -60,9 +67,10 @@ struct Import: ParsableCommand {
             let store = try RecordStores.open(options.db, mode: .createIfMissing)
             defer { store.close() }
             RunControl.installSignalHandlers()
-            let config = ImportConfiguration(
+            var config = ImportConfiguration(
                 files: files, skipImportedFiles: skipImportedFiles,
                 settings: options.settings)
+            config.retryFiles = retryFiles
             return try output.finish([try ImportJob.run(config, store: store)], store: store)
         }
         throw ExitCode(status)

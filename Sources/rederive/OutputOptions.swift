@@ -2,6 +2,11 @@ import ArgumentParser
 import Foundation
 import Logging
 import RederiveCore
+import Synchronization
+
+/// The metrics file once the command's output checks accepted it: from then on a failing
+/// run may (and must) write it too. Before, a usage error may be about that very path.
+private let checkedMetricsFile = Mutex<String?>(nil)
 
 extension LogFormat: ExpressibleByArgument {}
 
@@ -41,6 +46,28 @@ struct OutputOptions: ParsableArguments {
         for (what, path) in outputs { try OutputPathCheck.writable(path, what: what) }
         for store in stores { try OutputPathCheck.distinct(outputs, store: store, inputs: inputs) }
         if stores.isEmpty { try OutputPathCheck.distinct(outputs, store: nil, inputs: inputs) }
+        Self.metricsFileChecked(metricsFile)
+    }
+
+    /// Records that `path` (a command's or a pipeline's metrics file) passed the output checks.
+    static func metricsFileChecked(_ path: String?) {
+        checkedMetricsFile.withLock { $0 = path }
+    }
+
+    /// Leaves the trace of a command that `error` ended after its configuration was read: the
+    /// `--json` document (status `failed`, the exit status, the reason) and, once its path was
+    /// checked, the metrics file (exit status, last run; the last success kept). The error's
+    /// own line is `CommandRunner`'s.
+    func trace(failure error: RederiveError, command: String) {
+        let report = RunReport.failure(command: command, error: error)
+        if json { print(report.json()) }
+        guard let metricsFile = checkedMetricsFile.withLock({ $0 }) else { return }
+        do {
+            try MetricsFile.write([report], pipeline: nil, to: metricsFile)
+            logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])
+        } catch {
+            logger.error("\(error)")
+        }
     }
 
     /// Installs the log handler; call once, first thing in `run()`.
@@ -54,12 +81,14 @@ struct OutputOptions: ParsableArguments {
     /// the store the command has open, when given); returns the exit status.
     func finish(
         _ reports: [RunReport], pipeline: String? = nil, store: (any StoreInspector)? = nil
-    ) throws(RederiveError) -> Int32 {
+    ) throws(RederiveError) -> ExitStatus {
         for report in reports {
             if json { print(report.json()) }
             logger.info("\(report.tallyLine())", metadata: report.logMetadata)
             for warning in report.warnings { logger.warning("\(warning)", metadata: ["command": "\(report.command)"]) }
             logWritten(report)
+            // The reason for a non-zero exit is never only in the (info) tally line: `--quiet` keeps it.
+            if let (level, line) = report.exitReason { logger.log(level: level, "\(line)") }
         }
         if let metricsFile {
             try MetricsFile.write(
@@ -67,7 +96,7 @@ struct OutputOptions: ParsableArguments {
                 store: store.flatMap { MetricsFile.StoreFigures.read(from: $0) })
             logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])
         }
-        return reports.last?.exitStatus ?? 0
+        return reports.last?.exitStatus ?? .ok
     }
 
     /// Logs where the run's issue report and output went.

@@ -22,6 +22,7 @@ struct Rederive: ParsableCommand {
               5    status --check: something needs attention
               6    another writing run holds the store (--wait SECONDS to wait)
               7    refused: --max-changes, or a plan that no longer matches
+              8    export kept an output file that holds records (--allow-empty)
               130  interrupted by SIGINT (the batch in hand was committed)
               143  terminated by SIGTERM (the batch in hand was committed)
             """,
@@ -75,7 +76,7 @@ struct Rederive: ParsableCommand {
             let code = exitCode(for: error)
             if code.rawValue == 64 {
                 FileHandle.standardError.write(Data((usageMessage(for: error) + "\n").utf8))
-                Foundation.exit(1)
+                Foundation.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)
         }

@@ -59,7 +59,7 @@ struct Revert: ParsableCommand {
 
     func run() throws {
         output.bootstrap()
-        let status = CommandRunner.run {
+        let status = CommandRunner.run(tracing: output, command: "revert") {
             try output.checkOutputs(stores: [db])
             let settings = RunSettings(batchSize: batchSize ?? RunSettings.defaultBatchSize, arguments: commandLineText)
             let config = RevertConfiguration(run: runID, dryRun: dryRun, settings: settings)

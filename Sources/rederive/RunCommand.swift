@@ -76,6 +76,11 @@ struct Run: ParsableCommand {
         help: "Create the store's folder when it does not exist (the file's create-dirs covers only its own store).")
     var createDirs = false
 
+    @Flag(
+        name: .customLong("retry-files"),
+        help: "Import stages read files that ended in a file fault before again (else skipped until they change).")
+    var retryFiles = false
+
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -89,61 +94,100 @@ struct Run: ParsableCommand {
             overrides.dryRun = dryRun
             overrides.metricsFile = output.metricsFile
             overrides.report = report
+            overrides.retryFiles = retryFiles
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)
             try resolved.checkOutputs(extra: resultsFile.map { [("--results-file", $0)] } ?? [], inputs: [pipeline])
-            // A writing pipeline holds the store's run lock across its stages; a dry run only reads.
-            // Whether the store may be opened is decided first: a refused one gets no lock.
-            if let mode = resolved.firstOpenMode {
-                // The file's `create-dirs` covers the store it names; a --db given here is
-                // checked as typed (a typo in the cron line must not start a second store).
-                if mode == .createIfMissing {
-                    try StoreFolderCheck.check(
-                        resolved.store, createDirs: createDirs || (db == nil && definition.createDirs),
-                        how: db == nil ? "--create-dirs (or `create-dirs: true` in the pipeline file)" : "--create-dirs"
-                    )
+            // From here on every exit leaves its trace: results, metrics, the closing line.
+            let outcome: PipelineOutcome
+            do throws(RederiveError) {
+                outcome = try execute(resolved, definition: definition)
+            } catch {
+                outcome = .notStarted(resolved, failure: error)
+            }
+            try leaveTrace(outcome, of: resolved)
+            if let failure = outcome.failure { throw failure }
+            if !outcome.exitStatus.isSuccess, let reason = outcome.result.reason {
+                logger.error("pipeline \(resolved.name) stopped (exit \(outcome.exitStatus)): \(reason)")
+            }
+            return outcome.exitStatus
+        }
+        throw ExitCode(status)
+    }
+
+    /// Takes the lock and runs the stages; throws only what stops the pipeline before its
+    /// first stage (a stage's fault ends up in the outcome).
+    private func execute(
+        _ resolved: ResolvedPipeline, definition: PipelineDefinition
+    ) throws(RederiveError) -> PipelineOutcome {
+        // A writing pipeline holds the store's run lock across its stages; a dry run only reads.
+        // Whether the store may be opened is decided first: a refused one gets no lock.
+        if let mode = resolved.firstOpenMode {
+            // The file's `create-dirs` covers the store it names; a --db given here is
+            // checked as typed (a typo in the cron line must not start a second store).
+            if mode == .createIfMissing {
+                try StoreFolderCheck.check(
+                    resolved.store, createDirs: createDirs || (db == nil && definition.createDirs),
+                    how: db == nil ? "--create-dirs (or `create-dirs: true` in the pipeline file)" : "--create-dirs"
+                )
+            }
+            try RecordStores.check(resolved.store, mode: mode)
+        }
+        let lock = dryRun ? nil : try locking.acquire(store: resolved.store)
+        defer { lock?.release() }
+        RunControl.installSignalHandlers()
+        let shownStore = RecordStores.redacted(resolved.store)
+        logger.info(
+            "pipeline \(resolved.name): \(resolved.stages.count) stage(s) on \(shownStore)",
+            metadata: ["pipeline": "\(resolved.name)", "store": "\(shownStore)"])
+        let outcome = PipelineRunner.runToEnd(resolved) { level, line, metadata in
+            logger.log(level: level, "\(line)", metadata: metadata.merging(["pipeline": "\(resolved.name)"]) { $1 })
+        }
+        for report in outcome.reports where report.status != .failed || report.isRecorded {
+            output.logWritten(report)
+        }
+        return outcome
+    }
+
+    /// Writes what every run leaves, whatever its exit status: the metrics file (not for a dry
+    /// run), `--json`, `--results-file` and the closing line. When the pipeline already
+    /// failed, a file that cannot be written is logged and the pipeline's own status kept.
+    private func leaveTrace(_ outcome: PipelineOutcome, of resolved: ResolvedPipeline) throws(RederiveError) {
+        func attempt(_ body: () throws(RederiveError) -> Void) throws(RederiveError) {
+            do { try body() } catch {
+                guard outcome.failure == nil else { return logger.error("\(error)") }
+                throw error
+            }
+        }
+        var result = outcome.result
+        if let metricsFile = resolved.metricsFile.map({ resolved.storeNamed($0, storeID: outcome.storeID) }) {
+            if resolved.dryRun {
+                // A dry run's figures would replace the real run's: leave the file alone.
+                logger.info("metrics file \(metricsFile) left unchanged (dry run)")
+            } else {
+                let labels = result.stages.compactMap { stage in
+                    if case .ran = stage.outcome { stage.label } else { nil }
                 }
-                try RecordStores.check(resolved.store, mode: mode)
-            }
-            let lock = dryRun ? nil : try locking.acquire(store: resolved.store)
-            defer { lock?.release() }
-            RunControl.installSignalHandlers()
-            let shownStore = RecordStores.redacted(resolved.store)
-            logger.info(
-                "pipeline \(resolved.name): \(resolved.stages.count) stage(s) on \(shownStore)",
-                metadata: ["pipeline": "\(resolved.name)", "store": "\(shownStore)"])
-            let outcome = try PipelineRunner.run(resolved) { level, line, metadata in
-                logger.log(level: level, "\(line)", metadata: metadata.merging(["pipeline": "\(resolved.name)"]) { $1 })
-            }
-            for report in outcome.reports { output.logWritten(report) }
-            var result = outcome.result
-            if let metricsFile = resolved.metricsFile.map({ resolved.storeNamed($0, storeID: outcome.storeID) }) {
-                if resolved.dryRun {
-                    // A dry run's figures would replace the real run's: leave the file alone.
-                    logger.info("metrics file \(metricsFile) left unchanged (dry run)")
-                } else {
+                try attempt { () throws(RederiveError) in
                     try MetricsFile.write(
                         outcome.reports, pipeline: resolved.name, to: metricsFile,
-                        labels: result.stages.compactMap { stage in
-                            if case .ran = stage.outcome { stage.label } else { nil }
-                        },
-                        store: outcome.storeFigures,
-                        succeeded: outcome.result.statusText != "error")
+                        labels: labels.count == outcome.reports.count ? labels : nil,
+                        store: outcome.storeFigures, succeeded: outcome.exitStatus.isSuccess)
                     result.metricsFile = metricsFile
                     logger.info("metrics written to \(metricsFile)", metadata: ["metrics": "\(metricsFile)"])
                 }
             }
-            if output.json { print(result.json()) }
-            if let resultsFile {
+        }
+        if output.json { print(result.json()) }
+        if let resultsFile {
+            try attempt { () throws(RederiveError) in
                 try result.write(to: resultsFile)
                 logger.info("results written to \(resultsFile)", metadata: ["results": "\(resultsFile)"])
             }
-            logger.info(
-                "pipeline \(resolved.name): exit \(outcome.exitStatus)",
-                metadata: [
-                    "pipeline": "\(resolved.name)", "exit": .stringConvertible(Int(outcome.exitStatus)),
-                ])
-            return outcome.exitStatus
         }
-        throw ExitCode(status)
+        logger.info(
+            "pipeline \(resolved.name): exit \(outcome.exitStatus)",
+            metadata: [
+                "pipeline": "\(resolved.name)", "exit": .stringConvertible(Int(outcome.exitStatus.rawValue)),
+            ])
     }
 }

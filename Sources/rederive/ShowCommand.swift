@@ -66,12 +66,12 @@ struct Show: ParsableCommand {
             let key = RecordIdentity.canonicalUUID(id) ?? id
             if let svg {
                 try drawing(store: store, key: key, to: svg)
-                return 0
+                return .ok
             }
             if raw {
                 if let bytes = try store.rawRoom(id: key) {
                     FileHandle.standardOutput.write(Data(bytes))
-                    return 0
+                    return .ok
                 }
                 let failures = try store.openFailures(matching: FailureFilter(recordID: key))
                 guard let first = failures.first else {
@@ -84,7 +84,7 @@ struct Show: ParsableCommand {
             }
             if let record = try store.record(id: key, deriver: SummaryDeriver()) {
                 print(json ? record.json() : record.text(), terminator: json ? "\n" : "")
-                return 0
+                return .ok
             }
             let failures = try store.openFailures(matching: FailureFilter(recordID: key))
             guard !failures.isEmpty else { throw RederiveError.usage("\(id): no such record in \(store.path)") }
@@ -92,7 +92,7 @@ struct Show: ParsableCommand {
                 json
                     ? StoredRecord.notStoredJSON(id: key, failures: failures)
                     : StoredRecord.notStoredText(id: key, failures: failures), terminator: json ? "\n" : "")
-            return 0
+            return .ok
         }
         throw ExitCode(status)
     }

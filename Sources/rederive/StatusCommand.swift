@@ -152,7 +152,7 @@ struct Status: ParsableCommand {
                 try full.writeHTML(to: html)
                 logger.info("wrote \(html)")
             }
-            return 0
+            return .ok
         }
         throw ExitCode(status)
     }

@@ -66,7 +66,7 @@ struct Summarize: ParsableCommand {
 
     func run() throws {
         output.bootstrap()
-        let status = CommandRunner.run {
+        let status = CommandRunner.run(tracing: output, command: "summarize") {
             try output.checkOutputs([("--out", outPath), ("--report", report)])
             if let svgDir { try OutputPathCheck.writableFolder(svgDir, what: "--svg-dir") }
             let input = try StandardInputExport.resolve(paths)

@@ -1,24 +1,24 @@
 import ArgumentParser
+import Foundation
 
 /// Finds options on a command line that its subcommand does not know, so that a parse error
 /// names the mistyped flag (`--dbb`) rather than the required option it left missing
 /// (`Missing expected argument '--db <db>'`), which is what ArgumentParser reports first.
+///
+/// The known names come from ArgumentParser's own model of the command: `_dumpHelp()`, the
+/// structured description behind `--experimental-dump-help` (every argument with its names,
+/// hidden ones included), never from help text laid out for people.
 enum UnknownOptionCheck {
-    /// Options every command accepts without listing them in its help.
-    private static let builtIn: Set<String> = [
-        "--help", "-h", "--version", "--generate-completion-script",
-        "--experimental-dump-help",
-    ]
+    /// Options the parser handles itself without describing them per command.
+    private static let builtIn: Set<String> = ["--generate-completion-script", "--experimental-dump-help"]
 
     /// The first `--name` in `arguments` (after the subcommand name, before a `--`
-    /// terminator) that `command`'s help does not list, with the closest known name if one
-    /// is close.
+    /// terminator) that `command` does not know, with the closest known name if one is close.
     static func firstUnknown(
         in arguments: [String], command: ParsableCommand.Type,
         root: ParsableCommand.Type
     ) -> (option: String, suggestion: String?)? {
-        let help = root.helpMessage(for: command, includeHidden: true, columns: 10_000)
-        let known = Set(optionNames(in: help)).union(builtIn)
+        let known = optionNames(of: command, root: root).union(builtIn)
         for argument in arguments {
             if argument == "--" { break }
             guard argument.hasPrefix("--"), argument.count > 2 else { continue }
@@ -52,28 +52,41 @@ enum UnknownOptionCheck {
         return (name, suggestion)
     }
 
-    // `--long-name` tokens of a help text.
-    private static func optionNames(in help: String) -> [String] {
-        var names: [String] = []
-        var current = ""
-        var inName = false
-        var previous: Character = " "
-        for character in help + " " {
-            if inName {
-                if character.isLetter || character.isNumber || character == "-" {
-                    current.append(character)
-                    continue
+    /// Every name `command` (a subcommand of `root`, or `root` itself) accepts, spelled as on
+    /// a command line (`--db`, `-q`), from the parser's description of `root`.
+    static func optionNames(of command: ParsableCommand.Type, root: ParsableCommand.Type) -> Set<String> {
+        guard let tool = try? JSONDecoder().decode(Tool.self, from: Data(root._dumpHelp().utf8)) else { return [] }
+        let described =
+            command == root
+            ? tool.command : tool.command.subcommands?.first { $0.commandName == command._commandName }
+        var names: Set<String> = []
+        for argument in described?.arguments ?? [] {
+            for name in argument.names ?? [] {
+                switch name.kind {
+                case "long": names.insert("--" + name.name)
+                case "short", "longWithSingleDash": names.insert("-" + name.name)
+                default: continue
                 }
-                if current.count > 2 { names.append(current) }
-                inName = false
             }
-            if character == "-" && !(previous.isLetter || previous.isNumber || previous == "-") {
-                inName = true
-                current = "-"
-            }
-            previous = character
         }
         return names
+    }
+
+    // The parts of ArgumentParser's tool description (`ToolInfoV0`) this check reads.
+    private struct Tool: Decodable {
+        struct Command: Decodable {
+            var commandName: String
+            var subcommands: [Command]?
+            var arguments: [Argument]?
+        }
+        struct Argument: Decodable {
+            var names: [Name]?
+        }
+        struct Name: Decodable {
+            var kind: String
+            var name: String
+        }
+        var command: Command
     }
 
     private static func editDistance(_ a: String, _ b: String) -> Int {

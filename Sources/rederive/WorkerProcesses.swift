@@ -1,4 +1,5 @@
 import Foundation
+import RederiveCore
 
 /// `rederive derive --processes N`: starts N copies of the same command line (without
 /// `--processes`) as worker processes and waits for them. Each joins the same run and claims
@@ -7,7 +8,7 @@ import Foundation
 /// 3 before 0).
 enum WorkerProcesses {
     /// Runs the workers; returns the exit status.
-    static func run(count: Int) -> Int32 {
+    static func run(count: Int) -> ExitStatus {
         var arguments = Array(CommandLine.arguments.dropFirst())
         if let index = arguments.firstIndex(of: "--processes") {
             arguments.removeSubrange(index...min(index + 1, arguments.count - 1))
@@ -24,16 +25,19 @@ enum WorkerProcesses {
             } catch {
                 CommandRunner.printError("cannot start a worker process: \(error)")
                 children.forEach { $0.terminate() }
-                return 2
+                return .failure
             }
             children.append(child)
         }
-        var worst: Int32 = 0
+        var worst = ExitStatus.ok
         for child in children {
             child.waitUntilExit()
-            let status =
+            // 128 + the signal for one that killed it; a status no command documents (a worker
+            // killed by SIGKILL) counts as a failure.
+            let code =
                 child.terminationReason == .uncaughtSignal ? 128 + child.terminationStatus : child.terminationStatus
-            if status != 0 && (worst == 0 || worst == 3) { worst = status }
+            let status = ExitStatus(rawValue: code) ?? .failure
+            if status != .ok && worst.isSuccess { worst = status }
         }
         return worst
     }

@@ -9,21 +9,25 @@ public enum RederiveError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A guard refused the run before anything was written (`--max-changes`, a plan that no
     /// longer matches the store or the deriver): exit status 7.
     case refused(String)
+    /// `export` kept the existing output file, which holds records, rather than replace it
+    /// with one that holds none (`--allow-empty` replaces it): exit status 8.
+    case emptyOutput(String)
 
     /// The message for people.
     public var description: String {
         switch self {
-        case .usage(let m), .io(let m), .busy(let m), .refused(let m): m
+        case .usage(let m), .io(let m), .busy(let m), .refused(let m), .emptyOutput(let m): m
         }
     }
 
     /// The process exit status for this error.
-    public var exitStatus: Int32 {
+    public var exitStatus: ExitStatus {
         switch self {
-        case .usage: ExitStatus.usage
-        case .io: ExitStatus.failure
-        case .busy: ExitStatus.busy
-        case .refused: ExitStatus.refused
+        case .usage: .usage
+        case .io: .failure
+        case .busy: .busy
+        case .refused: .refused
+        case .emptyOutput: .emptyExport
         }
     }
 }

@@ -25,7 +25,7 @@ enum BatchRunner {
             if let recording, let run {
                 stats.seconds = clock.seconds
                 try? recording.store.finishRun(
-                    run.runID, status: .failed, exitStatus: error.exitStatus, statistics: stats)
+                    run.runID, status: .failed, exitStatus: error.exitStatus.rawValue, statistics: stats)
             }
             return error
         }
@@ -75,6 +75,9 @@ enum BatchRunner {
             try? writer.finish()
             throw failed(error)
         }
+        // Over the budget whatever its figures (an export nothing could be read from): the rest
+        // was read and committed, but the run cannot end as a success.
+        if status == .completed, let overrun = job.budgetOverrun { (status, stopReason) = (.aborted, overrun) }
         job.cancel()
         progress.finish()
         do {
@@ -88,9 +91,9 @@ enum BatchRunner {
         do { warnings = status == .completed ? try job.warnings(stats) : [] } catch { throw failed(error) }
         stats.seconds = clock.seconds
         var exit = RunControl.exitStatus(for: status, skipped: stats.recordsSkipped + stats.fileFaults)
-        if exit == ExitStatus.ok && !warnings.isEmpty { exit = ExitStatus.skippedRecords }
+        if exit == .ok && !warnings.isEmpty { exit = .skippedRecords }
         if let recording, let run {
-            try recording.store.finishRun(run.runID, status: status, exitStatus: exit, statistics: stats)
+            try recording.store.finishRun(run.runID, status: status, exitStatus: exit.rawValue, statistics: stats)
         }
         var report = RunReport(
             runID: run?.runID ?? 0, command: job.command, status: status, exitStatus: exit, statistics: stats,

@@ -50,7 +50,7 @@ package final class CopyStoreJob: BatchJob {
         let runs = try HistoryCopy.copyRuns(from: source, to: destination, sourceID: sourceID)
         let job = CopyStoreJob(config, source: source, destination: destination, resumeKey: key)
         let report = try BatchRunner.run(job, settings: config.settings)
-        guard [ExitStatus.ok, ExitStatus.skippedRecords].contains(report.exitStatus) else { return report }
+        guard report.exitStatus.isSuccess else { return report }
         // Then, with every record there, what runs replaced and the failure ledger.
         let copied = try HistoryCopy.copyHistory(
             from: source, to: destination, runs: runs, copyRun: report.runID)

@@ -76,7 +76,7 @@ extension DeriveJob {
         by run: Int64, deriver: SummaryDeriver, store: any DeriveSource & DeriveWriter
     ) -> RunReport {
         var report = RunReport(
-            runID: run, command: "derive", status: .completed, exitStatus: ExitStatus.ok, statistics: RunStatistics(),
+            runID: run, command: "derive", status: .completed, exitStatus: .ok, statistics: RunStatistics(),
             counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: deriver.version,
             fingerprint: deriver.fingerprint, resumedFrom: nil, stopReason: nil)
         report.note =

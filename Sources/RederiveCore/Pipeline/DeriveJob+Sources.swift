@@ -83,14 +83,21 @@ extension DeriveJob {
         let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
         let leases = LeaseKeeper(claims)
         fetcher = Prefetcher(capacity: 1) { emit in
+            var waitLogged: ContinuousClock.Instant?  // when the current wait was last said, if waiting
             while !stop.stopped.load(ordering: .relaxed) {
                 do throws(RederiveError) {
                     switch try claims.claimNext(runID: runID) {
                     case .finished:
                         return
-                    case .wait(let seconds):
-                        Thread.sleep(forTimeInterval: min(max(seconds, 0.05), 0.5))
+                    case .wait(let wait):
+                        // Said when a wait starts and every 10 s while it lasts (a dead holder's leases).
+                        if waitLogged.map({ ContinuousClock.now - $0 >= .seconds(10) }) ?? true {
+                            log.info("\(wait.line(runID: runID))")
+                            waitLogged = ContinuousClock.now
+                        }
+                        Thread.sleep(forTimeInterval: min(max(wait.seconds, 0.05), 0.5))
                     case .claimed(let claim):
+                        waitLogged = nil
                         leases.hold(claim)
                         var rooms: [StoredRoom] = []
                         var cursor = claim.after

@@ -19,7 +19,7 @@ package enum DerivePreviewFlow {
         log(
             .info, preview.tallyLine() + "; preview in \(directory)/",
             [
-                "status": "previewed", "exit": .stringConvertible(Int(preview.exitStatus)),
+                "status": "previewed", "exit": .stringConvertible(Int(preview.exitStatus.rawValue)),
                 "preview": .string(directory),
             ])
         if let planPath {

@@ -19,6 +19,10 @@ public struct ExportConfiguration: Sendable {
     public var arguments: String
     /// The pipeline file that started this run, if any.
     public var pipeline: String?
+    /// Replace an output file that holds records with one that holds none (`--allow-empty`);
+    /// by default such an export keeps the old file and fails (exit 8). An export `since` a
+    /// time may well have nothing new: it always replaces the file.
+    public var allowEmpty = false
 
     /// Creates a configuration.
     public init(
@@ -119,6 +123,16 @@ public final class ExportJob: BatchJob {
 
     func finish(status: RunStatus, stats: inout RunStatistics) throws(RederiveError) {
         // Dropping an unfinished writer unlinks its temporary file: a stopped export leaves nothing.
+        excluded = max(0, try store.countRecords(upTo: upper) - stats.recordsDone)
+        if status == .completed, stats.recordsDone == 0, !config.allowEmpty, config.since == nil,
+            Self.holdsRecords(config.outPath)
+        {
+            writer = nil
+            let left = excluded > 0 ? " (\(excluded) record\(excluded == 1 ? "" : "s") left out: not fresh)" : ""
+            throw .emptyOutput(
+                "\(config.outPath) kept: it holds records and this export has none\(left); re-derive "
+                    + "first, export with --all-records, or replace it anyway with --allow-empty")
+        }
         if status == .completed {
             try writer?.withLock { file throws(RederiveError) in
                 do throws(ZstdWriterError) { try file?.finish() } catch { throw .io(error.message) }
@@ -126,7 +140,14 @@ public final class ExportJob: BatchJob {
         }
         writer?.withLock { $0 = nil }
         writer = nil
-        excluded = max(0, try store.countRecords(upTo: upper) - stats.recordsDone)
+    }
+
+    /// Whether `path` is a file with at least one line in it (plain or zstd; one that cannot
+    /// be read counts as holding something: it is kept, not replaced by nothing).
+    static func holdsRecords(_ path: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        guard let reader = try? ExportReader(path: path) else { return true }
+        return reader.nextLine() != nil || reader.fault != nil
     }
 
     func counts(_ stats: RunStatistics) -> [(String, Int)] {
@@ -147,7 +168,7 @@ public final class ExportJob: BatchJob {
         return [
             "\(total) record\(total == 1 ? "" : "s") left out of \(config.outPath) (\(what)): "
                 + "derive them first (\(StoreStatus.staleHint(rewrites: stale, missing: missing, db: store.path))), "
-                + "or export stale summaries too with all-records"
+                + "or export stale summaries too with `--all-records` (pipeline key `all-records`)"
         ]
     }
 

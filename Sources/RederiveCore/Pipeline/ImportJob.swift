@@ -8,8 +8,11 @@ public struct ImportConfiguration: Sendable {
     public var files: [String]
     /// The derivation to apply.
     public var deriver: SummaryDeriver
-    /// Skip files whose content hash was already imported (nightly runs).
+    /// Skip files whose content hash was already imported, or whose reading ended in a file
+    /// fault, until their bytes change (nightly runs).
     public var skipImportedFiles: Bool
+    /// With `skipImportedFiles`, read files that faulted before again (`--retry-files`).
+    public var retryFiles = false
     /// Workers, batch size, report, error budget and run-history details.
     public var settings: RunSettings
 
@@ -71,6 +74,8 @@ public final class ImportJob: BatchJob {
     private var currentFile = ""
     private var recordsInFile = 0
     private var bytesInFile: Int64 = 0
+    private var faults: [FaultedFile] = []
+    private var unreadableFiles: [String] = []
 
     private init(_ config: ImportConfiguration, store: any ImportWriter) {
         self.config = config
@@ -96,6 +101,15 @@ public final class ImportJob: BatchJob {
             }
             if try store.hasImportedFile(contentHash: hash) {
                 log.info("already imported (same content), skipped", metadata: ["file": "\(file)"])
+                filesSkipped += 1
+            } else if !config.retryFiles, let fault = try store.faultedFile(contentHash: hash) {
+                // Reported once, when it was read; the same bytes would only fault again.
+                let line =
+                    "\(file): skipped, the same bytes ended in a file fault in run \(fault.runID) "
+                    + "(\(fault.code): \(fault.message)); \(Self.retryHint)"
+                log.notice(
+                    "\(line)",
+                    metadata: ["file": "\(file)", "code": "\(fault.code)"])
                 filesSkipped += 1
             } else {
                 fileHashes[file] = hash
@@ -157,6 +171,14 @@ public final class ImportJob: BatchJob {
                     code: fault.code, message: fault.message)
                 items.append(.issue(issue))
                 try issues.add(issue)
+                if let hash = fileHashes[file] ?? FileHasher.hash(path: file) {
+                    faults.append(
+                        FaultedFile(
+                            contentHash: hash, path: file, bytes: bytesInFile, code: fault.code.rawValue,
+                            message: fault.message, runID: runID))
+                }
+                // Nothing at all could be read from it: a whole export lost, not a few records.
+                if recordsInFile == 0 { unreadableFiles.append("\(file) (\(fault.code))") }
             }
             // Only a file read to its end without fault counts as imported.
             items.append(
@@ -169,9 +191,20 @@ public final class ImportJob: BatchJob {
 
     func cancel() { source?.cancel() }
 
-    func finish(status: RunStatus, stats: inout RunStatistics) {
+    func finish(status: RunStatus, stats: inout RunStatistics) throws(RederiveError) {
         stats = Self.merged(totals.withLock { $0 }, into: stats)
+        // After the batches that reported them are committed (a crash before this only means
+        // the file is read, and reported, once more).
+        for fault in faults where runID != 0 { try store.recordFaultedFile(fault) }
     }
+
+    var budgetOverrun: String? {
+        guard !unreadableFiles.isEmpty else { return nil }
+        return "no record could be read from \(unreadableFiles.joined(separator: ", ")): a whole export "
+            + "counts against the error budget"
+    }
+
+    private static let retryHint = "replace it, or read it again with --retry-files"
 
     func progressFraction(_ stats: RunStatistics) -> Double? {
         totalBytes > 0 ? Double(stats.fileBytes) / Double(totalBytes) : nil

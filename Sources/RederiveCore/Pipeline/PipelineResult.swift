@@ -40,17 +40,20 @@ public struct PipelineResult: Sendable {
     /// When it finished.
     public var finishedAt: Date
     /// The pipeline's exit status.
-    public var exitStatus: Int32
+    public var exitStatus: ExitStatus
     /// Every stage of the file, in order, including skipped and unreached ones.
     public var stages: [Stage]
     /// The metrics file written, if any.
     public var metricsFile: String?
+    /// Why the pipeline ended with an error status (the fault's message, or the stopping
+    /// stage's reason: error budget, signal); nil when it succeeded.
+    public var reason: String?
 
     /// `success` (exit 0), `success_with_skipped` (3) or `error` (anything else).
     public var statusText: String {
         switch exitStatus {
-        case ExitStatus.ok: "success"
-        case ExitStatus.skippedRecords: "success_with_skipped"
+        case .ok: "success"
+        case .skippedRecords: "success_with_skipped"
         default: "error"
         }
     }
@@ -68,6 +71,7 @@ public struct PipelineResult: Sendable {
             "\"exitStatus\":\(exitStatus)",
             "\"status\":\(JSONText.string(statusText))",
             "\"metricsFile\":\(metricsFile.map(JSONText.string) ?? "null")",
+            "\"reason\":\(reason.map(JSONText.string) ?? "null")",
         ]
         fields.append("\"stages\":[" + stages.map(Self.json).joined(separator: ",") + "]")
         return "{" + fields.joined(separator: ",") + "}"

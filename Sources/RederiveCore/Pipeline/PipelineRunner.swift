@@ -21,6 +21,8 @@ public struct PipelineOverrides: Sendable {
     public var maxErrorRate: Double?
     /// `--metrics-file`.
     public var metricsFile: String?
+    /// Import stages read files that ended in a file fault before again (`--retry-files`).
+    public var retryFiles = false
     /// `--allow-downgrade` for every derive and import stage.
     public var allowDowngrade = false
     /// `--report`: every import and derive stage's issue report, from a directory
@@ -144,9 +146,10 @@ public struct ResolvedPipeline: Sendable {
                 guard !paths.isEmpty else {
                     throw .usage("\(definition.path): stage import has no paths (give `paths:` or --input)")
                 }
-                let config = ImportConfiguration(
+                var config = ImportConfiguration(
                     files: try ExportFiles.resolve(paths), deriver: deriver, skipImportedFiles: s.skipImportedFiles,
                     settings: settings(s))
+                config.retryFiles = overrides.retryFiles
                 stages.append(.importExports(config))
             case .derive(let s):
                 var config = DeriveConfiguration(
@@ -214,7 +217,7 @@ public struct PipelineOutcome: Sendable {
     public var previews: [ChangeReport]
     /// The pipeline's exit status: the first stopping stage's, else 3 when a stage skipped
     /// records, else 0.
-    public var exitStatus: Int32
+    public var exitStatus: ExitStatus
     /// Every stage, in order, with how it ended, and the run's times.
     public var result: PipelineResult
     /// The store's figures after the last stage, read through the pipeline's own connection
@@ -224,11 +227,42 @@ public struct PipelineOutcome: Sendable {
     /// The identity of the store the stages ran on (empty when none was opened), for names
     /// that carry it (`ResolvedPipeline.storeNamed`).
     public var storeID = ""
+
+    /// The fault that stopped the pipeline, if one did (its stage's report in `reports` and
+    /// `result` is a `RunReport.failure`).
+    public var failure: RederiveError?
+
+    /// The outcome of a pipeline that `error` stopped before its first stage (a busy or
+    /// refused store): every stage not run, the error's status and reason.
+    public static func notStarted(_ pipeline: ResolvedPipeline, failure error: RederiveError) -> PipelineOutcome {
+        var result = PipelineResult(pipeline)
+        result.exitStatus = error.exitStatus
+        result.reason = error.description
+        let report = RunReport.failure(command: "run", error: error)
+        return PipelineOutcome(
+            reports: [report], previews: [], exitStatus: error.exitStatus, result: result, failure: error)
+    }
+}
+
+extension PipelineResult {
+    /// The result of `pipeline` before it runs: every stage not run, exit 0.
+    public init(_ pipeline: ResolvedPipeline) {
+        let labels =
+            pipeline.stageLabels.count == pipeline.stages.count
+            ? pipeline.stageLabels : pipeline.stages.indices.map { "\($0)" }
+        let names = pipeline.stageNames.count == pipeline.stages.count ? pipeline.stageNames : labels
+        self.init(
+            name: pipeline.name, file: pipeline.file, store: RecordStores.redacted(pipeline.store),
+            dryRun: pipeline.dryRun, startedAt: Date(), finishedAt: Date(), exitStatus: .ok,
+            stages: zip(names, labels).enumerated().map {
+                .init(index: $0, name: $1.0, label: $1.1, outcome: .notRun)
+            }, metricsFile: nil)
+    }
 }
 
 /// Runs a resolved pipeline's stages in order against one store. A stage that skipped
 /// records (exit 3) lets the pipeline go on; a stage stopped by the error budget (4) or a
-/// signal (130/143) stops it; a fatal error throws.
+/// signal (130/143) stops it; a fatal error throws (`run`) or ends the outcome (`runToEnd`).
 public enum PipelineRunner {
     /// Runs `pipeline`; `log` receives each stage's tally line as it finishes.
     public static func run(_ pipeline: ResolvedPipeline, log: (String) -> Void) throws(RederiveError) -> PipelineOutcome
@@ -242,17 +276,21 @@ public enum PipelineRunner {
     public static func run(
         _ pipeline: ResolvedPipeline, log: (Logger.Level, String, Logger.Metadata) -> Void
     ) throws(RederiveError) -> PipelineOutcome {
-        let labels =
-            pipeline.stageLabels.count == pipeline.stages.count
-            ? pipeline.stageLabels : pipeline.stages.indices.map { "\($0)" }
-        let names = pipeline.stageNames.count == pipeline.stages.count ? pipeline.stageNames : labels
-        var result = PipelineResult(
-            name: pipeline.name, file: pipeline.file, store: RecordStores.redacted(pipeline.store),
-            dryRun: pipeline.dryRun, startedAt: Date(), finishedAt: Date(), exitStatus: 0,
-            stages: zip(names, labels).enumerated().map {
-                .init(index: $0, name: $1.0, label: $1.1, outcome: .notRun)
-            }, metricsFile: nil)
-        var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: 0, result: result)
+        let outcome = runToEnd(pipeline, log: log)
+        if let failure = outcome.failure { throw failure }
+        return outcome
+    }
+
+    /// Runs `pipeline` like `run`, but a stage's fatal fault ends the pipeline inside the
+    /// outcome instead of being thrown: that stage's report is a `RunReport.failure` (the
+    /// error's status and message), later stages are not run, and `failure` holds the error,
+    /// so that the caller can still write the results and the metrics of a failed run.
+    public static func runToEnd(
+        _ pipeline: ResolvedPipeline, log: (Logger.Level, String, Logger.Metadata) -> Void
+    ) -> PipelineOutcome {
+        var result = PipelineResult(pipeline)
+        let labels = result.stages.map(\.label)
+        var outcome = PipelineOutcome(reports: [], previews: [], exitStatus: .ok, result: result)
         var store: (any RecordStore)?
         defer { store?.close() }
         // Only an import may create the store: a derive or export on a missing (mistyped)
@@ -266,45 +304,55 @@ public enum PipelineRunner {
         stages: for (index, stage) in pipeline.stages.enumerated() {
             let stageMetadata: Logger.Metadata = ["stage": .string(labels[index]), "index": .stringConvertible(index)]
             let report: RunReport
-            switch stage {
-            case .skipped(let name):
-                result.stages[index].outcome = .skipped
-                log(.info, "\(name): skipped (--dry-run)", stageMetadata.merging(["status": "skipped"]) { $1 })
-                continue
-            case .preview(let config, let fileDirectory, let filePlan):
-                // A preview reads through its own read-only connection: it writes nothing.
-                let readOnly = try RecordStores.open(pipeline.store, mode: .readOnly)
-                defer { readOnly.close() }
-                outcome.storeID = try readOnly.storeID()
-                let directory = pipeline.storeNamed(fileDirectory, storeID: outcome.storeID)
-                let planPath = filePlan.map { pipeline.storeNamed($0, storeID: outcome.storeID) }
-                let preview = try DerivePreviewFlow.run(
-                    config, store: readOnly, directory: directory, planPath: planPath,
-                    previewed: { preview in
-                        outcome.previews.append(preview)
-                        result.stages[index].outcome = .previewed(preview, directory: directory)
-                    },
-                    log: { level, text, fields in log(level, text, stageMetadata.merging(fields) { $1 }) })
-                if preview.exitStatus != 0 { outcome.exitStatus = preview.exitStatus }
-                continue
-            case .importExports(let config):
-                report = try ImportJob.run(config, store: try writable(mayCreate: true))
-            case .derive(let config):
-                report = try DeriveJob.run(config, store: try writable())
-            case .applyPlan(let config, let filePath):
-                let store = try writable()
-                // The plan this file's dry run wrote for this store, else the file as named (a plan
-                // made by `derive --plan`); a plan is bound to its store either way.
-                let tagged = pipeline.storeNamed(filePath, storeID: try store.storeID())
-                let path = FileManager.default.fileExists(atPath: tagged) ? tagged : filePath
-                let plan = try DerivePlan.load(path: path)
-                log(
-                    .info,
-                    "applying the plan \(path): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new "
-                        + "summaries (\(plan.selection))", stageMetadata.merging(["plan": .string(path)]) { $1 })
-                report = try DeriveJob.apply(plan, config: config, store: store)
-            case .export(let config):
-                report = try ExportJob.run(config, store: try writable())
+            do throws(RederiveError) {
+                switch stage {
+                case .skipped(let name):
+                    result.stages[index].outcome = .skipped
+                    log(.info, "\(name): skipped (--dry-run)", stageMetadata.merging(["status": "skipped"]) { $1 })
+                    continue
+                case .preview(let config, let fileDirectory, let filePlan):
+                    // A preview reads through its own read-only connection: it writes nothing.
+                    let readOnly = try RecordStores.open(pipeline.store, mode: .readOnly)
+                    defer { readOnly.close() }
+                    outcome.storeID = try readOnly.storeID()
+                    let directory = pipeline.storeNamed(fileDirectory, storeID: outcome.storeID)
+                    let planPath = filePlan.map { pipeline.storeNamed($0, storeID: outcome.storeID) }
+                    let preview = try DerivePreviewFlow.run(
+                        config, store: readOnly, directory: directory, planPath: planPath,
+                        previewed: { preview in
+                            outcome.previews.append(preview)
+                            result.stages[index].outcome = .previewed(preview, directory: directory)
+                        },
+                        log: { level, text, fields in log(level, text, stageMetadata.merging(fields) { $1 }) })
+                    if preview.exitStatus != .ok { outcome.exitStatus = preview.exitStatus }
+                    continue
+                case .importExports(let config):
+                    report = try ImportJob.run(config, store: try writable(mayCreate: true))
+                case .derive(let config):
+                    report = try DeriveJob.run(config, store: try writable())
+                case .applyPlan(let config, let filePath):
+                    let store = try writable()
+                    // The plan this file's dry run wrote for this store, else the file as named (a plan
+                    // made by `derive --plan`); a plan is bound to its store either way.
+                    let tagged = pipeline.storeNamed(filePath, storeID: try store.storeID())
+                    let path = FileManager.default.fileExists(atPath: tagged) ? tagged : filePath
+                    let plan = try DerivePlan.load(path: path)
+                    log(
+                        .info,
+                        "applying the plan \(path): \(plan.counts.rewrites) rewrites, \(plan.counts.additions) new "
+                            + "summaries (\(plan.selection))", stageMetadata.merging(["plan": .string(path)]) { $1 })
+                    report = try DeriveJob.apply(plan, config: config, store: store)
+                case .export(let config):
+                    report = try ExportJob.run(config, store: try writable())
+                }
+            } catch {
+                let failed = RunReport.failure(command: result.stages[index].name, error: error)
+                outcome.reports.append(failed)
+                result.stages[index].outcome = .ran(failed)
+                result.reason = error.description
+                outcome.exitStatus = error.exitStatus
+                outcome.failure = error
+                break stages
             }
             outcome.reports.append(report)
             result.stages[index].outcome = .ran(report)
@@ -313,17 +361,19 @@ public enum PipelineRunner {
                 log(.warning, warning, stageMetadata)
             }
             let status = report.exitStatus
-            if status == 3 {
-                outcome.exitStatus = 3
-            } else if status != 0 {
+            if status == .skippedRecords {
+                outcome.exitStatus = .skippedRecords
+            } else if status != .ok {
                 outcome.exitStatus = status
+                result.reason = report.stopReason.map { "\(result.stages[index].name): \($0)" }
                 break stages
             }
         }
         result.finishedAt = Date()
         result.exitStatus = outcome.exitStatus
         outcome.result = result
-        if let store { outcome.storeID = try store.storeID() }
+        // For the names that carry it; a store that cannot say (its connection lost) keeps them plain.
+        if let store { outcome.storeID = (try? store.storeID()) ?? "" }
         if pipeline.metricsFile != nil, !pipeline.dryRun, let store {
             outcome.storeFigures = MetricsFile.StoreFigures.read(from: store)
         }

@@ -72,15 +72,15 @@ public struct RunControl: Sendable {
 
     /// The exit status a run ending with `status` implies: 130/143 for a signal, 4 for the
     /// error budget, else 3 when records were skipped, 0 when none were.
-    public static func exitStatus(for status: RunStatus, skipped: Int) -> Int32 {
+    public static func exitStatus(for status: RunStatus, skipped: Int) -> ExitStatus {
         switch status {
         case .interrupted: exitStatus(forSignal: receivedSignal ?? SIGINT)
-        case .aborted: ExitStatus.errorBudget
-        case .failed: ExitStatus.failure
-        default: skipped > 0 ? ExitStatus.skippedRecords : ExitStatus.ok
+        case .aborted: .errorBudget
+        case .failed: .failure
+        default: skipped > 0 ? .skippedRecords : .ok
         }
     }
 
     /// Exit status for a stop by `signal`: 128 + signal number (130 SIGINT, 143 SIGTERM).
-    public static func exitStatus(forSignal signal: Int32) -> Int32 { ExitStatus.stopped(bySignal: signal) }
+    public static func exitStatus(forSignal signal: Int32) -> ExitStatus { ExitStatus.stopped(bySignal: signal) }
 }

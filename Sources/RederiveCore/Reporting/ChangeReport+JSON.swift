@@ -127,7 +127,7 @@ extension ChangeReport {
             ("selection", selection.map(JSONTree.string) ?? .null),
             ("summaryVersion", .int(summaryVersion)),
             ("fingerprint", fingerprint.map(JSONTree.string) ?? .null),
-            ("exitStatus", .int(Int(exitStatus))),
+            ("exitStatus", .int(Int(exitStatus.rawValue))),
             ("durationSeconds", .number((seconds * 1000).rounded() / 1000)),
             ("totals", totals),
             ("failuresByCode", .object(failuresByCode.keys.sorted().map { ($0, .int(failuresByCode[$0]!)) })),

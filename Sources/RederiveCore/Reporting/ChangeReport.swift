@@ -261,7 +261,7 @@ public struct ChangeReport: Sendable {
     /// Records a derive would write a summary for.
     public var wouldWrite: Int { wouldChange + versionOnly + neverDerived }
     /// Exit status for the dry run: 3 when some records would fail, else 0.
-    public var exitStatus: Int32 { wouldFail > 0 ? 3 : 0 }
+    public var exitStatus: ExitStatus { wouldFail > 0 ? .skippedRecords : .ok }
     /// The fields with at least one changed record, in order.
     public var changedFields: [FieldChange] { fields.filter { $0.changed > 0 } }
 

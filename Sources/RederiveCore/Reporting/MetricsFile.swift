@@ -103,7 +103,7 @@ public enum MetricsFile {
         family(
             "rederive_run_exit_status", "gauge",
             "Exit status of the last run (0 ok, 3 skipped records, 4 error budget, ...).",
-            indexed.map { (labels($1, $0), Double($1.exitStatus)) })
+            indexed.map { (labels($1, $0), Double($1.exitStatus.rawValue)) })
         family(
             "rederive_run_id", "gauge", "The last run's id in the store's run history.",
             indexed.map { (labels($1, $0), Double($1.runID)) })
@@ -144,7 +144,7 @@ public enum MetricsFile {
         store: StoreFigures? = nil, succeeded: Bool? = nil,
         finishedAt: Date = Date()
     ) throws(RederiveError) {
-        let ok = succeeded ?? reports.allSatisfy { [ExitStatus.ok, ExitStatus.skippedRecords].contains($0.exitStatus) }
+        let ok = succeeded ?? reports.allSatisfy(\.exitStatus.isSuccess)
         let lastSuccess = ok ? finishedAt : previousLastSuccess(path)
         let body = text(
             reports, pipeline: pipeline, finishedAt: finishedAt, labels: labels, store: store,

@@ -13,7 +13,7 @@ extension RunReport {
         counts["fileFaults"] = .stringConvertible(statistics.fileFaults)
         var metadata: Logger.Metadata = [
             "run": .stringConvertible(runID), "command": .string(command), "status": .string(status.rawValue),
-            "exit": .stringConvertible(Int(exitStatus)), "counts": .dictionary(counts),
+            "exit": .stringConvertible(Int(exitStatus.rawValue)), "counts": .dictionary(counts),
             "issues": .dictionary(issuesByCode.mapValues { .stringConvertible($0) }),
             "durationSeconds": .stringConvertible((statistics.seconds * 1000).rounded() / 1000),
         ]

@@ -7,7 +7,7 @@ public struct RunReport: Sendable {
     /// How it ended.
     public var status: RunStatus
     /// The process exit status it implies.
-    public var exitStatus: Int32
+    public var exitStatus: ExitStatus
     /// Counts and timing.
     public var statistics: RunStatistics
     /// Named counts (`imported`, `updated`, `derived`, ...) in display order.
@@ -41,7 +41,7 @@ public struct RunReport: Sendable {
 
     /// Creates a report.
     public init(
-        runID: Int64, command: String, status: RunStatus, exitStatus: Int32, statistics: RunStatistics,
+        runID: Int64, command: String, status: RunStatus, exitStatus: ExitStatus, statistics: RunStatistics,
         counts: [(String, Int)], issuesByCode: [String: Int], newFailures: Int, summaryVersion: Int,
         fingerprint: String, resumedFrom: Int64?, stopReason: String?
     ) {

@@ -71,7 +71,7 @@ extension StoreStatus {
     }
 
     /// The exit status of `rederive status --check` when something needs attention (0: ok).
-    public static let checkAttentionExitStatus: Int32 = ExitStatus.needsAttention
+    public static let checkAttentionExitStatus = ExitStatus.needsAttention
 
     /// Run statuses that need attention when they end the latest run of a command.
     static let attentionRunStatuses: Set<String> = [
@@ -148,13 +148,13 @@ extension StoreStatus {
         let items = problems.map {
             "{\"kind\":\(JSONText.string($0.kind.rawValue)),\"message\":\(JSONText.string($0.message))}"
         }
-        let exitStatus = problems.isEmpty ? 0 : Self.checkAttentionExitStatus
-        return "{\"store\":\(JSONText.string(path)),\"ok\":\(problems.isEmpty),\"exitStatus\":\(exitStatus),"
+        let exitStatus: ExitStatus = problems.isEmpty ? .ok : Self.checkAttentionExitStatus
+        return "{\"store\":\(JSONText.string(path)),\"ok\":\(problems.isEmpty),\"exitStatus\":\(exitStatus.rawValue),"
             + "\"problems\":[\(items.joined(separator: ","))]}"
     }
 
     /// 0 when nothing needs attention, `checkAttentionExitStatus` otherwise.
-    public func checkExitStatus(policy: CheckPolicy = CheckPolicy()) -> Int32 {
-        problems(policy: policy).isEmpty ? 0 : Self.checkAttentionExitStatus
+    public func checkExitStatus(policy: CheckPolicy = CheckPolicy()) -> ExitStatus {
+        problems(policy: policy).isEmpty ? .ok : Self.checkAttentionExitStatus
     }
 }

@@ -8,4 +8,8 @@ package protocol ImportWriter: RunHistory {
     ) throws(RederiveError) -> ImportBatchCounts
     /// Whether an export file with this content hash was already imported.
     func hasImportedFile(contentHash: String) throws(RederiveError) -> Bool
+    /// The fault recorded for an export file with this content hash, if it had one.
+    func faultedFile(contentHash: String) throws(RederiveError) -> FaultedFile?
+    /// Records (or replaces) the fault of an export file, by its content hash.
+    func recordFaultedFile(_ file: FaultedFile) throws(RederiveError)
 }

@@ -6,8 +6,8 @@ package struct RangeClaim: Sendable, Equatable {
         /// A range to derive.
         case claimed(RangeClaim)
         /// Nothing open now, but other processes hold ranges whose leases may still expire:
-        /// ask again after this many seconds.
-        case wait(seconds: Double)
+        /// ask again after `seconds` (what is waited for: `RangeWait`).
+        case wait(RangeWait)
         /// Every range is done or failed.
         case finished
     }

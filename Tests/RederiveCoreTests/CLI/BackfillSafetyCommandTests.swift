@@ -115,15 +115,15 @@ final class BackfillSafetyCommandTests: XCTestCase {
         let pid = holder.processIdentifier
 
         let busy = try rederive(["derive", "--db", db, "--all"])
-        XCTAssertEqual(busy.status, ExitStatus.busy, busy.stderr)
+        XCTAssertEqual(busy.status, ExitStatus.busy.rawValue, busy.stderr)
         for part in ["rederive derive --all", "pid \(pid)", "host-a", "since 2026-11-23T03:00:00Z"] {
             XCTAssertTrue(busy.stderr.contains(part), "\(part) in \(busy.stderr)")
         }
-        XCTAssertEqual(try rederive(["import", "Fixtures/exports", "--db", db]).status, ExitStatus.busy)
-        XCTAssertEqual(try rederive(["revert", "--db", db, "--run", "1"]).status, ExitStatus.busy)
-        XCTAssertEqual(try rederive(["run", "Pipelines/demo.yml", "--db", db]).status, ExitStatus.busy)
+        XCTAssertEqual(try rederive(["import", "Fixtures/exports", "--db", db]).status, ExitStatus.busy.rawValue)
+        XCTAssertEqual(try rederive(["revert", "--db", db, "--run", "1"]).status, ExitStatus.busy.rawValue)
+        XCTAssertEqual(try rederive(["run", "Pipelines/demo.yml", "--db", db]).status, ExitStatus.busy.rawValue)
         let waited = try rederive(["derive", "--db", db, "--wait", "0.3"])
-        XCTAssertEqual(waited.status, ExitStatus.busy)
+        XCTAssertEqual(waited.status, ExitStatus.busy.rawValue)
         XCTAssertTrue(waited.stderr.contains("waiting for the run lock"), waited.stderr)
         // Read-only commands never wait for it.
         XCTAssertEqual(try rederive(["status", "--db", db]).status, 0)
@@ -323,7 +323,7 @@ final class BackfillSafetyCommandTests: XCTestCase {
         try makeStale(where: "record_seq = 20")
         let before = try summaries()
         let changed = try rederive(["derive", "--db", db, "--apply-plan", planPath])
-        XCTAssertEqual(changed.status, ExitStatus.refused, changed.stderr)
+        XCTAssertEqual(changed.status, ExitStatus.refused.rawValue, changed.stderr)
         XCTAssertTrue(changed.stderr.contains("the store changed since the plan"), changed.stderr)
         XCTAssertEqual(try summaries(), before)
 
@@ -332,7 +332,7 @@ final class BackfillSafetyCommandTests: XCTestCase {
         p["fingerprint"] = "v9-someone-else"
         try JSONSerialization.data(withJSONObject: p).write(to: URL(fileURLWithPath: planPath))
         let deriver = try rederive(["derive", "--db", db, "--apply-plan", planPath])
-        XCTAssertEqual(deriver.status, ExitStatus.refused, deriver.stderr)
+        XCTAssertEqual(deriver.status, ExitStatus.refused.rawValue, deriver.stderr)
         XCTAssertTrue(deriver.stderr.contains("Make a new plan with this build"), deriver.stderr)
 
         // Another store at the same path.
@@ -344,7 +344,7 @@ final class BackfillSafetyCommandTests: XCTestCase {
                 "--preview-out", dir.file("preview"),
             ]).status, 0)
         let elsewhere = try rederive(["derive", "--db", other, "--apply-plan", planPath])
-        XCTAssertEqual(elsewhere.status, ExitStatus.refused, elsewhere.stderr)
+        XCTAssertEqual(elsewhere.status, ExitStatus.refused.rawValue, elsewhere.stderr)
         XCTAssertTrue(elsewhere.stderr.contains("another store"), elsewhere.stderr)
         XCTAssertEqual(try summaries(), before)
     }
@@ -354,7 +354,7 @@ final class BackfillSafetyCommandTests: XCTestCase {
         let before = try summaries()
         for limit in ["5", "20%"] {
             let r = try rederive(["derive", "--db", db, "--max-changes", limit])
-            XCTAssertEqual(r.status, ExitStatus.refused, r.stderr)
+            XCTAssertEqual(r.status, ExitStatus.refused.rawValue, r.stderr)
             XCTAssertTrue(
                 r.stderr.contains(
                     "10 of 10 existing summaries would be rewritten "
@@ -370,7 +370,7 @@ final class BackfillSafetyCommandTests: XCTestCase {
           - derive: { max-changes: 0 }
         """.write(toFile: pipeline, atomically: true, encoding: .utf8)
         let nightly = try rederive(["run", pipeline, "--db", db])
-        XCTAssertEqual(nightly.status, ExitStatus.refused, nightly.stderr)
+        XCTAssertEqual(nightly.status, ExitStatus.refused.rawValue, nightly.stderr)
         XCTAssertTrue(nightly.stderr.contains("backfill"), nightly.stderr)
         XCTAssertEqual(try summaries(), before)
         let allowed = try rederive(["derive", "--db", db, "--max-changes", "10", "--json"])

@@ -30,7 +30,7 @@ final class ConventionsCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("rederive \(RederiveVersion.release)"))
         XCTAssertTrue(
             r.stdout.contains("summary v\(SummaryDeriver.currentVersion), fingerprint \(SummaryDeriver().fingerprint)"))
-        XCTAssertTrue(r.stdout.contains("store schema v3-failure-ack"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("store schema v4-faulted-files"), r.stdout)
     }
 
     func testNewerStoreRefusalNamesThisVersion() throws {
@@ -91,7 +91,7 @@ final class ConventionsCommandTests: XCTestCase {
             guard line.hasPrefix("  "), fields.count > 1 else { return nil }
             return Int32(fields[0])
         }
-        XCTAssertEqual(listed, ExitStatus.documented, help)
+        XCTAssertEqual(listed, ExitStatus.documented.map(\.rawValue), help)
     }
 
     func testHelpWrapsAt80ColumnsStatesDefaultsOnceAndIsTrue() throws {

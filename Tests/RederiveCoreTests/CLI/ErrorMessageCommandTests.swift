@@ -24,6 +24,17 @@ final class ErrorMessageCommandTests: XCTestCase {
         XCTAssertTrue(missing.stderr.hasPrefix("Error: Missing expected argument '--db <db>'"), missing.stderr)
     }
 
+    /// Known names come from the parser's own model of the command, not from its help text:
+    /// `history`'s help mentions `--batch-size` (in prose) but `history` takes no such option.
+    func testAnOptionOnlyMentionedInHelpIsStillUnknown() throws {
+        let r = try rederive(["history", "--batch-size", "5"])
+        XCTAssertEqual(r.status, ExitStatus.usage.rawValue)
+        XCTAssertTrue(r.stderr.hasPrefix("Error: Unknown option '--batch-size'."), r.stderr)
+        // Hidden and short names are known too: `-q` with a mistyped long option still names the latter.
+        let short = try rederive(["status", "-q", "--dbb", dir.file("x.sqlite")])
+        XCTAssertTrue(short.stderr.hasPrefix("Error: Unknown option '--dbb'. Did you mean '--db'?"), short.stderr)
+    }
+
     func testNegativeNumbersReachValidation() throws {
         let db = dir.file("x.sqlite")
         let cases: [([String], String)] = [

@@ -56,10 +56,10 @@ final class HonestUndoCommandTests: XCTestCase {
             XCTAssertEqual(try rederive(["history", "--db", db, "--prune", "--keep-runs", "0"]).status, 0)
             let warning = "history of run 2 was pruned: nothing to restore for 5 records"
             let dry = try rederive(["revert", "--db", db, "--run", "2", "--dry-run"])
-            XCTAssertEqual(dry.status, ExitStatus.skippedRecords, "\(db): \(dry.stderr)")
+            XCTAssertEqual(dry.status, ExitStatus.skippedRecords.rawValue, "\(db): \(dry.stderr)")
             XCTAssertTrue(dry.stderr.contains(warning), dry.stderr)
             let real = try rederive(["revert", "--db", db, "--run", "2", "--json"])
-            XCTAssertEqual(real.status, ExitStatus.skippedRecords, "\(db): \(real.stderr)")
+            XCTAssertEqual(real.status, ExitStatus.skippedRecords.rawValue, "\(db): \(real.stderr)")
             let warnings = try XCTUnwrap(try json(real)["warnings"] as? [String])
             XCTAssertEqual(warnings.count, 1)
             XCTAssertTrue(warnings[0].hasPrefix(warning), "\(warnings)")
@@ -127,7 +127,7 @@ final class HonestUndoCommandTests: XCTestCase {
         }
         XCTAssertTrue(try String(contentsOfFile: html, encoding: .utf8).contains("--apply-plan plan.json"))
         let export = try rederive(["export", "--db", db, "-o", dir.file("s.jsonl")])
-        XCTAssertEqual(export.status, ExitStatus.skippedRecords, export.stderr)
+        XCTAssertEqual(export.status, ExitStatus.skippedRecords.rawValue, export.stderr)
         XCTAssertTrue(export.stderr.contains(apply), export.stderr)
         let show = try rederive(["show", id, "--db", db])
         XCTAssertEqual(show.status, 0, show.stderr)
@@ -168,7 +168,7 @@ final class HonestUndoCommandTests: XCTestCase {
         try JSONSerialization.data(withJSONObject: plan).write(to: URL(fileURLWithPath: planPath))
         let before = try StoreInspection.dump(db)
         let older = try rederive(["derive", "--db", db, "--apply-plan", planPath])
-        XCTAssertEqual(older.status, ExitStatus.refused, older.stderr)
+        XCTAssertEqual(older.status, ExitStatus.refused.rawValue, older.stderr)
         XCTAssertTrue(
             older.stderr.contains("this plan was made by build 0.9.0+simulated-fix (summary version 2"), older.stderr)
         XCTAssertTrue(older.stderr.contains("this binary is older"), older.stderr)
@@ -215,7 +215,7 @@ final class HonestUndoCommandTests: XCTestCase {
                 + "summary_json = replace(summary_json, '\"wall_count\":4,', '\"wall_count\":5,') "
                 + "WHERE record_seq IN (\(changed.map(String.init).joined(separator: ",")))")
         let refused = try rederive(["derive", "--db", db, "--max-changes", "0"])
-        XCTAssertEqual(refused.status, ExitStatus.refused, refused.stderr)
+        XCTAssertEqual(refused.status, ExitStatus.refused.rawValue, refused.stderr)
         XCTAssertTrue(
             refused.stderr.contains(
                 "5 of 5 existing summaries would be rewritten (2 would change, 3 unchanged: version/fingerprint only)"),

@@ -31,7 +31,7 @@ final class ResourceBoundsCommandTests: XCTestCase {
         XCTAssertLessThan(try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int ?? .max, 1_000)
         let db = dir.file("s.sqlite"), report = dir.file("r.jsonl")
         let r = try rederive(["import", input, "--db", db, "--report", report])
-        XCTAssertEqual(r.status, ExitStatus.errorBudget, r.stderr)
+        XCTAssertEqual(r.status, ExitStatus.errorBudget.rawValue, r.stderr)
         XCTAssertTrue(r.stderr.contains("max-errors \(RunSettings.defaultMaxErrors)"), r.stderr)
         // Stopped after the batch that crossed the budget: not 500,000 lines.
         let reported = try lines(report)
@@ -49,7 +49,7 @@ final class ResourceBoundsCommandTests: XCTestCase {
             "import", input, "--db", dir.file("s.sqlite"), "--report", report, "--quiet",
             "--max-errors", "1000000",
         ])
-        XCTAssertEqual(r.status, ExitStatus.skippedRecords, r.stderr)
+        XCTAssertEqual(r.status, ExitStatus.skippedRecords.rawValue, r.stderr)
         XCTAssertEqual(try lines(report), RunSettings.defaultMaxErrors + 1_500)
     }
 

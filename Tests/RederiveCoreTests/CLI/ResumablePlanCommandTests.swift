@@ -144,7 +144,7 @@ final class ResumablePlanCommandTests: XCTestCase {
         let child = try CommandLineTool.Child(apply(db), stderrPath: dir.file("first.err"))
         XCTAssertNotNil(CommandLineTool.waitForProgress(child, db: db, command: "derive", records: 100, after: 1))
         let second = try rederive(apply(db))
-        XCTAssertEqual(second.status, ExitStatus.busy, second.stderr)
+        XCTAssertEqual(second.status, ExitStatus.busy.rawValue, second.stderr)
         let (status, _) = child.wait()
         XCTAssertEqual(status, 0, child.stderr)
         StoreInspection.assertEqual(try applied(db), try applied(reference), "busy second apply vs uninterrupted")
@@ -159,7 +159,7 @@ final class ResumablePlanCommandTests: XCTestCase {
         let before = try applied(db)
 
         let refused = try rederive(apply(db))
-        XCTAssertEqual(refused.status, ExitStatus.refused, refused.stderr)
+        XCTAssertEqual(refused.status, ExitStatus.refused.rawValue, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("the store changed since the plan"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains("Changed outside the plan: 1 record, \(id)"), refused.stderr)
         StoreInspection.assertEqual(try applied(db), before, "nothing written")
@@ -191,7 +191,7 @@ final class ResumablePlanCommandTests: XCTestCase {
           - derive: { apply-plan: plan.json, all: true }
         """.write(toFile: pipeline, atomically: true, encoding: .utf8)
         let mixed = try rederive(arguments)
-        XCTAssertEqual(mixed.status, ExitStatus.usage, mixed.stderr)
+        XCTAssertEqual(mixed.status, ExitStatus.usage.rawValue, mixed.stderr)
         XCTAssertTrue(mixed.stderr.contains("\"apply-plan\" in stage derive applies the plan's own selection"))
     }
 }

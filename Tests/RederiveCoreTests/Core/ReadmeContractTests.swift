@@ -42,7 +42,7 @@ final class ReadmeContractTests: XCTestCase {
         let readmeStatuses = rows.flatMap {
             $0[0].split(separator: "/").map { Int32($0.trimmingCharacters(in: .whitespaces)) }
         }
-        XCTAssertEqual(readmeStatuses, ExitStatus.documented.map { Optional($0) })
+        XCTAssertEqual(readmeStatuses, ExitStatus.documented.map { Optional($0.rawValue) })
     }
 
     func testSummaryFieldTableMatchesTheKeyTable() throws {

@@ -105,7 +105,7 @@ final class OutputFileTests: XCTestCase {
 
     func testDirectoriesSocketsAndBlockDevicesAreRefusedBeforeAnythingRuns() throws {
         XCTAssertThrowsError(try OutputPathCheck.writable(dir.path, what: "--report")) { error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage)
         }
         let socketPath = dir.file("s.sock")
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -122,7 +122,7 @@ final class OutputFileTests: XCTestCase {
         }
         XCTAssertEqual(bound, 0)
         XCTAssertThrowsError(try OutputPathCheck.writable(socketPath, what: "--metrics-file")) { error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage)
             XCTAssertTrue("\(error)".contains("is a socket"), "\(error)")
         }
         XCTAssertNoThrow(try OutputPathCheck.writable("/dev/null", what: "--report"))
@@ -145,7 +145,7 @@ final class OutputFileTests: XCTestCase {
             XCTAssertThrowsError(
                 try OutputPathCheck.distinct([("--report", output)], store: "s.sqlite", inputs: [input]), output
             ) { error in
-                XCTAssertEqual((error as? RederiveError)?.exitStatus, 1, output)
+                XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage, output)
                 XCTAssertTrue("\(error)".contains(expected), "\(output): \(error)")
             }
         }

@@ -70,7 +70,7 @@ final class BackfillAcceptanceTests: XCTestCase {
         let store = try Store(path: db)
         defer { store.close() }
         let report = try DeriveJob.run(DeriveConfiguration(deriver: fixed, showProgress: false), store: store)
-        XCTAssertEqual(report.exitStatus, 0)
+        XCTAssertEqual(report.exitStatus, .ok)
         XCTAssertEqual(report.statistics.recordsDone, 32)
         let after = try store.status(deriver: fixed)
         XCTAssertEqual(after.stale.total, 0)

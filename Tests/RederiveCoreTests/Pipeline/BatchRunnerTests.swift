@@ -16,7 +16,7 @@ final class BatchRunnerTests: XCTestCase {
         let files = try ExportFiles.resolve([RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path])
         let config = ImportConfiguration(files: files, reportPath: aFile + "/issues.jsonl", showProgress: false)
         XCTAssertThrowsError(try ImportJob.run(config, store: store)) { error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 2)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .failure)
         }
         let run = try XCTUnwrap(StoreInspection.run(db))
         XCTAssertEqual(
@@ -84,7 +84,7 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssertFalse(job.calls.contains { $0.hasPrefix("finish") }, "a failed run is not finished")
         let run = try XCTUnwrap(StoreInspection.run(path))
         XCTAssertEqual(run["status"] as String, RunStatus.failed.rawValue)
-        XCTAssertEqual(run["exit_status"] as Int, Int(ExitStatus.failure))
+        XCTAssertEqual(run["exit_status"] as Int, Int(ExitStatus.failure.rawValue))
     }
 
     func testAWriteErrorStopsTheRunAndNoLaterBatchIsWritten() throws {

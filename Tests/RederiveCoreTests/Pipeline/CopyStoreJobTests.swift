@@ -44,7 +44,7 @@ final class CopyStoreJobTests: XCTestCase {
         let store = try Store(path: path)
         defer { store.close() }
         XCTAssertEqual(
-            try ExportJob.run(ExportConfiguration(outPath: out, includeStale: true), store: store).exitStatus, 0)
+            try ExportJob.run(ExportConfiguration(outPath: out, includeStale: true), store: store).exitStatus, .ok)
         return try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").map {
             String($0).replacingOccurrences(of: #""derivedAt":"[^"]*","#, with: "", options: .regularExpression)
         }
@@ -63,7 +63,7 @@ final class CopyStoreJobTests: XCTestCase {
         let report = try copy(source, to: destination)
         XCTAssertEqual(report.command, "copy-store")
         XCTAssertEqual(report.status, .completed)
-        XCTAssertEqual(report.exitStatus, 0)
+        XCTAssertEqual(report.exitStatus, .ok)
         XCTAssertEqual(report.statistics.recordsRead, StoreFixtures.committedGoodRecords)
         XCTAssertEqual(report.count("copied"), StoreFixtures.committedGoodRecords)
         XCTAssertEqual(report.statistics.recordsUnchanged, 0)
@@ -111,7 +111,7 @@ final class CopyStoreJobTests: XCTestCase {
         let copied = try records(destination)
         let rerun = try copy(source, to: destination, batchSize: 5)
         XCTAssertEqual(rerun.status, .completed)
-        XCTAssertEqual(rerun.exitStatus, 0)
+        XCTAssertEqual(rerun.exitStatus, .ok)
         XCTAssertNil(rerun.resumedFrom, "the first copy completed")
         XCTAssertEqual(rerun.count("copied"), 0)
         XCTAssertEqual(rerun.statistics.recordsUnchanged, StoreFixtures.committedGoodRecords)
@@ -125,7 +125,7 @@ final class CopyStoreJobTests: XCTestCase {
         let stopped = try copy(source, to: destination, batchSize: 4)
         RunControl.resetStop()
         XCTAssertEqual(stopped.status, .interrupted)
-        XCTAssertEqual(stopped.exitStatus, 130)
+        XCTAssertEqual(stopped.exitStatus, .interrupted)
         let partial = try StoreInspection.int(destination, "SELECT COUNT(*) FROM record")
         XCTAssertGreaterThan(partial, 0, "the page in hand was committed")
         XCTAssertLessThan(partial, StoreFixtures.committedGoodRecords)
@@ -174,7 +174,7 @@ final class CopyStoreJobTests: XCTestCase {
         let destination = dir.file("copy.sqlite"), reportPath = dir.file("issues.jsonl")
         let report = try copy(source, to: destination, reportPath: reportPath)
         XCTAssertEqual(report.status, .completed)
-        XCTAssertEqual(report.exitStatus, 3)
+        XCTAssertEqual(report.exitStatus, .skippedRecords)
         XCTAssertEqual(report.statistics.recordsSkipped, 1)
         XCTAssertEqual(report.count("copied"), StoreFixtures.committedGoodRecords - 1)
         XCTAssertEqual(try StoreInspection.int(destination, "SELECT COUNT(*) FROM record WHERE id = ?", [id]), 0)
@@ -196,7 +196,7 @@ final class CopyStoreJobTests: XCTestCase {
         let to = try Store(path: source, mode: .existing)
         defer { to.close() }
         XCTAssertThrowsError(try CopyStoreJob.run(CopyStoreConfiguration(), from: from, to: to)) { error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage)
             XCTAssertTrue("\(error)".contains(source), "\(error)")
         }
         XCTAssertEqual(try StoreInspection.int(source, "SELECT COUNT(*) FROM run WHERE command = 'copy-store'"), 0)

@@ -108,7 +108,7 @@ final class DeriveDryRunTests: XCTestCase {
         for field in report.fields where field.key != "estimated_floor_area_sqm" {
             XCTAssertEqual(field.changed, 0, field.key)
         }
-        XCTAssertEqual(report.exitStatus, 0)
+        XCTAssertEqual(report.exitStatus, .ok)
         // Breakdowns from the store's own columns: every examined record in one group of each.
         for rows in [report.byFloorAreaMethod, report.byFormatVersion, report.bySourceFile, report.byStoredVersion] {
             XCTAssertEqual(rows.map(\.examined).reduce(0, +), report.examined)
@@ -181,7 +181,7 @@ final class DeriveDryRunTests: XCTestCase {
         XCTAssertEqual(report.wouldFail, 1)
         XCTAssertEqual(report.failuresByCode, ["negative_dimension": 1])
         XCTAssertEqual(report.failures.map(\.id), [victim])
-        XCTAssertEqual(report.exitStatus, 3)
+        XCTAssertEqual(report.exitStatus, .skippedRecords)
         XCTAssertTrue(try String(contentsOfFile: issues, encoding: .utf8).contains("negative_dimension"))
     }
 

@@ -52,7 +52,7 @@ final class DeriveJobTests: XCTestCase {
         let before = try StoreInspection.dump(db, excluding: .strict)
         let report = try StoreFixtures.derive(store)
         XCTAssertEqual(report.status, .completed)
-        XCTAssertEqual(report.exitStatus, 0)
+        XCTAssertEqual(report.exitStatus, .ok)
         XCTAssertEqual(report.statistics.recordsRead, 0)
         XCTAssertEqual(report.count("derived"), 0)
         StoreInspection.assertEqual(
@@ -183,7 +183,7 @@ final class DeriveJobTests: XCTestCase {
             db, "UPDATE raw_room SET skeleton = ? WHERE record_seq = ?", [Data(bad.utf8), target.seq])
         let broken = try StoreFixtures.derive(store, DeriveSelection(all: true))
         XCTAssertEqual(broken.status, .completed)
-        XCTAssertEqual(broken.exitStatus, 3)
+        XCTAssertEqual(broken.exitStatus, .skippedRecords)
         XCTAssertEqual(broken.statistics.recordsSkipped, 1)
         XCTAssertEqual(broken.newFailures, 1)
         let failure = try XCTUnwrap(
@@ -205,7 +205,7 @@ final class DeriveJobTests: XCTestCase {
             db, "UPDATE raw_room SET skeleton = ? WHERE record_seq = ?", [original, target.seq])
         let retried = try StoreFixtures.derive(store, DeriveSelection(retryFailed: true))
         XCTAssertEqual(retried.status, .completed)
-        XCTAssertEqual(retried.exitStatus, 0)
+        XCTAssertEqual(retried.exitStatus, .ok)
         XCTAssertEqual(retried.statistics.recordsRead, 1)
         XCTAssertEqual(
             try StoreInspection.rows(db, "SELECT record_key FROM failure").map { $0["record_key"] as String }.sorted(),
@@ -225,7 +225,7 @@ final class DeriveJobTests: XCTestCase {
         }
         let aborted = try StoreFixtures.derive(store, batchSize: 5, deriver: v2, control: RunControl(maxErrors: 0))
         XCTAssertEqual(aborted.status, .aborted)
-        XCTAssertEqual(aborted.exitStatus, 4)
+        XCTAssertEqual(aborted.exitStatus, .errorBudget)
         let run = try XCTUnwrap(try StoreInspection.run(db))
         XCTAssertEqual(run["status"] as String, "aborted")
         XCTAssertEqual(run["exit_status"] as Int, 4)
@@ -238,7 +238,7 @@ final class DeriveJobTests: XCTestCase {
         let rerun = try StoreFixtures.derive(store, batchSize: 5, deriver: v2)
         XCTAssertEqual(rerun.resumedFrom, aborted.runID)
         XCTAssertEqual(rerun.status, .completed)
-        XCTAssertEqual(rerun.exitStatus, 3)
+        XCTAssertEqual(rerun.exitStatus, .skippedRecords)
         XCTAssertEqual(rerun.statistics.recordsRead, n - 15)
         let referenceStore = try Store(path: reference)
         try StoreFixtures.derive(referenceStore, batchSize: 5, deriver: v2)
@@ -255,7 +255,7 @@ final class DeriveJobTests: XCTestCase {
         let stopped = try StoreFixtures.derive(store, batchSize: 4, deriver: v2)
         RunControl.resetStop()
         XCTAssertEqual(stopped.status, .interrupted)
-        XCTAssertEqual(stopped.exitStatus, 143)
+        XCTAssertEqual(stopped.exitStatus, .terminated)
         let run = try XCTUnwrap(try StoreInspection.run(db))
         XCTAssertEqual(run["status"] as String, "interrupted")
         XCTAssertEqual(run["checkpoint_seq"] as Int64, all[3].seq, "the batch in hand was committed")
@@ -264,7 +264,7 @@ final class DeriveJobTests: XCTestCase {
         RunControl.requestStop(signal: SIGINT)
         let stoppedAgain = try StoreFixtures.derive(store, batchSize: 4, deriver: v2)
         RunControl.resetStop()
-        XCTAssertEqual(stoppedAgain.exitStatus, 130)
+        XCTAssertEqual(stoppedAgain.exitStatus, .interrupted)
         XCTAssertEqual(stoppedAgain.resumedFrom, stopped.runID)
         XCTAssertEqual(try stale(v2), n - 8)
 

@@ -48,7 +48,7 @@ final class ExportJobTests: XCTestCase {
         defer { store.close() }
         let out = dir.file("summaries.jsonl.zst")
         let report = try ExportJob.run(ExportConfiguration(outPath: out), store: store)
-        XCTAssertEqual(report.exitStatus, 0)
+        XCTAssertEqual(report.exitStatus, .ok)
         XCTAssertEqual(report.status, .completed)
         XCTAssertEqual(report.statistics.recordsRead, 45)
         XCTAssertEqual(report.statistics.recordsDone, 45)
@@ -184,7 +184,7 @@ final class ExportJobTests: XCTestCase {
         let report = try ExportJob.run(ExportConfiguration(outPath: out, pageSize: 7), store: store)
         RunControl.resetStop()
         XCTAssertEqual(report.status, .interrupted)
-        XCTAssertEqual(report.exitStatus, 130)
+        XCTAssertEqual(report.exitStatus, .interrupted)
         XCTAssertEqual(report.statistics.recordsRead, 7, "stops after the page in hand")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         XCTAssertFalse(FileManager.default.fileExists(atPath: out + ".partial"))
@@ -243,7 +243,7 @@ final class ExportJobTests: XCTestCase {
         let out = dir.file("out.jsonl")
         XCTAssertThrowsError(try ExportJob.run(ExportConfiguration(outPath: out, since: "last tuesday"), store: store))
         { error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
         XCTAssertEqual(try store.status().totalRuns, 1, "only the import run")
@@ -254,5 +254,35 @@ final class ExportJobTests: XCTestCase {
         XCTAssertEqual(try ExportJob.storedTimestamp("2026-11-01T01:30:00+01:00"), "2026-11-01T00:30:00.000Z")
         XCTAssertEqual(try ExportJob.storedTimestamp("2026-11-01T00:00:00.250Z"), "2026-11-01T00:00:00.250Z")
         XCTAssertThrowsError(try ExportJob.storedTimestamp("2026-13-45"))
+    }
+
+    /// Issue 24 item 4: an export with no record never replaces a file that holds records
+    /// (exit 8, the reason, the old bytes kept), unless `allowEmpty`; an empty or missing
+    /// output is written as before (exit 3 with the left-out warning).
+    func testAnEmptyExportKeepsAFileThatHoldsRecords() throws {
+        let dir = try TemporaryDirectory()
+        let store = try StoreFixtures.importedStore(in: dir)
+        defer { store.close() }
+        for name in ["summaries.jsonl.zst", "summaries.jsonl"] {
+            let out = dir.file(name)
+            XCTAssertEqual(try ExportJob.run(ExportConfiguration(outPath: out), store: store).exitStatus, .ok)
+            let before = try Data(contentsOf: URL(fileURLWithPath: out))
+            try StoreFixtures.execute(store, "UPDATE summary SET summary_version = 0")
+            XCTAssertThrowsError(try ExportJob.run(ExportConfiguration(outPath: out), store: store)) { error in
+                XCTAssertEqual((error as? RederiveError)?.exitStatus, .emptyExport)
+                XCTAssertTrue("\(error)".contains("--allow-empty"), "\(error)")
+                XCTAssertTrue("\(error)".contains("45 records left out"), "\(error)")
+            }
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: out)), before, "the old file is kept")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out + ".partial"))
+            var allowed = ExportConfiguration(outPath: out)
+            allowed.allowEmpty = true
+            XCTAssertEqual(try ExportJob.run(allowed, store: store).exitStatus, .skippedRecords)
+            XCTAssertEqual(try lines(out), [])
+            // Now the file holds nothing: another empty export may replace it.
+            XCTAssertEqual(
+                try ExportJob.run(ExportConfiguration(outPath: out), store: store).exitStatus, .skippedRecords)
+            try StoreFixtures.execute(store, "UPDATE summary SET summary_version = \(SummaryDeriver.currentVersion)")
+        }
     }
 }

@@ -68,7 +68,7 @@ final class ImportJobTests: XCTestCase {
             try StoreFixtures.committedExportFiles, into: store, reportPath: reportPath)
         store.close()
         XCTAssertEqual(report.status, .completed)
-        XCTAssertEqual(report.exitStatus, 3)
+        XCTAssertEqual(report.exitStatus, .skippedRecords)
         XCTAssertEqual(report.count("imported"), StoreFixtures.committedGoodRecords)
         XCTAssertEqual(report.count("updated"), 0)
         XCTAssertEqual(report.statistics.recordsSkipped, 13)
@@ -152,7 +152,7 @@ final class ImportJobTests: XCTestCase {
         XCTAssertEqual(again.count("rederived"), 0)
         XCTAssertEqual(again.statistics.recordsUnchanged, StoreFixtures.committedGoodRecords)
         XCTAssertEqual(again.newFailures, 0)
-        XCTAssertEqual(again.exitStatus, 3)
+        XCTAssertEqual(again.exitStatus, .skippedRecords)
         // Nothing of the second run landed in the derived data.
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE run_id = ?", [again.runID]), 0)
         store.close()
@@ -208,7 +208,7 @@ final class ImportJobTests: XCTestCase {
             [corruptFile], into: store, batchSize: 2,
             control: RunControl(maxErrors: 0))
         XCTAssertEqual(report.status, .aborted)
-        XCTAssertEqual(report.exitStatus, 4)
+        XCTAssertEqual(report.exitStatus, .errorBudget)
         XCTAssertNotNil(report.stopReason)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM record"), 1, "the batch in hand was committed")
         XCTAssertEqual(
@@ -234,7 +234,7 @@ final class ImportJobTests: XCTestCase {
         let stopped = try StoreFixtures.importFiles(files, into: store, batchSize: 3)
         RunControl.resetStop()
         XCTAssertEqual(stopped.status, .interrupted)
-        XCTAssertEqual(stopped.exitStatus, 130)
+        XCTAssertEqual(stopped.exitStatus, .interrupted)
         XCTAssertEqual(stopped.stopReason, "SIGINT")
         let stoppedRecords = try StoreInspection.int(db, "SELECT COUNT(*) FROM record")
         XCTAssertGreaterThan(stoppedRecords, 0, "the batch in hand was committed")
@@ -244,12 +244,12 @@ final class ImportJobTests: XCTestCase {
         RunControl.requestStop(signal: SIGTERM)
         let stoppedAgain = try StoreFixtures.importFiles(files, into: store, batchSize: 3)
         RunControl.resetStop()
-        XCTAssertEqual(stoppedAgain.exitStatus, 143)
+        XCTAssertEqual(stoppedAgain.exitStatus, .terminated)
         XCTAssertEqual(stoppedAgain.resumedFrom, stopped.runID)
 
         let rerun = try StoreFixtures.importFiles(files, into: store, batchSize: 3)
         XCTAssertEqual(rerun.status, .completed)
-        XCTAssertEqual(rerun.exitStatus, 3)
+        XCTAssertEqual(rerun.exitStatus, .skippedRecords)
         XCTAssertEqual(rerun.resumedFrom, stoppedAgain.runID)
         store.close()
         try assertMatchesUninterruptedImport(db, of: files, "interrupted + rerun vs uninterrupted")
@@ -276,13 +276,24 @@ final class ImportJobTests: XCTestCase {
                 try StoreInspection.int(db, "SELECT COUNT(*) FROM record WHERE source_file = ?", [path]), path)
             XCTAssertEqual(row["content_hash"] as String?, FileHasher.hash(path: path))
         }
-        // The next run skips them and reads only the truncated file again.
-        let again = try ImportJob.run(
-            ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false),
-            store: store)
-        XCTAssertEqual(again.count("filesSkipped"), files.count - 1)
-        XCTAssertEqual(again.statistics.recordsRead, 6)
-        XCTAssertEqual(again.statistics.recordsUnchanged, 6)
+        // The truncated one is kept as faulted, by content hash, with its fault.
+        let truncated = try XCTUnwrap(files.first { $0.hasSuffix("truncated.jsonl.zst") })
+        let fault = try XCTUnwrap(try store.faultedFile(contentHash: try XCTUnwrap(FileHasher.hash(path: truncated))))
+        XCTAssertEqual(fault.code, "truncated_frame")
+        XCTAssertEqual(fault.path, truncated)
+        // The next run skips them all (issue 24: a faulted file is not re-read, and re-reported,
+        // every night); asked to retry, it reads only the truncated file again.
+        var config = ImportConfiguration(
+            files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false)
+        let again = try ImportJob.run(config, store: store)
+        XCTAssertEqual(again.count("filesSkipped"), files.count)
+        XCTAssertEqual(again.statistics.recordsRead, 0)
+        XCTAssertEqual(again.exitStatus, .ok)
+        config.retryFiles = true
+        let retried = try ImportJob.run(config, store: store)
+        XCTAssertEqual(retried.count("filesSkipped"), files.count - 1)
+        XCTAssertEqual(retried.statistics.recordsRead, 6)
+        XCTAssertEqual(retried.statistics.recordsUnchanged, 6)
         store.close()
     }
 }

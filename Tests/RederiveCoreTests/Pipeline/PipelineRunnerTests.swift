@@ -53,7 +53,7 @@ final class PipelineRunnerTests: XCTestCase {
         XCTAssertEqual(resolved.metricsFile, dir.file("nightly.prom"))
 
         let (first, _) = try run(resolved)
-        XCTAssertEqual(first.exitStatus, 0)
+        XCTAssertEqual(first.exitStatus, .ok)
         XCTAssertEqual(first.reports.map(\.command), ["import", "derive", "export"])
         XCTAssertEqual(first.reports[0].statistics.recordsDone, 32, "every good fixture record imported")
         XCTAssertEqual(first.reports[2].statistics.recordsDone, 32, "and exported")
@@ -65,7 +65,7 @@ final class PipelineRunnerTests: XCTestCase {
         // A new resolution, as a new nightly process would make.
         let again = try ResolvedPipeline.resolve(try pipeline("nightly"), overrides: overrides, arguments: "test")
         let (second, _) = try run(again)
-        XCTAssertEqual(second.exitStatus, 0)
+        XCTAssertEqual(second.exitStatus, .ok)
         XCTAssertEqual(
             second.reports[0].statistics.recordsRead, 0, "files already imported are skipped by content hash")
         XCTAssertEqual(second.reports[0].counts.first { $0.0 == "filesSkipped" }?.1, 4)
@@ -122,7 +122,7 @@ final class PipelineRunnerTests: XCTestCase {
         let definition = try PipelineDefinition.parse("version: 1\nstages: [derive]\n", path: "p.yml")
         XCTAssertThrowsError(try ResolvedPipeline.resolve(definition, overrides: PipelineOverrides(), arguments: "t")) {
             error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage)
         }
     }
 
@@ -144,7 +144,7 @@ final class PipelineRunnerTests: XCTestCase {
         overrides.out = dir.file("never.jsonl")
         let resolved = try ResolvedPipeline.resolve(try pipeline("nightly"), overrides: overrides, arguments: "t")
         let (outcome, lines) = try run(resolved)
-        XCTAssertEqual(outcome.exitStatus, 0)
+        XCTAssertEqual(outcome.exitStatus, .ok)
         XCTAssertTrue(outcome.reports.isEmpty, "no stage ran against the store")
         XCTAssertEqual(outcome.previews.count, 1)
         XCTAssertTrue(lines.contains("import: skipped (--dry-run)"))
@@ -165,7 +165,7 @@ final class PipelineRunnerTests: XCTestCase {
         var overrides = PipelineOverrides()
         overrides.store = dir.file("b.sqlite")
         let (outcome, _) = try run(try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: "t"))
-        XCTAssertEqual(outcome.exitStatus, 4)
+        XCTAssertEqual(outcome.exitStatus, .errorBudget)
         XCTAssertEqual(outcome.reports.map(\.command), ["import"], "derive never ran")
         XCTAssertEqual(outcome.reports[0].status, .aborted)
     }
@@ -187,7 +187,7 @@ final class PipelineRunnerTests: XCTestCase {
             return .derive(s)
         }
         let (outcome, _) = try run(try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: "t"))
-        XCTAssertEqual(outcome.exitStatus, 3)
+        XCTAssertEqual(outcome.exitStatus, .skippedRecords)
         XCTAssertEqual(outcome.reports.map(\.command), ["import", "derive", "export"])
         XCTAssertEqual(outcome.reports[0].statistics.recordsSkipped, 13)
         XCTAssertEqual(outcome.reports[2].statistics.recordsDone, 45)

@@ -163,7 +163,7 @@ final class SummarizeJobTests: XCTestCase {
                 "unsupported_format_version": 1, "invalid_room_json": 1,
                 "negative_dimension": 1, "truncated_frame": 1,
             ])
-        XCTAssertEqual(r.outcome.exitStatus, 3)
+        XCTAssertEqual(r.outcome.exitStatus, .skippedRecords)
     }
 
     func testOnlyGoodRecordsExitZero() throws {
@@ -172,7 +172,7 @@ final class SummarizeJobTests: XCTestCase {
         XCTAssertEqual(r.rows.count, 5)
         XCTAssertEqual(r.issues.count, 0)
         XCTAssertEqual(r.outcome.statistics.recordsSkipped, 0)
-        XCTAssertEqual(r.outcome.exitStatus, 0)
+        XCTAssertEqual(r.outcome.exitStatus, .ok)
     }
 
     func testResultsAreIdenticalWithOneAndFourWorkers() throws {
@@ -198,6 +198,6 @@ final class SummarizeJobTests: XCTestCase {
         XCTAssertEqual(outcome.statistics.recordsDone, 5)
         XCTAssertEqual(outcome.statistics.fileFaults, 1)
         XCTAssertEqual(outcome.issuesByCode, ["file_unreadable": 1])
-        XCTAssertEqual(outcome.exitStatus, 3)
+        XCTAssertEqual(outcome.exitStatus, .skippedRecords)
     }
 }

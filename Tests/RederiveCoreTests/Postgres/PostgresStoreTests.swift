@@ -60,7 +60,7 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try cluster.sql("SELECT count(*) FROM record", url: url), ["32"])
         XCTAssertEqual(
             try cluster.sql("SELECT name FROM schema_migration ORDER BY name", url: url),
-            ["pg-v1-initial", "pg-v2-text-with-nul", "pg-v3-failure-ack"])
+            ["pg-v1-initial", "pg-v2-text-with-nul", "pg-v3-failure-ack", "pg-v4-faulted-files"])
         // Importing the same exports again changes nothing.
         XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
         XCTAssertEqual(try cluster.sql("SELECT count(*), sum(records_done) FROM run", url: url), ["2|32"])

@@ -91,7 +91,7 @@ final class IssueReportTests: XCTestCase {
 
     func testUnwritableReportPathIsAnIOError() {
         XCTAssertThrowsError(try IssueReport(path: "/proc/no/such/dir/r.jsonl")) { error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 2)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .failure)
         }
     }
 
@@ -107,7 +107,7 @@ final class IssueReportTests: XCTestCase {
         s.recordsRead = 120; s.recordsDone = 110; s.recordsSkipped = 10; s.fileFaults = 1; s.seconds = 2;
         s.decodedBytes = 4_000_000
         let report = RunReport(
-            runID: 0, command: "summarize", status: .completed, exitStatus: 3, statistics: s,
+            runID: 0, command: "summarize", status: .completed, exitStatus: .skippedRecords, statistics: s,
             counts: [("summarized", 110)], issuesByCode: ["invalid_json": 10], newFailures: 0,
             summaryVersion: 1, fingerprint: "f", resumedFrom: nil, stopReason: nil)
         let line = report.tallyLine()

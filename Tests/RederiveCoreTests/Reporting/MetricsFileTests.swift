@@ -9,7 +9,7 @@ final class MetricsFileTests: XCTestCase {
         s.recordsSkipped = 3
         s.seconds = 2
         return RunReport(
-            runID: 5, command: "import", status: .completed, exitStatus: 3, statistics: s,
+            runID: 5, command: "import", status: .completed, exitStatus: .skippedRecords, statistics: s,
             counts: [("imported", 7)], issuesByCode: ["invalid_json": 2, "wrong_type": 1], newFailures: 3,
             summaryVersion: 1, fingerprint: "v1-x", resumedFrom: nil, stopReason: nil)
     }
@@ -60,7 +60,7 @@ final class MetricsFileTests: XCTestCase {
 
     func testUnwritablePathIsAnIOError() {
         XCTAssertThrowsError(try MetricsFile.write([report()], pipeline: nil, to: "/proc/nope/run.prom")) { error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 2)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .failure)
         }
     }
 
@@ -89,7 +89,7 @@ final class MetricsFileTests: XCTestCase {
         let success = Date(timeIntervalSince1970: 1_700_000_000)
         try MetricsFile.write([report()], pipeline: "p", to: path, finishedAt: success)
         var failed = report()
-        failed.exitStatus = 4
+        failed.exitStatus = .errorBudget
         try MetricsFile.write([failed], pipeline: "p", to: path, finishedAt: success.addingTimeInterval(3600))
         let text = try String(contentsOfFile: path, encoding: .utf8)
         XCTAssertTrue(text.contains("rederive_last_success_timestamp_seconds{pipeline=\"p\"} 1700000000"), text)

@@ -22,7 +22,7 @@ final class StoreStatusCheckTests: XCTestCase {
         let s = status(runs: [(2, "derive", .completed), (1, "import", .completed)])
         XCTAssertEqual(s.problems(), [])
         XCTAssertEqual(s.checkText(), "ok\n")
-        XCTAssertEqual(s.checkExitStatus(), 0)
+        XCTAssertEqual(s.checkExitStatus(), .ok)
     }
 
     func testEachProblemGetsOneLine() {
@@ -36,7 +36,7 @@ final class StoreStatusCheckTests: XCTestCase {
         XCTAssertTrue(s.checkText().contains("latest derive run 2 interrupted"))
         XCTAssertTrue(s.checkText().contains("latest import run 1 aborted"))
         XCTAssertEqual(s.checkExitStatus(), StoreStatus.checkAttentionExitStatus)
-        XCTAssertEqual(StoreStatus.checkAttentionExitStatus, 5)
+        XCTAssertEqual(StoreStatus.checkAttentionExitStatus, .needsAttention)
     }
 
     func testOnlyTheLatestRunOfEachCommandCounts() {

@@ -47,7 +47,7 @@ final class StoreMigrationTests: XCTestCase {
             guard let error = error as? RederiveError, case .io(let message) = error else {
                 return XCTFail("expected RederiveError.io, got \(error)", file: file, line: line)
             }
-            XCTAssertEqual(error.exitStatus, 2, file: file, line: line)
+            XCTAssertEqual(error.exitStatus, .failure, file: file, line: line)
             for word in words {
                 XCTAssertTrue(message.contains(word), "\(message) should mention \(word)", file: file, line: line)
             }
@@ -145,7 +145,7 @@ final class StoreMigrationTests: XCTestCase {
         StoreInspection.assertEqual(dumpBefore, try StoreInspection.dump(path, excluding: .strict), "reopened store")
         XCTAssertEqual(
             try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String },
-            ["v1-initial", "v2-summary-history", "v3-failure-ack"])
+            ["v1-initial", "v2-summary-history", "v3-failure-ack", "v4-faulted-files"])
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("backup") }, [])
     }
@@ -180,7 +180,7 @@ final class StoreMigrationTests: XCTestCase {
         store.close()
         XCTAssertEqual(
             try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String },
-            ["v1-initial", "v2-summary-history", "v3-failure-ack"])
+            ["v1-initial", "v2-summary-history", "v3-failure-ack", "v4-faulted-files"])
         for table in ["record", "raw_room", "raw_core_model", "summary", "run", "failure", "imported_file"] {
             XCTAssertEqual(
                 try StoreInspection.int(

@@ -186,7 +186,7 @@ final class StoreStatusTests: XCTestCase {
 
     func testReadOnlyOpeningOfAMissingStoreIsAUsageError() {
         XCTAssertThrowsError(try Store(path: "/nonexistent-dir/rooms.sqlite", readOnly: true)) { error in
-            XCTAssertEqual((error as? RederiveError)?.exitStatus, 1)
+            XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage)
         }
     }
 }

@@ -208,7 +208,7 @@ final class StoreTests: XCTestCase {
             ],
             to: file)
         let fixed = try StoreFixtures.importFiles([file], into: store)
-        XCTAssertEqual(fixed.exitStatus, 0)
+        XCTAssertEqual(fixed.exitStatus, .ok)
         XCTAssertEqual(fixed.count("imported"), 2)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM failure"), 0)
     }

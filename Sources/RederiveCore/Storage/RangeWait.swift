@@ -1,0 +1,50 @@
+/// What a process that found no open range waits for: ranges of its run that other
+/// processes hold, by whom and until when their leases run (a process that died holds its
+/// ranges until then).
+package struct RangeWait: Sendable, Equatable {
+    /// One held range.
+    package struct Held: Sendable, Equatable {
+        /// First and last key of the range.
+        package var seqFrom: Int64
+        /// Last key of the range.
+        package var seqTo: Int64
+        /// Who holds it (`host:pid`), as `status` shows it.
+        package var holder: String
+        /// When its lease runs out (UTC, ISO 8601), if it is claimed.
+        package var leaseUntil: String?
+
+        /// Creates a held range.
+        package init(seqFrom: Int64, seqTo: Int64, holder: String, leaseUntil: String?) {
+            self.seqFrom = seqFrom
+            self.seqTo = seqTo
+            self.holder = holder
+            self.leaseUntil = leaseUntil
+        }
+    }
+
+    /// Ask again after this many seconds.
+    package var seconds: Double
+    /// The run's ranges other processes hold.
+    package var held: [Held]
+
+    /// Creates a wait.
+    package init(seconds: Double, held: [Held] = []) {
+        self.seconds = seconds
+        self.held = held
+    }
+
+    /// The line for people, e.g. `run 3: waiting for 4 ranges (seq 1-80, 81-160, …) held by
+    /// vm:1800 until 2026-11-24T10:31:02Z (a process that stopped keeps them until its lease
+    /// runs out)`.
+    package func line(runID: Int64) -> String {
+        guard !held.isEmpty else { return "run \(runID): waiting for ranges other processes hold" }
+        let shown = held.prefix(5).map { "\($0.seqFrom)-\($0.seqTo)" }.joined(separator: ", ")
+        let more = held.count > 5 ? ", …" : ""
+        var holders: [String] = []
+        for h in held where !holders.contains(h.holder) { holders.append(h.holder) }
+        let until = held.compactMap(\.leaseUntil).max().map { " until \($0)" } ?? ""
+        return "run \(runID): waiting for \(held.count) range\(held.count == 1 ? "" : "s") (seq \(shown)\(more)) "
+            + "held by \(holders.joined(separator: ", "))\(until) (a process that stopped keeps them until its "
+            + "lease runs out)"
+    }
+}
