@@ -82,7 +82,7 @@ final class ExitTraceCommandTests: XCTestCase {
         let document = try object(r.stdout)
         XCTAssertEqual(document["exitStatus"] as? Int, 7)
         XCTAssertEqual(document["status"] as? String, "error")
-        XCTAssertTrue((document["reason"] as? String ?? "").contains("existing summaries would change"), r.stdout)
+        XCTAssertTrue((document["reason"] as? String ?? "").contains("existing summaries would be rewritten"), r.stdout)
         let stages = try XCTUnwrap(document["stages"] as? [[String: Any]])
         XCTAssertEqual(stages.map { $0["status"] as? String }, ["completed", "failed", "not_run"])
         XCTAssertEqual(stages[1]["exitStatus"] as? Int, 7)
@@ -91,7 +91,7 @@ final class ExitTraceCommandTests: XCTestCase {
         XCTAssertEqual(try gauge("rederive_run_exit_status", "stage=\"import\""), "0")
         // Under --quiet the reason is an error line, and the closing line is not needed for it.
         XCTAssertTrue(r.stderr.contains("error"), r.stderr)
-        XCTAssertTrue(r.stderr.contains("existing summaries would change"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("existing summaries would be rewritten"), r.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("out.jsonl")), "export not run")
     }
 

@@ -154,7 +154,7 @@ final class StoreMigrationTests: XCTestCase {
         let nested = dir.file("a/b/store.sqlite")
         let store = try Store(path: nested)
         store.close()
-        XCTAssertEqual(try StoreInspection.int(nested, "SELECT COUNT(*) FROM grdb_migrations"), 3)
+        XCTAssertEqual(try StoreInspection.int(nested, "SELECT COUNT(*) FROM grdb_migrations"), 4)
         // An empty file (e.g. touched by a script) is a new store.
         let empty = dir.file("empty.sqlite")
         FileManager.default.createFile(atPath: empty, contents: Data())
