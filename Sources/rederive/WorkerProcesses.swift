@@ -16,10 +16,15 @@ enum WorkerProcesses {
         arguments.removeAll { $0.hasPrefix("--processes=") }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var children: [Process] = []
+        // One token for this start: the workers join one run, and one that starts after the
+        // others finished it does nothing rather than start a second full run.
+        var environment = ProcessInfo.processInfo.environment
+        environment[DeriveConfiguration.processGroupVariable] = UUID().uuidString
         for _ in 0..<count {
             let child = Process()
             child.executableURL = executable
             child.arguments = arguments
+            child.environment = environment
             do {
                 try child.run()
             } catch {

@@ -20,6 +20,19 @@ public struct DeriveConfiguration: Sendable {
     public var settings: RunSettings
     /// A plan's apply: the run-history key it is recorded under (continued as the same run).
     package var planRunKey: String?
+    /// The token `derive --processes N` gives its worker processes: they record one run under
+    /// a key of their own, and a worker that starts after the others finished it does nothing
+    /// (not a second full run).
+    package var processGroup: String?
+
+    /// The environment variable `--processes N` passes `processGroup` to its workers in.
+    package static let processGroupVariable = "REDERIVE_PROCESS_GROUP"
+
+    /// The run-history key of a plain derive's run.
+    var runKey: String {
+        let key = "derive:\(selection.description):\(deriver.fingerprint)"
+        return processGroup.map { key + ":group:" + $0 } ?? key
+    }
     /// A plan's verification: what its earlier runs wrote counts as the writes they were.
     package var planProgress: PlanProgress?
 

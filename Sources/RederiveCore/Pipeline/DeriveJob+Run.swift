@@ -18,6 +18,19 @@ extension DeriveJob {
                         + "`rederive derive --apply-plan FILE`; `make backfill DB=…`)")
             }
         }
+        if config.processGroup != nil, config.planRunKey == nil,
+            let done = try store.runs(resumeKey: config.runKey).last(where: {
+                $0.status == RunStatus.completed.rawValue
+            })
+        {
+            // A worker of `--processes N` that started after the others finished their run.
+            var report = RunReport(
+                runID: done.id, command: "derive", status: .completed, exitStatus: .ok, statistics: RunStatistics(),
+                counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: config.deriver.version,
+                fingerprint: config.deriver.fingerprint, resumedFrom: nil, stopReason: nil)
+            report.note = "run \(done.id) was finished by the other worker processes; nothing left to do"
+            return report
+        }
         let report = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
         try RevertJob.logUndo(of: report, store: store)
         return report

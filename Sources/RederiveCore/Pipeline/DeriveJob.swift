@@ -64,9 +64,8 @@ public final class DeriveJob: BatchJob {
         self.mode = mode
         self.deriver = config.deriver
         if case .apply = mode {
-            let key = "derive:\(config.selection.description):\(config.deriver.fingerprint)"
             recording = RunRecording(
-                store: store, resumeKey: config.planRunKey ?? key, rejoin: config.planRunKey != nil)
+                store: store, resumeKey: config.planRunKey ?? config.runKey, rejoin: config.planRunKey != nil)
         } else {
             recording = nil
         }

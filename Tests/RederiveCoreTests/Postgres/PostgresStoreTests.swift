@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import RederiveCore
 
 /// The PostgreSQL engine against a real server (`PostgresCluster`), through the command
 /// line: the same store concepts and jobs as SQLite, and the derive split across worker
@@ -144,6 +145,28 @@ final class PostgresStoreTests: XCTestCase {
         try cluster.sql("INSERT INTO schema_migration VALUES ('pg-v99-future', now())", url: url)
         XCTAssertEqual(try rederive(["derive", "--db", url, "--all", "--quiet"]), 2)
         XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run", url: url), ["1"])
+    }
+
+    /// A worker of `derive --processes N` that starts after the others finished their run
+    /// joins it and does nothing (review #24: it started a second full `--all --rewrite` run,
+    /// which also made the range count of the parity test below depend on timing).
+    func testAWorkerStartingAfterItsGroupFinishedDoesNothing() throws {
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        setenv(DeriveConfiguration.processGroupVariable, "group-test-1", 1)
+        defer { unsetenv(DeriveConfiguration.processGroupVariable) }
+        let derive = ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "5", "--quiet"]
+        XCTAssertEqual(try rederive(derive), 0)
+        let runs = try cluster.sql("SELECT count(*) FROM run", url: url)
+        let history = try cluster.sql("SELECT count(*) FROM summary_history", url: url)
+        let ranges = try cluster.sql("SELECT count(*) FROM derive_range", url: url)
+        XCTAssertEqual(try rederive(derive), 0, "the late worker")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run", url: url), runs, "no second run")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM summary_history", url: url), history, "nothing rewritten")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM derive_range", url: url), ranges)
+        // Another start (another group, or none) is a new run as before.
+        setenv(DeriveConfiguration.processGroupVariable, "group-test-2", 1)
+        XCTAssertEqual(try rederive(derive), 0)
+        XCTAssertNotEqual(try cluster.sql("SELECT count(*) FROM run", url: url), runs)
     }
 
     func testImportAndDeriveMatchSQLite() throws {
