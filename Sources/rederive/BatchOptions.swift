@@ -69,10 +69,10 @@ struct BatchOptions: ParsableArguments {
                 + "is refused)."), completion: .file())
     var db: String
 
-    @Option(
-        help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
-        completion: .file(extensions: ["jsonl"]))
-    var report: String?
+    @OptionGroup var reporting: ReportOption
+
+    /// `--report`.
+    var report: String? { reporting.report }
 
     @OptionGroup var tuning: BatchTuning
 

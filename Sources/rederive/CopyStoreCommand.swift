@@ -46,10 +46,7 @@ struct CopyStore: ParsableCommand {
         completion: .file())
     var to: String
 
-    @Option(
-        help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
-        completion: .file(extensions: ["jsonl"]))
-    var report: String?
+    @OptionGroup var reporting: ReportOption
 
     @Flag(
         name: .customLong("create-dirs"),
@@ -65,7 +62,7 @@ struct CopyStore: ParsableCommand {
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run(tracing: output, command: "copy-store") {
-            try output.checkOutputs([("--report", report)], stores: [from, to])
+            try output.checkOutputs([("--report", reporting.report)], stores: [from, to])
             if StoreLocation(from).filePath != nil, !FileManager.default.fileExists(atPath: from) {
                 throw RederiveError.usage("\(from): no such store (--from names the store to copy)")
             }
@@ -85,7 +82,7 @@ struct CopyStore: ParsableCommand {
             let destination = try RecordStores.open(to, mode: .createIfMissing)
             defer { destination.close() }
             RunControl.installSignalHandlers()
-            let settings = tuning.settings(report: report, arguments: commandLineText)
+            let settings = tuning.settings(report: reporting.report, arguments: commandLineText)
             let config = CopyStoreConfiguration(settings: settings)
             let report = try CopyStoreJob.run(config, from: source, to: destination)
             return try output.finish([report], store: destination)

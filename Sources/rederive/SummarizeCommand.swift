@@ -36,10 +36,7 @@ struct Summarize: ParsableCommand {
         completion: .file(extensions: ["jsonl", "zst"]))
     var out: String?
 
-    @Option(
-        help: "Write the per-record error report here (JSON Lines, sorted by file then line).",
-        completion: .file(extensions: ["jsonl"]))
-    var report: String?
+    @OptionGroup var reporting: ReportOption
 
     @Option(
         name: .customLong("svg-dir"), help: "Also write a plan-view drawing (SVG) of every good record here.",
@@ -67,15 +64,15 @@ struct Summarize: ParsableCommand {
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run(tracing: output, command: "summarize") {
-            try output.checkOutputs([("--out", outPath), ("--report", report)])
+            try output.checkOutputs([("--out", outPath), ("--report", reporting.report)])
             if let svgDir { try OutputPathCheck.writableFolder(svgDir, what: "--svg-dir") }
             let input = try StandardInputExport.resolve(paths)
             let files = try ExportFiles.resolve(input.paths)
-            try output.checkOutputs([("--out", outPath), ("--report", report)], inputs: files)
+            try output.checkOutputs([("--out", outPath), ("--report", reporting.report)], inputs: files)
             defer { withExtendedLifetime(input.spool) {} }
             let config = SummarizeConfiguration(
                 files: files, workers: workers ?? RunSettings.defaultWorkers,
-                outPath: outPath, reportPath: report, svgDirectory: svgDir)
+                outPath: outPath, reportPath: reporting.report, svgDirectory: svgDir)
             // A signal stops the run cleanly: no partial output is left at --out.
             RunControl.installSignalHandlers()
             return try output.finish([try SummarizeJob.run(config)])

@@ -116,14 +116,9 @@ package final class CopyStoreJob: BatchJob {
                 }
             }
         }
-        let (destination, runID, deriver, totals) = (destination, runID, deriver, totals)
-        let allowDowngrade = config.settings.allowDowngrade
-        return BatchSink { items, progress throws(RederiveError) in
-            let counts = try destination.writeImportBatch(
-                items, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
-                progress: CopyStoreJob.merged(totals.withLock { $0 }, into: progress))
-            totals.withLock { $0.add(counts) }
-        }
+        return .importing(
+            into: destination, runID: runID, deriver: deriver, allowDowngrade: config.settings.allowDowngrade,
+            totals: totals)
     }
 
     func nextBatch() throws(RederiveError) -> [CopyRow]? { try fetcher?.next()?.get() }
@@ -148,7 +143,7 @@ package final class CopyStoreJob: BatchJob {
     func cancel() { fetcher?.cancel() }
 
     func finish(status: RunStatus, stats: inout RunStatistics) {
-        stats = Self.merged(totals.withLock { $0 }, into: stats)
+        stats = totals.withLock { $0 }.stated(in: stats)
     }
 
     func progressFraction(_ stats: RunStatistics) -> Double? {
@@ -157,17 +152,8 @@ package final class CopyStoreJob: BatchJob {
 
     func counts(_ stats: RunStatistics) -> [(String, Int)] {
         let c = totals.withLock { $0 }
-        return [("copied", c.inserted + c.updated + c.rederived), ("newer", c.newer)]
+        return [("copied", c.written), ("newer", c.newer)]
     }
 
     var newFailures: Int { totals.withLock { $0.newFailures } }
-
-    /// `stats` with done/unchanged/newer from the writer's counts.
-    private static func merged(_ c: ImportBatchCounts, into stats: RunStatistics) -> RunStatistics {
-        var s = stats
-        s.recordsDone = c.inserted + c.updated + c.rederived
-        s.recordsUnchanged = c.unchanged
-        s.recordsNewer = c.newer
-        return s
-    }
 }

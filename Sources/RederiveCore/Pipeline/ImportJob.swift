@@ -120,14 +120,9 @@ public final class ImportJob: BatchJob {
             sum + ((try? FileManager.default.attributesOfItem(atPath: f)[.size] as? Int64) ?? 0)
         }
         source = ExportBatchSource(files: files, maxLines: config.settings.batchSize)
-        let (store, runID, deriver, totals) = (store, runID, deriver, totals)
-        let allowDowngrade = config.settings.allowDowngrade
-        return BatchSink { items, progress throws(RederiveError) in
-            let counts = try store.writeImportBatch(
-                items, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
-                progress: ImportJob.merged(totals.withLock { $0 }, into: progress))
-            totals.withLock { $0.add(counts) }
-        }
+        return .importing(
+            into: store, runID: runID, deriver: deriver, allowDowngrade: config.settings.allowDowngrade,
+            totals: totals)
     }
 
     func nextBatch() -> ExportBatch? { source?.next() }
@@ -192,7 +187,7 @@ public final class ImportJob: BatchJob {
     func cancel() { source?.cancel() }
 
     func finish(status: RunStatus, stats: inout RunStatistics) throws(RederiveError) {
-        stats = Self.merged(totals.withLock { $0 }, into: stats)
+        stats = totals.withLock { $0 }.stated(in: stats)
         // After the batches that reported them are committed (a crash before this only means
         // the file is read, and reported, once more).
         for fault in faults where runID != 0 { try store.recordFaultedFile(fault) }
@@ -219,13 +214,4 @@ public final class ImportJob: BatchJob {
     }
 
     var newFailures: Int { totals.withLock { $0.newFailures } }
-
-    /// `stats` with done/unchanged from the writer's counts.
-    private static func merged(_ c: ImportBatchCounts, into stats: RunStatistics) -> RunStatistics {
-        var s = stats
-        s.recordsDone = c.inserted + c.updated + c.rederived
-        s.recordsUnchanged = c.unchanged
-        s.recordsNewer = c.newer
-        return s
-    }
 }

@@ -22,27 +22,6 @@ public enum MetricsFile {
         public var openFailures: Int
         /// Records whose summary a newer rederive derived (left untouched).
         public var newerSummaries: Int
-
-        /// Creates figures.
-        public init(staleRecords: Int, openFailures: Int, newerSummaries: Int) {
-            self.staleRecords = staleRecords
-            self.openFailures = openFailures
-            self.newerSummaries = newerSummaries
-        }
-
-        /// The figures of a store's status: its stale records are exactly `status`'s (stale
-        /// and newer are disjoint `SummaryFreshness` cases, so nothing is subtracted).
-        public init(_ status: StoreStatus) {
-            self.init(
-                staleRecords: status.stale.total, openFailures: status.openFailures, newerSummaries: status.newer)
-        }
-
-        /// The figures of `store`, read through the connection the run already has open (a
-        /// store is never reopened from its shown location, which holds no password); nil when
-        /// it cannot be read (the metrics then leave them out).
-        package static func read(from store: any StoreInspector) -> StoreFigures? {
-            (try? store.status(deriver: SummaryDeriver(), runLimit: 0)).map(StoreFigures.init)
-        }
     }
 
     /// The text for `reports` (one per command or pipeline stage), labelled `labels` (default:

@@ -16,6 +16,19 @@ public struct ImportBatchCounts: Sendable, Equatable {
     /// No counts yet.
     package init() {}
 
+    /// Records written: inserted, updated or re-derived.
+    package var written: Int { inserted + updated + rederived }
+
+    /// `stats` with its done, unchanged and newer records set to these counts (the writer's,
+    /// which alone knows them).
+    package func stated(in stats: RunStatistics) -> RunStatistics {
+        var s = stats
+        s.recordsDone = written
+        s.recordsUnchanged = unchanged
+        s.recordsNewer = newer
+        return s
+    }
+
     /// Adds another batch's counts.
     package mutating func add(_ c: ImportBatchCounts) {
         inserted += c.inserted

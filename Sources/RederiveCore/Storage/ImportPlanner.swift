@@ -101,9 +101,9 @@ public enum ImportPlanner {
     /// import shows what the store holds, on every engine.
     public static func progress(_ before: RunStatistics, adding batch: ImportBatchCounts) -> RunStatistics {
         var merged = before
-        merged.recordsDone = before.recordsDone + batch.inserted + batch.updated + batch.rederived
-        merged.recordsUnchanged = before.recordsUnchanged + batch.unchanged
-        merged.recordsNewer = before.recordsNewer + batch.newer
+        merged.recordsDone += batch.written
+        merged.recordsUnchanged += batch.unchanged
+        merged.recordsNewer += batch.newer
         return merged
     }
 }

@@ -37,6 +37,16 @@ final class HonestUndoCommandTests: XCTestCase {
         try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutData) as? [String: Any], r.stderr)
     }
 
+    /// Stored summaries of an "older derivation" where `condition` holds: another version, and
+    /// 4 walls recorded as 5.
+    private func recordFourWallsAsFive(_ db: String, where condition: String) throws {
+        try StoreInspection.execute(
+            db,
+            "UPDATE summary SET summary_version = 0, "
+                + "summary_json = replace(summary_json, '\"wall_count\":4,', '\"wall_count\":5,') "
+                + "WHERE \(condition)")
+    }
+
     /// #10: `revert --run N` after `history --prune` deleted run N's history said "0 restored",
     /// exit 0. Now it warns and exits 3, dry run or not, on both engines. A derive that
     /// rewrote summaries names the revert that undoes it.
@@ -80,10 +90,7 @@ final class HonestUndoCommandTests: XCTestCase {
         let ids = try StoreInspection.rows(db, "SELECT id FROM record JOIN summary ON record_seq = seq WHERE \(four)")
             .map { $0["id"] as String }
         XCTAssertGreaterThan(ids.count, 1)
-        try StoreInspection.execute(
-            db,
-            "UPDATE summary SET summary_version = 0, "
-                + "summary_json = replace(summary_json, '\"wall_count\":4,', '\"wall_count\":5,') WHERE \(four)")
+        try recordFourWallsAsFive(db, where: four)
         XCTAssertEqual(try rederive(["derive", "--db", db, "--quiet"]).status, 0)
 
         let r = try rederive(["revert", "--db", db, "--run", "2", "--dry-run", "--json"])
@@ -209,11 +216,7 @@ final class HonestUndoCommandTests: XCTestCase {
         let changed = try StoreInspection.rows(db, "SELECT record_seq FROM summary WHERE \(four) LIMIT 2")
             .map { $0["record_seq"] as Int64 }
         XCTAssertEqual(changed.count, 2)
-        try StoreInspection.execute(
-            db,
-            "UPDATE summary SET summary_version = 0, "
-                + "summary_json = replace(summary_json, '\"wall_count\":4,', '\"wall_count\":5,') "
-                + "WHERE record_seq IN (\(changed.map(String.init).joined(separator: ",")))")
+        try recordFourWallsAsFive(db, where: "record_seq IN (\(changed.map(String.init).joined(separator: ",")))")
         let refused = try rederive(["derive", "--db", db, "--max-changes", "0"])
         XCTAssertEqual(refused.status, ExitStatus.refused.rawValue, refused.stderr)
         XCTAssertTrue(

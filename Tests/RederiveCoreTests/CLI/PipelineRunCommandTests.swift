@@ -21,22 +21,19 @@ final class PipelineRunCommandTests: XCTestCase {
 
     /// A pipeline at `dir/pipes/p.yml` writing to `../out/...` (relative to the file).
     private func writePipeline(paths: String, extra: String = "") throws -> String {
-        let pipes = dir.file("pipes")
-        try FileManager.default.createDirectory(atPath: pipes, withIntermediateDirectories: true)
-        let file = pipes + "/p.yml"
-        try """
-        version: 1
-        name: p
-        store: ../out/p.sqlite
-        create-dirs: true
-        metrics-file: ../out/p.prom
-        stages:
-          - import: { paths: [\(paths)], report: ../out/import-issues.jsonl }
-          - derive: { report: ../out/derive-issues.jsonl }
-          - export: { out: ../out/p.jsonl }
-        \(extra)
-        """.write(toFile: file, atomically: true, encoding: .utf8)
-        return file
+        try dir.write(
+            """
+            version: 1
+            name: p
+            store: ../out/p.sqlite
+            create-dirs: true
+            metrics-file: ../out/p.prom
+            stages:
+              - import: { paths: [\(paths)], report: ../out/import-issues.jsonl }
+              - derive: { report: ../out/derive-issues.jsonl }
+              - export: { out: ../out/p.jsonl }
+            \(extra)
+            """, to: "pipes/p.yml")
     }
 
     /// The store's tag, which the names a pipeline file gives every store carry (`StoreNaming`).

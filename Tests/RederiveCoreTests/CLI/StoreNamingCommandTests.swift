@@ -23,10 +23,20 @@ final class StoreNamingCommandTests: XCTestCase {
     }
 
     private func write(_ name: String, _ text: String) throws -> String {
-        let pipes = dir.file("pipes")
-        try FileManager.default.createDirectory(atPath: pipes, withIntermediateDirectories: true)
-        try text.write(toFile: pipes + "/" + name, atomically: true, encoding: .utf8)
-        return pipes + "/" + name
+        try dir.write(text, to: "pipes/" + name)
+    }
+
+    /// A one-stage pipeline file `pipes/NAME.yml` whose store is `../out/a.sqlite`.
+    private func pipeline(_ name: String, stage: String) throws -> String {
+        try write(
+            name + ".yml",
+            """
+            version: 1
+            name: \(name)
+            store: ../out/a.sqlite
+            stages:
+              - \(stage)
+            """)
     }
 
     func testTwoStoresThroughOnePipelineKeepBothReportsMetricsAndPlans() throws {
@@ -61,24 +71,9 @@ final class StoreNamingCommandTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: given))
 
         // A backfill through one file: each store gets its own preview and plan, and applies its own.
-        let plan = try write(
-            "plan.yml",
-            """
-            version: 1
-            name: plan
-            store: ../out/a.sqlite
-            stages:
-              - derive: { all: true, dry-run: true, preview-out: ../out/preview, plan: ../out/plan.json }
-            """)
-        let apply = try write(
-            "apply.yml",
-            """
-            version: 1
-            name: apply
-            store: ../out/a.sqlite
-            stages:
-              - derive: { apply-plan: ../out/plan.json }
-            """)
+        let plan = try pipeline(
+            "plan", stage: "derive: { all: true, dry-run: true, preview-out: ../out/preview, plan: ../out/plan.json }")
+        let apply = try pipeline("apply", stage: "derive: { apply-plan: ../out/plan.json }")
         for (db, t) in [(a, tagA), (b, tagB)] {
             XCTAssertEqual(try rederive(["run", plan, "-q", "--db", db]).status, 0)
             XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("out/plan-\(t).json")), t)

@@ -139,38 +139,40 @@ final class ExportReaderTests: XCTestCase {
         return offsets
     }
 
-    func testDamagedFrameInTheMiddleIsReportedAsDamaged() throws {
+    /// A 20,000-line compressed export whose bytes `damage` alters (given the offsets of its
+    /// block headers), read back: its lines, what the reader made of it and its size.
+    private func readDamaged(
+        _ damage: (inout [UInt8], [Int]) -> Void
+    ) throws -> (lines: [String], read: ReadResult, size: Int) {
         let good = dir.file("good.jsonl.zst"), bad = dir.file("bad.jsonl.zst")
         let lines = makeLines(20000)
         try ExportFixtures.write(lines: lines, to: good)
         var data = try bytes(good)
         let blocks = blockHeaderOffsets(data)
         XCTAssertGreaterThan(blocks.count, 4, "test data spans several blocks")
-        // Flip the block-type bits of a block in the middle to the reserved type 3.
-        let target = blocks[blocks.count / 2]
-        data[target] |= 0b110
+        damage(&data, blocks)
         try put(data, bad)
-        let r = try readAll(bad)
+        return (lines, try readAll(bad), data.count)
+    }
+
+    func testDamagedFrameInTheMiddleIsReportedAsDamaged() throws {
+        // Flip the block-type bits of a block in the middle to the reserved type 3.
+        let (lines, r, size) = try readDamaged { data, blocks in data[blocks[blocks.count / 2]] |= 0b110 }
         XCTAssertEqual(r.fault?.code, "damaged_frame")
         let offset = try XCTUnwrap(r.fault?.byteOffset)
         XCTAssertGreaterThan(offset, 0)
-        XCTAssertLessThan(offset, Int64(data.count))
+        XCTAssertLessThan(offset, Int64(size))
         XCTAssertGreaterThan(r.lines.count, 0)
         XCTAssertLessThan(r.lines.count, lines.count)
         XCTAssertEqual(r.texts, Array(lines.prefix(r.lines.count)), "complete lines before the damage are kept")
     }
 
     func testDamagedBytesInTheMiddleOfACompressedBlock() throws {
-        let good = dir.file("good.jsonl.zst"), bad = dir.file("bad.jsonl.zst")
-        let lines = makeLines(20000)
-        try ExportFixtures.write(lines: lines, to: good)
-        var data = try bytes(good)
-        let blocks = blockHeaderOffsets(data)
         // Overwrite the start of a compressed block's body (its literals/sequence headers).
-        let target = blocks[blocks.count / 2] + 3
-        for i in 0..<16 { data[target + i] = 0xFF }
-        try put(data, bad)
-        let r = try readAll(bad)
+        let (lines, r, _) = try readDamaged { data, blocks in
+            let target = blocks[blocks.count / 2] + 3
+            for i in 0..<16 { data[target + i] = 0xFF }
+        }
         XCTAssertEqual(r.fault?.code, "damaged_frame")
         XCTAssertEqual(r.texts, Array(lines.prefix(r.lines.count)))
     }

@@ -236,23 +236,14 @@ final class CrashRecoveryTests: XCTestCase {
             let child = try CommandLineTool.Child(importArguments(db), stderrPath: dir.file("signal.err"))
             let running = CommandLineTool.waitForProgress(child, db: db, command: "import", records: 100)
             child.signal(sig)
-            let (status, signaled) = child.wait()
-            XCTAssertFalse(signaled, "the signal is handled, not fatal")
-            let run = try XCTUnwrap(CommandLineTool.latestRun(db))
-            if running != nil, status != corpus.referenceExit {
-                XCTAssertEqual(status, expected, child.stderr)
-                XCTAssertEqual(run["status"] as String, "interrupted")
-                XCTAssertEqual(run["exit_status"] as Int32, expected)
+            let run = try XCTUnwrap(
+                stoppedRun(child, db: db, running: running != nil, finished: corpus.referenceExit, expected: expected))
+            if run.interrupted {
                 interrupted += 1
-                XCTAssertLessThan(run["records_read"] as Int, 2000)
+                XCTAssertLessThan(run.row["records_read"] as Int, 2000)
             }
-            XCTAssertEqual(
-                try CommandLineTool.run(importArguments(db), stderrPath: dir.file("rerun.err")), corpus.referenceExit)
-            let rerun = try XCTUnwrap(CommandLineTool.latestRun(db))
-            if (run["status"] as String) == "interrupted" {
-                XCTAssertEqual(rerun["resumed_from"] as Int64?, run["id"] as Int64)
-            }
-            try assertMatchesReference(db, "import stopped by signal \(sig)")
+            try assertRerunResumes(
+                run.row, importArguments(db), db: db, status: corpus.referenceExit, "import stopped by signal \(sig)")
         }
         XCTAssertGreaterThan(interrupted, 0, "at least one signal landed mid-run")
     }
@@ -265,16 +256,11 @@ final class CrashRecoveryTests: XCTestCase {
             let child = try CommandLineTool.Child(deriveArguments(db, all: true), stderrPath: dir.file("signal.err"))
             let running = CommandLineTool.waitForProgress(child, db: db, command: "derive", records: 40, after: before)
             child.signal(sig)
-            let (status, signaled) = child.wait()
-            XCTAssertFalse(signaled, "the signal is handled, not fatal")
-            let run = try XCTUnwrap(CommandLineTool.latestRun(db))
-            if running != nil, status != 0 {
-                XCTAssertEqual(status, expected, child.stderr)
-                XCTAssertEqual(run["status"] as String, "interrupted")
-                XCTAssertEqual(run["exit_status"] as Int32, expected)
+            let run = try XCTUnwrap(stoppedRun(child, db: db, running: running != nil, finished: 0, expected: expected))
+            if run.interrupted {
                 interrupted += 1
                 // The batch in hand was committed with its checkpoint.
-                let checkpoint: Int64 = try XCTUnwrap(run["checkpoint_seq"])
+                let checkpoint: Int64 = try XCTUnwrap(run.row["checkpoint_seq"])
                 XCTAssertEqual(
                     try StoreInspection.int(
                         db, "SELECT COUNT(*) FROM summary WHERE summary_version = 1 AND record_seq > ?", [checkpoint]),
@@ -284,15 +270,40 @@ final class CrashRecoveryTests: XCTestCase {
                         db, "SELECT COUNT(*) FROM summary WHERE summary_version = 0 AND record_seq <= ?", [checkpoint]),
                     0)
             }
-            XCTAssertEqual(
-                try CommandLineTool.run(deriveArguments(db, all: true), stderrPath: dir.file("rerun.err")), 0)
-            let rerun = try XCTUnwrap(CommandLineTool.latestRun(db))
-            if (run["status"] as String) == "interrupted" {
-                XCTAssertEqual(rerun["resumed_from"] as Int64?, run["id"] as Int64)
-            }
-            try assertMatchesReference(db, "derive stopped by signal \(sig)")
+            try assertRerunResumes(
+                run.row, deriveArguments(db, all: true), db: db, status: 0, "derive stopped by signal \(sig)")
         }
         XCTAssertGreaterThan(interrupted, 0, "at least one signal landed mid-run")
+    }
+
+    /// Waits for `child`, just sent a signal, and reads its run: `interrupted` when the signal
+    /// landed mid-run (`running`, and the process did not end with its `finished` status), which
+    /// then must have exited with `expected` and marked its run interrupted.
+    private func stoppedRun(
+        _ child: CommandLineTool.Child, db: String, running: Bool, finished: Int32, expected: Int32,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> (row: Row, interrupted: Bool)? {
+        let (status, signaled) = child.wait()
+        XCTAssertFalse(signaled, "the signal is handled, not fatal", file: file, line: line)
+        guard let run = CommandLineTool.latestRun(db) else { return nil }
+        guard running, status != finished else { return (run, false) }
+        XCTAssertEqual(status, expected, child.stderr, file: file, line: line)
+        XCTAssertEqual(run["status"] as String, "interrupted", file: file, line: line)
+        XCTAssertEqual(run["exit_status"] as Int32, expected, file: file, line: line)
+        return (run, true)
+    }
+
+    /// Reruns `arguments` after `run`: it ends with `status`, resumes `run` when that was
+    /// interrupted, and leaves `db` as the uninterrupted reference.
+    private func assertRerunResumes(
+        _ run: Row, _ arguments: [String], db: String, status: Int32, _ what: String
+    ) throws {
+        XCTAssertEqual(try CommandLineTool.run(arguments, stderrPath: dir.file("rerun.err")), status, what)
+        let rerun = try XCTUnwrap(CommandLineTool.latestRun(db))
+        if (run["status"] as String) == "interrupted" {
+            XCTAssertEqual(rerun["resumed_from"] as Int64?, run["id"] as Int64, what)
+        }
+        try assertMatchesReference(db, what)
     }
 
     // MARK: - Concurrent updates

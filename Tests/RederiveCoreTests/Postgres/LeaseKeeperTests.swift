@@ -7,17 +7,10 @@ import XCTest
 /// `LeaseKeeper` against a real server: a held range stays claimed past its lease while the
 /// keeper renews it, and is claimed again by another process once the keeper lets it go
 /// (released, stopped, or held for its maximum number of leases).
-final class LeaseKeeperTests: XCTestCase {
-    private var cluster: PostgresCluster!
-    private var url = ""
-
+final class LeaseKeeperTests: PostgresTestCase {
     override func setUpWithError() throws {
-        cluster = try PostgresCluster.shared()
-        url = try cluster.newDatabase()
-        let dir = try TemporaryDirectory()
-        let exports = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path
-        XCTAssertEqual(
-            try CommandLineTool.run(["import", exports, "--db", url, "--quiet"], stderrPath: dir.file("import.err")), 0)
+        try super.setUpWithError()
+        try importFixtures()
     }
 
     /// Two stores, as two processes would have, sharing one run cut into ranges of 8.

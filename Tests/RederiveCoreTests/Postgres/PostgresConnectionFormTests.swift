@@ -7,20 +7,7 @@ import RederivePostgres
 /// keyword/value string, a Unix-domain socket URI, `service=` with a `PGSERVICEFILE`, a
 /// password from `PGPASSFILE`; each imports into the server (no SQLite file of that name
 /// appears) and the run history names it in its redacted form, never with a password.
-final class PostgresConnectionFormTests: XCTestCase {
-    private var cluster: PostgresCluster!
-    private var dir: TemporaryDirectory!
-
-    override func setUpWithError() throws {
-        PostgresStore.register()  // which text is a connection string is the engine's to say (libpq)
-        cluster = try PostgresCluster.shared()
-        dir = try TemporaryDirectory()
-    }
-
-    override func tearDown() { dir = nil }
-
-    private var exports: String { RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path }
-
+final class PostgresConnectionFormTests: PostgresTestCase {
     private func rederive(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandLineResult {
         try CommandLineTool.invoke(arguments, environment: environment, directory: dir.url, scratch: dir)
     }

@@ -7,21 +7,7 @@ import RederivePostgres
 /// through the command line: the same exports and byte-identical raw rooms on both sides,
 /// a round trip back to SQLite holding the records it started from, and a copy killed
 /// mid-way finished by a rerun with the same result.
-final class PostgresCopyStoreTests: XCTestCase {
-    private var cluster: PostgresCluster!
-    private var url = ""
-    private var dir: TemporaryDirectory!
-
-    override func setUpWithError() throws {
-        cluster = try PostgresCluster.shared()
-        url = try cluster.newDatabase()
-        dir = try TemporaryDirectory()
-    }
-
-    override func tearDown() { dir = nil }
-
-    private var exports: String { RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path }
-
+final class PostgresCopyStoreTests: PostgresTestCase {
     private func rederive(_ arguments: [String]) throws -> CommandLineResult {
         try CommandLineTool.invoke(arguments, scratch: dir)
     }

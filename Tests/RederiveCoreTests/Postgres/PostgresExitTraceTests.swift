@@ -4,23 +4,12 @@ import XCTest
 
 /// Every exit leaves a trace on a PostgreSQL store too: a refused nightly pipeline (exit 7)
 /// writes its results and its metrics, and says why under `--quiet`.
-final class PostgresExitTraceTests: XCTestCase {
-    private var cluster: PostgresCluster!
-    private var dir: TemporaryDirectory!
-
-    override func setUpWithError() throws {
-        cluster = try PostgresCluster.shared()
-        dir = try TemporaryDirectory()
-    }
-
-    override func tearDown() { dir = nil }
-
+final class PostgresExitTraceTests: PostgresTestCase {
     private func rederive(_ arguments: [String]) throws -> CommandLineResult {
         try CommandLineTool.invoke(arguments, scratch: dir)
     }
 
     func testARefusedPipelineOnAServerWritesItsResultsAndMetrics() throws {
-        let url = try cluster.newDatabase()
         let metrics = dir.file("nightly.prom"), results = dir.file("results.json")
         let imported = try rederive(["import", "Fixtures/exports", "--db", url, "-q", "--metrics-file", metrics])
         XCTAssertEqual(imported.status, ExitStatus.ok.rawValue, imported.stderr)

@@ -44,6 +44,41 @@ final class PostgresPlanApplyTests: XCTestCase {
         return (url, plan)
     }
 
+    /// Two twin stale stores of one 1,500-record corpus, each with its plan: `reference` already
+    /// applied without interruption (the result every test compares with), `store` not yet.
+    private func appliedReferenceAndStaleStore() throws -> (
+        reference: (url: String, plan: String), store: (url: String, plan: String)
+    ) {
+        let corpus = dir + "/corpus.jsonl.zst"
+        XCTAssertEqual(
+            try rederive([
+                "generate", "--out", corpus, "--records", "1500", "--seed", "3", "--core-model-bytes", "200",
+            ]).status, 0)
+        let reference = try staleStore(corpus, name: "reference")
+        let store = try staleStore(corpus, name: "store")
+        let uninterrupted = try rederive(apply(reference))
+        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
+        return (reference, store)
+    }
+
+    private func apply(_ s: (url: String, plan: String)) -> [String] {
+        ["derive", "--db", s.url, "--apply-plan", s.plan, "--batch-size", "20", "--workers", "1"]
+    }
+
+    /// Waits (two minutes at most) until `child` has committed `ranges` derive ranges to `url`,
+    /// or has ended.
+    private func waitForDoneRanges(_ ranges: Int, of url: String, while child: CommandLineTool.Child) {
+        let deadline = Date().addingTimeInterval(120)
+        var done = 0
+        while child.isRunning && Date() < deadline && done < ranges {
+            done =
+                Int(
+                    (try? cluster.sql("SELECT count(*) FROM derive_range WHERE state = 'done'", url: url))?
+                        .first ?? "0") ?? 0
+            usleep(2_000)
+        }
+    }
+
     /// What an apply leaves, keyed by record id: summaries with their writing run, the
     /// history with the replacing run, and the runs' outcome and totals.
     private func applied(_ url: String) throws -> [String] {
@@ -65,29 +100,9 @@ final class PostgresPlanApplyTests: XCTestCase {
     }
 
     func testAnApplyKilledMidWayFinishesAsTheSameRunWithTheUninterruptedResult() throws {
-        let corpus = dir + "/corpus.jsonl.zst"
-        XCTAssertEqual(
-            try rederive([
-                "generate", "--out", corpus, "--records", "1500", "--seed", "3", "--core-model-bytes", "200",
-            ]).status, 0)
-        let reference = try staleStore(corpus, name: "reference")
-        let store = try staleStore(corpus, name: "store")
-        let apply = { (s: (url: String, plan: String)) in
-            ["derive", "--db", s.url, "--apply-plan", s.plan, "--batch-size", "20", "--workers", "1"]
-        }
-        let uninterrupted = try rederive(apply(reference))
-        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
-
+        let (reference, store) = try appliedReferenceAndStaleStore()
         let child = try CommandLineTool.Child(apply(store), stderrPath: dir + "/killed.err")
-        let deadline = Date().addingTimeInterval(120)
-        var done = 0
-        while child.isRunning && Date() < deadline && done < 10 {
-            done =
-                Int(
-                    (try? cluster.sql("SELECT count(*) FROM derive_range WHERE state = 'done'", url: store.url))?
-                        .first ?? "0") ?? 0
-            usleep(2_000)
-        }
+        waitForDoneRanges(10, of: store.url, while: child)
         child.signal(SIGKILL)
         let (_, signaled) = child.wait()
         XCTAssertTrue(signaled, "killed, not finished")
@@ -109,26 +124,8 @@ final class PostgresPlanApplyTests: XCTestCase {
         XCTAssertEqual(try applied(store.url), try applied(reference.url), "a finished plan writes nothing")
     }
 
-    /// A 1,500-record corpus (the stores of the tests below).
-    private func corpus() throws -> String {
-        let corpus = dir + "/corpus.jsonl.zst"
-        XCTAssertEqual(
-            try rederive([
-                "generate", "--out", corpus, "--records", "1500", "--seed", "3", "--core-model-bytes", "200",
-            ]).status, 0)
-        return corpus
-    }
-
-    private func apply(_ s: (url: String, plan: String)) -> [String] {
-        ["derive", "--db", s.url, "--apply-plan", s.plan, "--batch-size", "20", "--workers", "1"]
-    }
-
     func testAnApplySpreadOverTwoProcessesIsOneRunWithTheUninterruptedResult() throws {
-        let corpus = try corpus()
-        let reference = try staleStore(corpus, name: "reference")
-        let store = try staleStore(corpus, name: "store")
-        let uninterrupted = try rederive(apply(reference))
-        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
+        let (reference, store) = try appliedReferenceAndStaleStore()
 
         // Both processes check the plan while the other may already be committing ranges.
         let spread = try rederive(apply(store) + ["--processes", "2"])
@@ -139,24 +136,12 @@ final class PostgresPlanApplyTests: XCTestCase {
     }
 
     func testASecondHostJoiningARunningApplyGivesTheUninterruptedResult() throws {
-        let corpus = try corpus()
-        let reference = try staleStore(corpus, name: "reference")
-        let store = try staleStore(corpus, name: "store")
-        let uninterrupted = try rederive(apply(reference))
-        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
+        let (reference, store) = try appliedReferenceAndStaleStore()
 
         let first = try CommandLineTool.Child(apply(store), stderrPath: dir + "/first.err")
         // The second "host" starts once the first has committed a range: its check of the plan
         // meets the first one's writes, and ranges go on being committed while it checks.
-        let deadline = Date().addingTimeInterval(120)
-        var done = 0
-        while first.isRunning && Date() < deadline && done < 1 {
-            done =
-                Int(
-                    (try? cluster.sql("SELECT count(*) FROM derive_range WHERE state = 'done'", url: store.url))?
-                        .first ?? "0") ?? 0
-            usleep(2_000)
-        }
+        waitForDoneRanges(1, of: store.url, while: first)
         XCTAssertTrue(first.isRunning, "the first apply is still running when the second starts")
         let second = try CommandLineTool.Child(apply(store), stderrPath: dir + "/second.err")
         let (secondStatus, _) = second.wait()
@@ -169,11 +154,7 @@ final class PostgresPlanApplyTests: XCTestCase {
     }
 
     func testTwoHostsStartingOneApplyTogetherShareItsRun() throws {
-        let corpus = try corpus()
-        let reference = try staleStore(corpus, name: "reference")
-        let store = try staleStore(corpus, name: "store")
-        let uninterrupted = try rederive(apply(reference))
-        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
+        let (reference, store) = try appliedReferenceAndStaleStore()
 
         // Host B reads the plan's runs before host A has begun the run, then checks slowly (one
         // record a read) while A, done checking, commits ranges: B meets the writes of a run
@@ -191,10 +172,7 @@ final class PostgresPlanApplyTests: XCTestCase {
     }
 
     func testAPipelineApplyStageOnTwoHostsSharesThePlansRun() throws {
-        let corpus = try corpus()
-        let reference = try staleStore(corpus, name: "reference")
-        let store = try staleStore(corpus, name: "store")
-        XCTAssertEqual(try rederive(apply(reference)).status, 0)
+        let (reference, store) = try appliedReferenceAndStaleStore()
         let pipeline = dir + "/apply.yml"
         try """
         version: 1

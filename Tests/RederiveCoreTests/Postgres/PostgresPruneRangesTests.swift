@@ -6,19 +6,7 @@ import XCTest
 /// of the runs it prunes (one row per --batch-size records of every derive, which would
 /// otherwise grow without bound), keeps those of a run a rerun could continue, and `status`
 /// shows how many are kept.
-final class PostgresPruneRangesTests: XCTestCase {
-    private var cluster: PostgresCluster!
-    private var url = ""
-    private var dir: TemporaryDirectory!
-
-    override func setUpWithError() throws {
-        cluster = try PostgresCluster.shared()
-        url = try cluster.newDatabase()
-        dir = try TemporaryDirectory()
-    }
-
-    override func tearDown() { dir = nil }
-
+final class PostgresPruneRangesTests: PostgresTestCase {
     private func rederive(_ arguments: [String]) throws -> CommandLineResult {
         let result = try CommandLineTool.invoke(arguments, scratch: dir)
         XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
@@ -36,7 +24,6 @@ final class PostgresPruneRangesTests: XCTestCase {
     }
 
     func testKeepRunsRemovesTheRangesOfOlderRunsAndStatusCountsThem() throws {
-        let exports = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path
         _ = try rederive(["import", exports, "--db", url, "--quiet"])
         for _ in 0..<3 { _ = try rederive(["derive", "--db", url, "--all", "--batch-size", "5", "--quiet"]) }
         let before = try rangesByRun()

@@ -8,17 +8,10 @@ import XCTest
 /// pooler's cut) carries on (issue 17 item 4): its next commit makes a new connection, reads
 /// whether the range is still its own, writes it when it is and drops it when another
 /// process took it over, never a fatal error.
-final class PostgresReconnectTests: XCTestCase {
-    private var cluster: PostgresCluster!
-    private var url = ""
-
+final class PostgresReconnectTests: PostgresTestCase {
     override func setUpWithError() throws {
-        cluster = try PostgresCluster.shared()
-        url = try cluster.newDatabase()
-        let dir = try TemporaryDirectory()
-        let exports = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path
-        XCTAssertEqual(
-            try CommandLineTool.run(["import", exports, "--db", url, "--quiet"], stderrPath: dir.file("import.err")), 0)
+        try super.setUpWithError()
+        try importFixtures()
     }
 
     private func claimed(_ store: PostgresStore) throws -> (RangeClaim, Int64) {

@@ -99,6 +99,16 @@ final class TemporaryDirectory {
 
     func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 
+    /// Writes `text` to `name` (a path inside, its folders made as needed) and returns its path.
+    @discardableResult
+    func write(_ text: String, to name: String) throws -> String {
+        let path = file(name)
+        try FileManager.default.createDirectory(
+            atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 

@@ -1,0 +1,15 @@
+// Apart from the type, so the figures keep their memberwise initializer (tests give figures directly).
+extension MetricsFile.StoreFigures {
+    /// The figures of a store's status: its stale records are exactly `status`'s (stale
+    /// and newer are disjoint `SummaryFreshness` cases, so nothing is subtracted).
+    public init(_ status: StoreStatus) {
+        self.init(staleRecords: status.stale.total, openFailures: status.openFailures, newerSummaries: status.newer)
+    }
+
+    /// The figures of `store`, read through the connection the run already has open (a
+    /// store is never reopened from its shown location, which holds no password); nil when
+    /// it cannot be read (the metrics then leave them out).
+    package static func read(from store: any StoreInspector) -> Self? {
+        (try? store.status(deriver: SummaryDeriver(), runLimit: 0)).map(Self.init)
+    }
+}
