@@ -43,12 +43,20 @@ let package = Package(
             dependencies: [
                 "CZstd",
                 "CRoomJSON",
-                "CLibpq",
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
             path: "Sources/RederiveCore"
+        ),
+        // The SQLite engine behind a `--db` path (GRDB): the default store. An engine target
+        // of its own, so the compiler keeps every engine client out of the core.
+        .target(
+            name: "RederiveSQLite",
+            dependencies: [
+                "RederiveCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/RederiveSQLite"
         ),
         // The PostgreSQL engine behind a `--db` that libpq reads as a connection string (a
         // postgres:// URI, `host=… dbname=…`, `service=…`), over libpq.
@@ -73,6 +81,7 @@ let package = Package(
                 "RederiveCore",
                 "RederiveCorpus",
                 "RederivePostgres",
+                "RederiveSQLite",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -87,7 +96,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RederiveCoreTests",
-            dependencies: ["RederiveCore", "RederiveCorpus", "RederivePostgres", "rederive"],
+            dependencies: [
+                "RederiveCore", "RederiveCorpus", "RederivePostgres", "RederiveSQLite", "rederive",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Tests/RederiveCoreTests",
             // The independent Python reference for the derivation tests' expected values.
             exclude: ["Derivation/expected_summaries.py"]

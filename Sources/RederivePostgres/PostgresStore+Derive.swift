@@ -142,7 +142,7 @@ extension PostgresStore {
     /// Writes one derive batch and the run's checkpoint in one transaction (outside range
     /// claims; a split run commits through `commitRange`).
     package func writeDeriveBatch(
-        _ writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
+        _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
         progress: RunStatistics
     ) throws(RederiveError) -> Int {
         try io("write the batch") {
@@ -157,7 +157,7 @@ extension PostgresStore {
     /// The statements that write a derive batch (summaries with their history, the ledger),
     /// and how many failures are new; reads the ledger state it needs in one round trip.
     func deriveStatements(
-        _ tx: PostgresSession.Transaction, _ writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver
+        _ tx: PostgresSession.Transaction, _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver
     ) throws -> ([PostgresSession.Statement], Int) {
         var summaries: [SummaryWrite] = []
         var ledger = LedgerBatch()

@@ -98,7 +98,7 @@ extension PostgresStore: DeriveRangeClaims {
     /// (its totals are summed from the ranges when the run finishes), so processes never
     /// queue on it.
     package func commitRange(
-        _ claim: RangeClaim, writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver,
+        _ claim: RangeClaim, writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver,
         counts: RunStatistics
     ) throws(RederiveError) -> Int? {
         var retried = false
@@ -128,7 +128,7 @@ extension PostgresStore: DeriveRangeClaims {
     }
 
     private func commitOnce(
-        _ claim: RangeClaim, writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver,
+        _ claim: RangeClaim, writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver,
         counts: RunStatistics
     ) throws -> Int {
         try writer.transaction { tx in

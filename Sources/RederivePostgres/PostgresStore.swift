@@ -28,11 +28,16 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     private let closed = NSLock()
     private var isClosed = false
 
-    /// Registers the engine for server locations (`StoreLocation.server`).
+    /// Registers the engine for server locations (`StoreLocation.server`): the connection
+    /// strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them.
     package static func register() {
-        RecordStores.register { conninfo, mode throws(RederiveError) in
-            try PostgresStore(url: conninfo, readOnly: mode == .readOnly)
-        }
+        RecordStores.register(
+            server: RecordStores.ServerEngine(
+                recognizes: { PostgresConninfo.libpqOptions($0) != nil },
+                redact: { PostgresConninfo.redact($0) },
+                open: { conninfo, mode throws(RederiveError) in
+                    try PostgresStore(url: conninfo, readOnly: mode == .readOnly)
+                }))
     }
 
     /// Opens the store at `url` (any libpq connection string), creating its schema when the
@@ -44,7 +49,7 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         url: String, readOnly: Bool = false, leaseSeconds: Double? = nil, maxAttempts: Int? = nil
     ) throws(RederiveError) {
         let environment = ProcessInfo.processInfo.environment
-        path = StoreLocation.server(conninfo: url).redacted
+        path = PostgresConninfo.redact(url)
         self.readOnly = readOnly
         self.leaseSeconds = leaseSeconds ?? environment["REDERIVE_LEASE_SECONDS"].flatMap(Double.init) ?? 60
         self.maxAttempts = max(1, maxAttempts ?? environment["REDERIVE_MAX_ATTEMPTS"].flatMap(Int.init) ?? 3)

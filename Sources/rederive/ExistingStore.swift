@@ -26,7 +26,6 @@ enum ExistingStore {
     /// missing path or a directory is then a usage error, exit 1, named as such rather than
     /// SQLite's "disk I/O error").
     static func open(_ location: String) throws(RederiveError) -> any RecordStore {
-        if StoreLocation(location).filePath == nil { return try RecordStores.open(location, mode: .readOnly) }
-        return try Store(path: location, mode: .readOnly)
+        try RecordStores.open(location, mode: .readOnly)
     }
 }

@@ -80,7 +80,7 @@ struct OutputOptions: ParsableArguments {
     /// files it wrote, prints `--json`, writes `--metrics-file` (with the figures of `store`,
     /// the store the command has open, when given); returns the exit status.
     func finish(
-        _ reports: [RunReport], pipeline: String? = nil, store: (any RecordStore)? = nil
+        _ reports: [RunReport], pipeline: String? = nil, store: (any StoreInspector)? = nil
     ) throws(RederiveError) -> ExitStatus {
         for report in reports {
             if json { print(report.json()) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RederiveCore
 import RederivePostgres
+import RederiveSQLite
 
 /// The `rederive` command: a thin shell over RederiveCore. Each subcommand parses its
 /// options, resolves them into a configuration, calls the library, and maps the outcome
@@ -63,6 +64,8 @@ struct Rederive: ParsableCommand {
         // batch buffers stay resident across them (peak memory, not speed, is what this buys).
         _ = mallopt(-8 /* M_ARENA_MAX */, 2)
         #endif
+        // The core knows no engine: the two this build has register here.
+        Store.register()
         PostgresStore.register()
         // Until a command routes signals to a clean stop, a signal removes its temporary files.
         TemporaryFiles.installSignalCleanup()

@@ -98,7 +98,7 @@ struct Show: ParsableCommand {
     }
 
     /// Draws the stored record's raw room into `path` (or standard output for `-`).
-    private func drawing(store: any RecordStore, key: String, to path: String) throws(RederiveError) {
+    private func drawing(store: any StoreInspector, key: String, to path: String) throws(RederiveError) {
         let deriver = SummaryDeriver()
         guard let record = try store.record(id: key, deriver: deriver), let bytes = try store.rawRoom(id: key) else {
             let failures = try store.openFailures(matching: FailureFilter(recordID: key))

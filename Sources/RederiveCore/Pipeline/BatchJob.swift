@@ -61,7 +61,7 @@ protocol BatchJob: AnyObject {
 /// How a job's run is kept in the store's history.
 struct RunRecording {
     /// The store that keeps the history.
-    var store: any RecordStore
+    var store: any RunHistory
     /// Runs with the same key continue an unfinished predecessor; nil: never continued.
     var resumeKey: String?
     /// Continue an unfinished predecessor as the same run (reopened, its counts carried on)

@@ -3,7 +3,7 @@ extension BatchSink where Write == [ImportItem] {
     /// `store` with the run's progress (its statistics with the counts `totals` holds so far,
     /// `ImportBatchCounts.stated(in:)`), and its counts are added to `totals`.
     static func importing(
-        into store: any RecordStore, runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
+        into store: any ImportWriter, runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
         totals: Shared<ImportBatchCounts>
     ) -> BatchSink {
         BatchSink { items, progress throws(RederiveError) in

@@ -35,7 +35,8 @@ package struct CopyStoreConfiguration: Sendable {
 package final class CopyStoreJob: BatchJob {
     /// Copies `source` into `destination`.
     package static func run(
-        _ config: CopyStoreConfiguration, from source: any RecordStore, to destination: any RecordStore
+        _ config: CopyStoreConfiguration, from source: any CopySource & HistoryCopying,
+        to destination: any ImportWriter & HistoryCopying
     ) throws(RederiveError) -> RunReport {
         // Keyed by the source's identity: a rerun from the same store continues the copy.
         let sourceID = try source.storeID()
@@ -72,8 +73,8 @@ package final class CopyStoreJob: BatchJob {
     let deriver: SummaryDeriver
     let recording: RunRecording?
     private let config: CopyStoreConfiguration
-    private let source: any RecordStore
-    private let destination: any RecordStore
+    private let source: any CopySource & HistoryCopying
+    private let destination: any ImportWriter & HistoryCopying
     private let pool: WorkerPool<RecordProcessor>
     private let totals = Shared(ImportBatchCounts())
     private var runID: Int64 = 0
@@ -81,7 +82,8 @@ package final class CopyStoreJob: BatchJob {
     private var fetcher: Prefetcher<Result<[CopyRow], RederiveError>>?
 
     private init(
-        _ config: CopyStoreConfiguration, source: any RecordStore, destination: any RecordStore, resumeKey: String
+        _ config: CopyStoreConfiguration, source: any CopySource & HistoryCopying,
+        destination: any ImportWriter & HistoryCopying, resumeKey: String
     ) {
         self.config = config
         self.source = source

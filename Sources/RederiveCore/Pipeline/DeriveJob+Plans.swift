@@ -15,7 +15,7 @@ extension DeriveJob {
     /// committed meanwhile as done.
     package static func apply(
         _ plan: DerivePlan, config: DeriveConfiguration,
-        store: any RecordStore
+        store: any DeriveSource & DeriveWriter
     ) throws(RederiveError) -> RunReport {
         let log = Logger(label: "rederive.derive")
         let id = try store.storeID()
@@ -72,7 +72,9 @@ extension DeriveJob {
     }
 
     /// The report of an apply whose plan run `run` already applied: nothing written.
-    private static func alreadyApplied(by run: Int64, deriver: SummaryDeriver, store: any RecordStore) -> RunReport {
+    private static func alreadyApplied(
+        by run: Int64, deriver: SummaryDeriver, store: any DeriveSource & DeriveWriter
+    ) -> RunReport {
         var report = RunReport(
             runID: run, command: "derive", status: .completed, exitStatus: .ok, statistics: RunStatistics(),
             counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: deriver.version,
@@ -86,7 +88,7 @@ extension DeriveJob {
     /// The plan for what `preview` found on `store`, whatever its engine.
     package static func plan(
         _ report: ChangeReport, config: DeriveConfiguration,
-        store: any RecordStore
+        store: any DeriveSource & DeriveWriter
     ) throws(RederiveError) -> DerivePlan {
         guard let tally = report.tally, let upper = report.highWaterMark else {
             throw .usage("a plan needs a preview made by this build")

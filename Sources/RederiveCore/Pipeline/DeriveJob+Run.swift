@@ -3,7 +3,9 @@ import Foundation
 extension DeriveJob {
     /// Runs the derivation over `store`, whatever its engine. On an engine with range claims
     /// this process claims ranges next to any other process deriving the same selection.
-    package static func run(_ config: DeriveConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
+    package static func run(
+        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter
+    ) throws(RederiveError) -> RunReport {
         try config.selection.validate()
         if let limit = config.maxChanges {
             // Counted by a dry pass first: the guard must hold before the first write.
@@ -36,13 +38,15 @@ extension DeriveJob {
 
     /// Counts what `run` would write on `store`, whatever its engine, writing nothing.
     package static func tally(
-        _ config: DeriveConfiguration, store: any RecordStore
+        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter
     ) throws(RederiveError) -> ChangeTally {
         try count(config, store: store).tally
     }
 
     /// A dry pass that only counts (with a plan's verification when `config` has one).
-    static func count(_ config: DeriveConfiguration, store: any RecordStore) throws(RederiveError) -> TallyBox {
+    static func count(
+        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter
+    ) throws(RederiveError) -> TallyBox {
         try config.selection.validate()
         var settings = config.settings
         settings.control = RunControl(honoursSignals: false)
@@ -61,7 +65,7 @@ extension DeriveJob {
     /// `config.settings.reportPath`, when set, still receives the per-record issue report.
     /// `topCount` is how many of the largest changes the report lists.
     package static func preview(
-        _ config: DeriveConfiguration, store: any RecordStore,
+        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter,
         topCount: Int = 20
     ) throws(RederiveError) -> ChangeReport {
         try config.selection.validate()

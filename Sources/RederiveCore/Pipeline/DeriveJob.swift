@@ -31,7 +31,7 @@ public final class DeriveJob: BatchJob {
 
     /// One batch's results and the key it ends at.
     struct Results: Sendable {
-        var writes: [Store.DeriveWrite]
+        var writes: [DeriveWrite]
         var lastSeq: Int64
         var claim: RangeClaim?
         var counts = RunStatistics()
@@ -47,7 +47,7 @@ public final class DeriveJob: BatchJob {
     var command: String { if case .preview = mode { "derive --dry-run" } else { "derive" } }
     var issuesOutOfOrder: Bool { true }
     let config: DeriveConfiguration
-    let store: any RecordStore
+    let store: any DeriveSource & DeriveWriter
     let mode: Mode
     let stop = StopFlag()
     var rangeClaims: (any DeriveRangeClaims)?
@@ -58,7 +58,7 @@ public final class DeriveJob: BatchJob {
     var fetcher: Prefetcher<Result<RoomBatch, RederiveError>>?
     var total = 0
 
-    init(_ config: DeriveConfiguration, store: any RecordStore, mode: Mode) {
+    init(_ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter, mode: Mode) {
         self.config = config
         self.store = store
         self.mode = mode
@@ -87,7 +87,7 @@ public final class DeriveJob: BatchJob {
         // A dry run counts into a tally (and a change report, when asked); a real run does not.
         let (collector, counter): (ChangeCollector?, TallyBox?) =
             if case .preview(let c, let t) = mode { (c, t) } else { (nil, nil) }
-        var writes: [Store.DeriveWrite] = []
+        var writes: [DeriveWrite] = []
         writes.reserveCapacity(batch.count)
         // A plan's verification reads the history later runs left for the batch's records.
         var history: [Int64: [ReplacedSummary]] = [:]
@@ -116,7 +116,8 @@ public final class DeriveJob: BatchJob {
                     stats.recordsDone += 1
                     // The job knows what it replaces: no history row for a first summary or for
                     // a --rewrite of identical values, and no comparison in SQL for the others.
-                    let replaced: Store.Replaced = room.storedJSON == nil || identical ? .nothing : .differentSummary
+                    let replaced: SummaryReplacement =
+                        room.storedJSON == nil || identical ? .nothing : .differentSummary
                     writes.append(
                         .summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: replaced))
                     counter?.tally.write(

@@ -15,7 +15,7 @@ public struct DerivePlan: Codable, Sendable, Equatable {
     public struct StoreState: Codable, Sendable, Equatable {
         /// Its path when the plan was made (informative).
         public var path: String
-        /// Its identity (`Store.storeID()`).
+        /// Its identity (`StoreHandle.storeID()`).
         public var id: String
         /// The highest record key then: records added later are not part of the plan.
         public var highWaterMark: Int64

@@ -10,7 +10,7 @@ package enum DerivePreviewFlow {
     /// Runs the flow on `store` (open it read-only): the preview goes to `directory`, the plan
     /// (if `planPath`) next; `previewed` sees the preview once its files are written.
     package static func run(
-        _ config: DeriveConfiguration, store: any RecordStore, directory: String, planPath: String?,
+        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter, directory: String, planPath: String?,
         previewed: (ChangeReport) -> Void = { _ in }, log: Log
     ) throws(RederiveError) -> ChangeReport {
         let preview = try DeriveJob.preview(config, store: store)

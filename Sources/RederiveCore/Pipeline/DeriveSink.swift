@@ -6,7 +6,7 @@ import Synchronization
 /// added and the ranges it committed for the driver to read after the last write. A dry
 /// run's sink commits nothing.
 final class DeriveSink: Sendable {
-    let store: any RecordStore
+    let store: any DeriveWriter
     let deriver: SummaryDeriver
     let runID: Int64
     /// The engine's range claims when this process claims ranges (nil: a keyset walk).
@@ -21,7 +21,7 @@ final class DeriveSink: Sendable {
     let rangesDone = Mutex<[(from: Int64, to: Int64, records: Int)]>([])
 
     init(
-        store: any RecordStore, deriver: SummaryDeriver, runID: Int64, claims: (any DeriveRangeClaims)?,
+        store: any DeriveWriter, deriver: SummaryDeriver, runID: Int64, claims: (any DeriveRangeClaims)?,
         leases: LeaseKeeper?, commits: Bool
     ) {
         (self.store, self.deriver, self.runID) = (store, deriver, runID)

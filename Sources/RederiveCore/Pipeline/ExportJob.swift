@@ -54,7 +54,9 @@ public struct ExportConfiguration: Sendable {
 /// file, which the driver closes after the last write.
 public final class ExportJob: BatchJob {
     /// Runs the export from `store`, whatever its engine (open read-write: the run is recorded).
-    package static func run(_ config: ExportConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
+    package static func run(
+        _ config: ExportConfiguration, store: any ExportPageReader & RunHistory
+    ) throws(RederiveError) -> RunReport {
         // A bad --since is a usage error: reject it before anything is recorded or written.
         let since = try config.since.map { text throws(RederiveError) in try storedTimestamp(text) }
         let settings = RunSettings(
@@ -69,13 +71,13 @@ public final class ExportJob: BatchJob {
     var recording: RunRecording? { RunRecording(store: store, resumeKey: nil) }
     private let config: ExportConfiguration
     private let since: String?
-    private let store: any RecordStore
+    private let store: any ExportPageReader & RunHistory
     private var writer: Shared<ZstdWriter?>?
     private var upper: Int64 = 0
     private var cursor: Int64 = 0
     private var excluded = 0
 
-    private init(_ config: ExportConfiguration, since: String?, store: any RecordStore) {
+    private init(_ config: ExportConfiguration, since: String?, store: any ExportPageReader & RunHistory) {
         self.config = config
         self.since = since
         self.store = store

@@ -52,7 +52,7 @@ public struct ImportConfiguration: Sendable {
 /// adds to the shared totals.
 public final class ImportJob: BatchJob {
     /// Runs the import into `store`, whatever its engine.
-    package static func run(_ config: ImportConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
+    package static func run(_ config: ImportConfiguration, store: any ImportWriter) throws(RederiveError) -> RunReport {
         try BatchRunner.run(ImportJob(config, store: store), settings: config.settings)
     }
 
@@ -61,7 +61,7 @@ public final class ImportJob: BatchJob {
     let recording: RunRecording?
     var progressShowsBytes: Bool { true }
     private let config: ImportConfiguration
-    private let store: any RecordStore
+    private let store: any ImportWriter
     private let pool: WorkerPool<RecordProcessor>
     private let totals = Shared(ImportBatchCounts())
     private var runID: Int64 = 0
@@ -77,7 +77,7 @@ public final class ImportJob: BatchJob {
     private var faults: [FaultedFile] = []
     private var unreadableFiles: [String] = []
 
-    private init(_ config: ImportConfiguration, store: any RecordStore) {
+    private init(_ config: ImportConfiguration, store: any ImportWriter) {
         self.config = config
         self.store = store
         self.deriver = config.deriver

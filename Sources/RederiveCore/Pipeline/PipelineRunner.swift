@@ -384,7 +384,7 @@ public enum PipelineRunner {
 extension ResolvedPipeline {
     /// How the first stage that touches the store opens it: an import may create it, a
     /// preview only reads it, a derive or export needs it to exist; nil when no stage runs.
-    public var firstOpenMode: Store.OpenMode? {
+    public var firstOpenMode: StoreOpenMode? {
         for stage in stages {
             switch stage {
             case .skipped: continue

@@ -112,7 +112,7 @@ extension PlanProgress {
     /// how many of them need deriving, and the command for those; nil when there are none.
     /// Records a build of the plan's derivation derived at import are fresh: nothing to do.
     static func addedAfterPlan(
-        _ plan: DerivePlan, config: DeriveConfiguration, store: any RecordStore
+        _ plan: DerivePlan, config: DeriveConfiguration, store: any DeriveSource
     ) throws(RederiveError) -> String? {
         let after = plan.store.highWaterMark
         let (deriver, downgrade) = (config.deriver, plan.allowDowngrade)

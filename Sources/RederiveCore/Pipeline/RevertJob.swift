@@ -29,7 +29,7 @@ public struct RevertConfiguration: Sendable {
 /// The job runs on the driver's thread; its sink (the writer thread) commits the restores.
 public final class RevertJob: BatchJob {
     /// Runs the revert (or its dry run) on `store`, whatever its engine.
-    package static func run(_ config: RevertConfiguration, store: any RecordStore) throws(RederiveError) -> RunReport {
+    package static func run(_ config: RevertConfiguration, store: any RevertWriter) throws(RederiveError) -> RunReport {
         guard let command = try store.runCommand(id: config.run) else {
             throw .usage("\(store.path): there is no run \(config.run) (see `rederive status --runs N`)")
         }
@@ -43,7 +43,7 @@ public final class RevertJob: BatchJob {
 
     /// Logs the `rederive revert` that undoes `report`'s run when it replaced existing
     /// summaries (a derive that rewrote some, whatever asked for it); nothing otherwise.
-    static func logUndo(of report: RunReport, store: any RecordStore) throws(RederiveError) {
+    static func logUndo(of report: RunReport, store: any RunHistory) throws(RederiveError) {
         guard report.isRecorded, try store.maxHistoryID(replacedBy: report.runID) > 0 else { return }
         let undo = "`rederive revert --db \(store.path) --run \(report.runID)`"
         Logger(label: "rederive.derive").notice(
@@ -57,7 +57,7 @@ public final class RevertJob: BatchJob {
     let deriver = SummaryDeriver()
     let recording: RunRecording?
     private let config: RevertConfiguration
-    private let store: any RecordStore
+    private let store: any RevertWriter
     private let revertedCommand: String
     private var runID: Int64 = 0
     private var cursor: Int64 = 0
@@ -70,7 +70,7 @@ public final class RevertJob: BatchJob {
     /// A dry run's restores, field by field (for `--json` and the log).
     private var changes: [RevertChange] = []
 
-    private init(_ config: RevertConfiguration, store: any RecordStore, revertedCommand: String) {
+    private init(_ config: RevertConfiguration, store: any RevertWriter, revertedCommand: String) {
         self.config = config
         self.store = store
         self.revertedCommand = revertedCommand

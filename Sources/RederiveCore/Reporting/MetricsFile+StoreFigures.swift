@@ -9,7 +9,7 @@ extension MetricsFile.StoreFigures {
     /// The figures of `store`, read through the connection the run already has open (a
     /// store is never reopened from its shown location, which holds no password); nil when
     /// it cannot be read (the metrics then leave them out).
-    package static func read(from store: any RecordStore) -> Self? {
+    package static func read(from store: any StoreInspector) -> Self? {
         (try? store.status(deriver: SummaryDeriver(), runLimit: 0)).map(Self.init)
     }
 }

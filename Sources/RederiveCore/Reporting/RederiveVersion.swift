@@ -7,8 +7,9 @@ public enum RederiveVersion {
     /// derivation differs: see `SummaryDeriver.simulatedFixBuilt`). Plans record it.
     public static var build: String { release + (SummaryDeriver.simulatedFixBuilt ? "+simulated-fix" : "") }
 
-    /// The store schema this build writes: the name of its newest migration.
-    public static var storeSchema: String { Store.schemaVersion }
+    /// The store schema this build writes: the name of the file engine's newest migration
+    /// ("none" when no engine is registered).
+    public static var storeSchema: String { RecordStores.fileSchemaVersion ?? "none" }
 
     /// One line per fact: release, summary version and fingerprint, store schema.
     public static var description: String {

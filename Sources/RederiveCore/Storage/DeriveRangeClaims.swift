@@ -24,7 +24,7 @@ package protocol DeriveRangeClaims: AnyObject, Sendable {
     /// attempt. Returns the failures new to the ledger, or nil when the claim was lost (its
     /// lease ran out and another process claimed it): then nothing was written.
     func commitRange(
-        _ claim: RangeClaim, writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver,
+        _ claim: RangeClaim, writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver,
         counts: RunStatistics
     ) throws(RederiveError) -> Int?
 

@@ -1,4 +1,4 @@
-/// Which open failures `Store.openFailures(matching:)` returns; nil fields match everything.
+/// Which open failures `StoreInspector.openFailures(matching:)` returns; nil fields match everything.
 public struct FailureFilter: Sendable, Equatable {
     /// Only this stage (`read`, `parse`, `upgrade`, `decode`, `derive`, `store`).
     public var stage: String?

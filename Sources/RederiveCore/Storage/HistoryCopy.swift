@@ -103,7 +103,7 @@ package enum HistoryCopy {
     /// Copies the runs of `source` (store id `sourceID`) not yet in `destination`; returns
     /// the id each source run has there (from this copy or an earlier one).
     package static func copyRuns(
-        from source: any RecordStore, to destination: any RecordStore, sourceID: String
+        from source: any HistoryCopying, to destination: any HistoryCopying, sourceID: String
     ) throws(RederiveError) -> [Int64: Int64] {
         let marker = "copied:\(sourceID):"
         var offset = 0
@@ -133,7 +133,7 @@ package enum HistoryCopy {
     /// of `source` into `destination`, runs mapped by `runs` (failures of a run not copied
     /// are credited to `copyRun`). Returns the rows read: history and failures.
     package static func copyHistory(
-        from source: any RecordStore, to destination: any RecordStore, runs: [Int64: Int64], copyRun: Int64
+        from source: any HistoryCopying, to destination: any HistoryCopying, runs: [Int64: Int64], copyRun: Int64
     ) throws(RederiveError) -> (history: Int, failures: Int) {
         func mapped(_ value: SummaryColumns.Value) -> SummaryColumns.Value {
             guard case .integer(let id) = value else { return value }

@@ -56,7 +56,7 @@ public final class RunLock {
     /// holder when it stays taken.
     ///
     /// Call it only once the store is known to be a rederive store or a new one
-    /// (`Store.check`): the lock file is created beside it. It is opened without following
+    /// (`RecordStores.check`): the lock file is created beside it. It is opened without following
     /// a link (a planted `STORE.lock` link never makes the holder's text overwrite another
     /// file) and must be a regular file.
     public static func acquire(

@@ -1,11 +1,10 @@
-import CLibpq
 import Foundation
 
 /// Where a store is, as `--db` or a pipeline's `store:` names it, parsed once: a PostgreSQL
-/// server when libpq reads the text as a connection string (a `postgres://` or
-/// `postgresql://` URI, `key=value` pairs such as `host=… dbname=…`, `service=NAME`), else a
-/// SQLite file path. libpq itself applies the `PG*` variables, the password file, service
-/// files and TLS settings when the engine connects.
+/// server when the server engine reads the text as a connection string (a `postgres://` or
+/// `postgresql://` URI, `key=value` pairs such as `host=… dbname=…`, `service=NAME`: libpq's
+/// parse, registered by `RederivePostgres`), else a SQLite file path. The core links no
+/// database client: without a server engine only a `postgres://` URI names a server.
 package enum StoreLocation: Sendable, Equatable {
     /// A SQLite file.
     case sqlite(path: String)
@@ -24,7 +23,7 @@ package enum StoreLocation: Sendable, Equatable {
             self = .server(conninfo: Self.encodingEarlierAts(text))
         } else if let scheme {
             self = .unknownScheme(scheme)
-        } else if Self.libpqOptions(text) != nil {
+        } else if RecordStores.isServerConnectionString(text) {
             self = .server(conninfo: text)
         } else {
             self = .sqlite(path: text)
@@ -44,14 +43,14 @@ package enum StoreLocation: Sendable, Equatable {
     package var filePath: String? { if case .sqlite(let path) = self { path } else { nil } }
 
     /// The one form messages, logs, reports, the run history and lock files may show: a path
-    /// as it is; a server as `postgres://user@host:port/dbname` rebuilt from libpq's parse of
-    /// the connection string, the environment's defaults filling in what it leaves out (as
-    /// when connecting), `?service=NAME` when it names one; no password, no other option.
+    /// as it is; a server as its engine rebuilds it (`postgres://user@host:port/dbname` from
+    /// libpq's parse, see `PostgresConninfo`), or with no server engine the scheme alone; no
+    /// password, no other option.
     package var redacted: String {
         switch self {
         case .sqlite(let path): return path
         case .unknownScheme(let scheme): return "\(scheme)://(not shown)"
-        case .server(let conninfo): return Self.redact(conninfo)
+        case .server(let conninfo): return RecordStores.redactedServer(conninfo)
         }
     }
 
@@ -70,70 +69,4 @@ package enum StoreLocation: Sendable, Equatable {
 
     /// What a connection string libpq does not parse shows as.
     package static let unparsable = "postgres://(a connection string that does not parse; not shown)"
-
-    /// libpq's options of `conninfo` (keyword: value, only those it sets), nil when libpq
-    /// does not parse it.
-    package static func libpqOptions(_ conninfo: String) -> [String: String]? {
-        var error: UnsafeMutablePointer<CChar>?
-        guard let options = PQconninfoParse(conninfo, &error) else {
-            if let error { PQfreemem(error) }
-            return nil
-        }
-        defer { PQconninfoFree(options) }
-        return Self.values(options)
-    }
-
-    /// libpq's defaults now (the `PG*` variables, the OS user name).
-    private static func defaults() -> [String: String] {
-        guard let options = PQconndefaults() else { return [:] }
-        defer { PQconninfoFree(options) }
-        return values(options)
-    }
-
-    private static func values(_ options: UnsafeMutablePointer<PQconninfoOption>) -> [String: String] {
-        var values: [String: String] = [:]
-        var option = options
-        while let keyword = option.pointee.keyword {
-            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
-            option += 1
-        }
-        return values
-    }
-
-    private static func redact(_ conninfo: String) -> String {
-        guard let given = libpqOptions(conninfo) else { return unparsable }
-        // A service file may set what the text leaves out: only what is given is shown then.
-        let service =
-            given["service"] ?? (given["host"] == nil ? ProcessInfo.processInfo.environment["PGSERVICE"] : nil)
-        let options = service == nil ? given.merging(defaults()) { given, _ in given } : given
-        let hosts = (options["host"] ?? options["hostaddr"] ?? "").split(
-            separator: ",", omittingEmptySubsequences: false
-        )
-        .map(String.init)
-        let ports = (options["port"] ?? (service == nil ? "5432" : "")).split(separator: ",").map(String.init)
-        guard ports.allSatisfy({ Int($0).map { (1...65535).contains($0) } ?? false }),
-            !hosts.contains(where: { $0.contains("@") })
-        else { return unparsable }
-        let user = (options["user"] ?? "").addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? ""
-        let database =
-            (options["dbname"] ?? options["user"] ?? "")
-            .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
-        var query: [String] = []
-        var shown: [String] = []
-        for (index, host) in hosts.enumerated() {
-            let port = ports.isEmpty ? "" : ports[min(index, ports.count - 1)]
-            if host.hasPrefix("/") || host.hasPrefix("@") || host.isEmpty {
-                // A Unix-domain socket folder (empty: libpq's default one).
-                if !host.isEmpty { query.append("host=\(host)") }
-                if !port.isEmpty { query.append("port=\(port)") }
-                continue
-            }
-            let name = host.contains(":") ? "[\(host)]" : host
-            shown.append(port.isEmpty ? name : "\(name):\(port)")
-        }
-        if let service { query.append("service=\(service)") }
-        let user_ = user.isEmpty ? "" : user + "@"
-        return "postgres://\(user_)\(shown.joined(separator: ","))/\(database)"
-            + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
-    }
 }

@@ -1,6 +1,6 @@
 /// A snapshot of what a store holds and how current it is, for `rederive status`.
 ///
-/// Built by `Store.status(deriver:runLimit:)` from one read transaction, so every count
+/// Built by `StoreInspector.status(deriver:runLimit:)` from one read transaction, so every count
 /// belongs to the same moment. Rendered by `text()` (people) and `json()` (scripts).
 public struct StoreStatus: Sendable, Equatable {
     /// How many records carry one stored summary version.

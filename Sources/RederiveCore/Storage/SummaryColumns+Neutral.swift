@@ -1,8 +1,6 @@
-import GRDB
-
 extension SummaryColumns {
     /// One stored column value in terms every engine has (SQLite's storage classes), so
-    /// another engine can build and bind summary columns without GRDB's `DatabaseValue`.
+    /// each engine builds and binds summary columns in its own client's types.
     package enum Value: Sendable, Equatable {
         /// SQL NULL.
         case null
@@ -17,33 +15,25 @@ extension SummaryColumns {
     /// The columns from engine-neutral values, in `names` order.
     package init(neutral: [Value]) {
         precondition(neutral.count == Self.names.count, "one value per summary column")
-        values = neutral.map(\.databaseValue)
+        values = neutral
     }
 
-    /// The values, engine-neutral, in `names` order (a summary holds no blobs; one would be
-    /// read as UTF-8 text).
-    package var neutral: [Value] { values.map(Value.init) }
+    /// The values, engine-neutral, in `names` order.
+    package var neutral: [Value] { values }
 }
 
 extension SummaryColumns.Value {
-    /// The value as SQLite binds it.
-    var databaseValue: DatabaseValue {
+    /// The value as an integer (a real is truncated, as SQLite converts it), nil for NULL or text.
+    var integerValue: Int64? {
         switch self {
-        case .null: .null
-        case .integer(let int): int.databaseValue
-        case .real(let double): double.databaseValue
-        case .text(let text): text.databaseValue
+        case .integer(let int): int
+        case .real(let double): Int64(exactly: double.rounded(.towardZero))
+        case .null, .text: nil
         }
     }
 
-    /// A SQLite value, engine-neutral (a blob is read as UTF-8 text).
-    init(_ value: DatabaseValue) {
-        switch value.storage {
-        case .null: self = .null
-        case .int64(let int): self = .integer(int)
-        case .double(let double): self = .real(double)
-        case .string(let text): self = .text(text)
-        case .blob(let data): self = .text(String(decoding: data, as: UTF8.self))
-        }
+    /// The value as text, nil for anything else.
+    var textValue: String? {
+        if case .text(let text) = self { text } else { nil }
     }
 }

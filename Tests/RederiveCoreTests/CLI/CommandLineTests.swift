@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// The `rederive` executable as users and cron see it: exit statuses, outputs, help.
 final class CommandLineTests: XCTestCase {

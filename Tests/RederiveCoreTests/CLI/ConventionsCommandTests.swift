@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// The CLI conventions people expect: --version, - for stdin and stdout, short flags, help
 /// at 80 columns, path completion, make install.
@@ -22,6 +23,7 @@ final class ConventionsCommandTests: XCTestCase {
     }
 
     func testVersionNamesReleaseSummaryAndSchema() throws {
+        Store.register()  // the schema the banner names is the registered file engine's, as in the CLI
         let r = try rederive(["--version"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, RederiveVersion.description + "\n")

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// Every exit leaves a trace (issue 24 item 2): whatever the exit status, a run that read its
 /// configuration prints its `--json` document and writes `--results-file` with its status and

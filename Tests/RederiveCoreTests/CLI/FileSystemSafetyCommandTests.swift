@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// Safe to run as root on hostile data, on the file system (issue 22 F01-F04, F16, F19, F22,
 /// F23; issue 19 item 2): outputs touch only what was named, a refused store gets no

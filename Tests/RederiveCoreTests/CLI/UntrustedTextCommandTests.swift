@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// Issue 22 (F11 to F14), on the built binary: the review's hostile room name, capture time,
 /// record id, file names and pipeline name go through every human-readable command and

@@ -6,7 +6,17 @@ import XCTest
 /// not see folders inside one module, so this test reads the sources: it maps every
 /// top-level type and free function to its folder, then looks for their names in the other
 /// folders' code (comments and string literals removed).
+///
+/// Below the library sit the engines, each a target of its own (`RederiveSQLite`,
+/// `RederivePostgres`): the core imports none of them and no engine client, so the compiler
+/// keeps the store vocabulary neutral; this test checks the imports and `Package.swift`.
 final class LayeringTests: XCTestCase {
+    /// Modules only an engine target may import: the engines and their database clients.
+    static let engineModules: Set<String> = [
+        "RederiveSQLite", "RederivePostgres", "GRDB", "GRDBSQLite", "SQLite3", "CSQLite", "PostgresNIO",
+        "NIOCore", "NIOPosix", "NIOSSL", "CLibpq",
+    ]
+
     static let order = [
         "Core", "Model", "Input", "Upgrade", "Derivation", "Output", "Storage", "Reporting", "Pipeline",
     ]
@@ -106,10 +116,69 @@ final class LayeringTests: XCTestCase {
     func testTheCheckSeesABackwardUse() {
         let sources: [(folder: String, file: String, text: String)] = [
             ("Core", "A.swift", "public struct A { var b: B? } // mentions C in a comment"),
-            ("Storage", "B.swift", "public struct B {}\nfunc helper() {}"),
+            ("Storage", "B.swift", "public struct B {}\nfunc helper() {}\nprivate struct Plan {}"),
             ("Pipeline", "C.swift", "final class C { let text = \"A\"; func f() { helper() } }"),
+            ("Core", "D.swift", "struct D { struct Plan {}; let plan: Plan }"),
         ]
         XCTAssertEqual(Self.violations(sources), ["Core/A.swift uses B from Storage"])
+    }
+
+    /// "File imports Module" for each engine module a source imports (`import M`,
+    /// `@testable import M`, `import struct M.T`, …).
+    static func engineImports(_ sources: [(file: String, text: String)]) -> [String] {
+        let regex = try! NSRegularExpression(
+            pattern: #"(?m)^\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+"#
+                + #"(?:(?:struct|class|enum|protocol|typealias|func|let|var)\s+)?([A-Za-z_][A-Za-z0-9_]*)"#)
+        var found: [String] = []
+        for (file, text) in sources {
+            let stripped = Self.code(text)
+            for match in regex.matches(in: stripped, range: NSRange(stripped.startIndex..., in: stripped)) {
+                let module = String(stripped[Range(match.range(at: 1), in: stripped)!])
+                if engineModules.contains(module) { found.append("\(file) imports \(module)") }
+            }
+        }
+        return found.sorted()
+    }
+
+    func testTheCoreImportsNoEngine() throws {
+        var sources: [(file: String, text: String)] = []
+        let walker = FileManager.default.enumerator(at: library, includingPropertiesForKeys: nil)
+        while let url = walker?.nextObject() as? URL {
+            guard url.pathExtension == "swift" else { continue }
+            let file = url.deletingLastPathComponent().lastPathComponent + "/" + url.lastPathComponent
+            sources.append((file, try String(contentsOf: url, encoding: .utf8)))
+        }
+        XCTAssertGreaterThan(sources.count, 100)
+        let found = Self.engineImports(sources)
+        XCTAssertEqual(found, [], "the core imports an engine:\n" + found.joined(separator: "\n"))
+    }
+
+    func testTheCoreTargetDependsOnNoEngine() throws {
+        let manifest = try String(
+            contentsOf: RoomFixtures.repoRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        guard let start = manifest.range(of: #"name: "RederiveCore","#),
+            let end = manifest.range(of: #"path: "Sources/RederiveCore""#, range: start.upperBound..<manifest.endIndex)
+        else { return XCTFail("Package.swift has no RederiveCore target") }
+        let dependencies = Self.code(String(manifest[start.upperBound..<end.lowerBound]))
+        for engine in ["GRDB", "postgres", "RederiveSQLite", "RederivePostgres", "Libpq", "NIO"] {
+            XCTAssertFalse(
+                dependencies.localizedCaseInsensitiveContains(engine),
+                "RederiveCore depends on \(engine):\n\(dependencies)")
+        }
+        for engine in ["RederiveSQLite", "RederivePostgres"] {
+            XCTAssertTrue(manifest.contains(#"name: "\#(engine)""#), "\(engine) is a target of its own")
+        }
+    }
+
+    func testTheImportCheckSeesAnEngine() {
+        let sources: [(file: String, text: String)] = [
+            ("A.swift", "import Foundation\nimport GRDB\n// import RederivePostgres in a comment"),
+            ("B.swift", "@testable import RederiveSQLite\nimport struct PostgresNIO.PostgresCell"),
+            ("C.swift", "import Logging\nlet text = \"import SQLite3\""),
+        ]
+        XCTAssertEqual(
+            Self.engineImports(sources),
+            ["A.swift imports GRDB", "B.swift imports PostgresNIO", "B.swift imports RederiveSQLite"])
     }
 
     func testAFilePrivateTypeOwnsNoName() {

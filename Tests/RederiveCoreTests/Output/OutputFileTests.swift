@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// The one output-path policy: regular files atomically through exclusive temporaries,
 /// FIFOs and devices written into and never replaced, directories and sockets refused, and

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// The backfill a calculation fix calls for, end to end: a new derivation (version bump, or
 /// a parameter change the fingerprint catches) makes stored summaries stale; `status` shows

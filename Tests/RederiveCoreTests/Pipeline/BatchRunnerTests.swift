@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// The lifecycle rules every job shares, through the one driver.
 final class BatchRunnerTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// `CopyStoreJob` from one SQLite store into another: the same records, byte-identical raw
 /// rooms, the same source file and line, summaries derived by this build; resumable, and

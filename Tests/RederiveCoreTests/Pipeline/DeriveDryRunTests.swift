@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// `DeriveJob.preview` against a real store built from the committed fixtures: it must
 /// report exactly what a derive then does, and leave the store file byte-identical.

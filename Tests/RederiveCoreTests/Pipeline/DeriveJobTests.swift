@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// `DeriveJob` over a temporary store imported from the committed fixtures.
 final class DeriveJobTests: XCTestCase {

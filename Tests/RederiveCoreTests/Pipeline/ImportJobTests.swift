@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// `ImportJob` into a temporary store, over the committed fixtures.
 final class ImportJobTests: XCTestCase {

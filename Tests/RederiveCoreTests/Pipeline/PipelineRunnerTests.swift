@@ -2,11 +2,15 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 final class PipelineRunnerTests: XCTestCase {
     private var dir: TemporaryDirectory!
 
-    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func setUpWithError() throws {
+        Store.register()  // pipelines open their store through RecordStores, as the CLI does
+        dir = try TemporaryDirectory()
+    }
     override func tearDown() { dir = nil }
 
     /// A shipped pipeline with its report and preview paths moved into the test's directory

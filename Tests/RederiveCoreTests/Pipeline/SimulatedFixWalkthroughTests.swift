@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 import RederiveCorpus
 
 /// The README's "Walkthrough: backfill after a calculation fix", end to end, with the

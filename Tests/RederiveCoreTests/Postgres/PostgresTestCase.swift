@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RederiveCore
+@testable import RederivePostgres
 
 /// The set-up every PostgreSQL test shares: the throwaway cluster (`PostgresCluster`), a new
 /// database on it (`url`) and a scratch folder (`dir`) for each test. Holds no test methods
@@ -19,6 +20,7 @@ class PostgresTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
+        PostgresStore.register()  // which text is a connection string is the engine's to say (libpq)
         cluster = try PostgresCluster.shared()
         url = try cluster.newDatabase()
         dir = try TemporaryDirectory()

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// The store in hostile environments (issue 8, points 6, 7, 9 and 14): a reader holding the
 /// WAL, read-only media, a creation that failed, a directory given as the store.

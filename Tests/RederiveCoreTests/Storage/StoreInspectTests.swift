@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// `Store.record(id:)` and `Store.openFailures(matching:)`: the read side of `show` and `failures`.
 final class StoreInspectTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// Opening stores: schema history, refusing newer or foreign files untouched, reopening.
 final class StoreMigrationTests: XCTestCase {

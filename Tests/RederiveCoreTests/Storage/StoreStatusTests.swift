@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// `Store.status`: counts by version, staleness by reason, the failure ledger, the run
 /// history, both renderings, and that a read-only status never changes the file.

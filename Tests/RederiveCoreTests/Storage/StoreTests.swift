@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// The store's run history (resume by key) and failure ledger, driven directly.
 final class StoreTests: XCTestCase {

@@ -2,6 +2,7 @@ import GRDB
 import XCTest
 
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// `SummaryFreshness`: the one classification, what each rule takes from it, and its
 /// generated SQL evaluated against the Swift classification on every combination.

@@ -2,6 +2,7 @@ import GRDB
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// The committed exports and helpers for store-side tests.
 enum StoreFixtures {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// Reads a store file directly (its own GRDB connection, independent of `Store`) to compare
 /// stores canonically and to tamper with them in tests.

@@ -2,10 +2,14 @@ import Foundation
 import XCTest
 
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// `StoreContract` against the embedded SQLite engine (a temporary file).
 final class SQLiteStoreContractTests: StoreContract {
-    override func makeLocation() throws -> String { dir.file("contract.sqlite") }
+    override func makeLocation() throws -> String {
+        Store.register()
+        return dir.file("contract.sqlite")
+    }
 
     override func execute(_ sql: String) throws {
         let store = try Store(path: location, mode: .existing)

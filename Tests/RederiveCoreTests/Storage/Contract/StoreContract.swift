@@ -42,7 +42,7 @@ class StoreContract: XCTestCase {
     }
 
     /// The store, opened through `RecordStores` as the commands open it.
-    func open(_ mode: Store.OpenMode = .createIfMissing) throws -> any RecordStore {
+    func open(_ mode: StoreOpenMode = .createIfMissing) throws -> any RecordStore {
         let store = try RecordStores.open(location, mode: mode)
         opened.append(store)
         return store

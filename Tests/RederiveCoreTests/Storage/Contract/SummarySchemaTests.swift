@@ -4,6 +4,7 @@ import XCTest
 
 @testable import RederiveCore
 @testable import RederivePostgres
+@testable import RederiveSQLite
 
 /// The summary columns of both engines' live schemas (after every migration), column by
 /// column: the same names in the same order, the same kind and nullability, and exactly

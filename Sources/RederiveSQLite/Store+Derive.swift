@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RederiveCore
 
 extension Store {
     // The WHERE clause (after the keyset bounds) and its arguments for a selection: the
@@ -103,13 +104,6 @@ extension Store {
         } catch {
             throw .io("\(path): cannot read: \(error)")
         }
-    }
-
-    /// One derive result to store.
-    package enum DeriveWrite: Sendable {
-        case summary(seq: Int64, id: String, summary: RoomSummary, json: [UInt8], replacing: Replaced)
-        case unchanged(id: String)
-        case failure(RecordIssue)
     }
 
     /// Writes one derive batch and the run's checkpoint in one transaction. Only derived

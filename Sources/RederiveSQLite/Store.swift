@@ -1,4 +1,5 @@
 import Foundation
+import RederiveCore
 import GRDB
 
 #if canImport(Glibc)
@@ -10,16 +11,8 @@ import Darwin
 /// The embedded SQLite store (WAL): raw rooms kept byte-exact, derived summaries beside
 /// them, run history and the failure ledger. One writer at a time; reads may run alongside.
 public final class Store: @unchecked Sendable {
-    /// How a command may open its store: whether it may create one, and whether it writes.
-    public enum OpenMode: Sendable, Equatable {
-        /// Create the store when absent (`import`, a pipeline whose first stage imports).
-        case createIfMissing
-        /// Open an existing store for writing; a missing one is a usage error, never an
-        /// empty store quietly created at a mistyped path (`derive`, `export`, `revert`).
-        case existing
-        /// Open an existing, up-to-date store without writing anything (`status`, dry runs).
-        case readOnly
-    }
+    /// How a command may open its store (the engine-neutral `StoreOpenMode`).
+    public typealias OpenMode = StoreOpenMode
 
     /// The database file.
     public let path: String

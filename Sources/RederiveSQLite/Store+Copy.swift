@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RederiveCore
 
 extension Store {
     /// The next page of records to copy by keyset (`seq > after AND seq <= upTo ORDER BY seq

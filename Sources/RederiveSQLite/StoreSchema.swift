@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 /// The store's schema, built by named migrations. A migration is never edited once it has
 /// shipped: change the schema with a new one appended here.

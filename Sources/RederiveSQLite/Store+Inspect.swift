@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RederiveCore
 
 /// Read-only look-ups of single records and open failures, for `rederive show` and
 /// `rederive failures`. Nothing here writes: on a store opened with `readOnly: true` the

@@ -1,4 +1,5 @@
 import Foundation
+import RederiveCore
 #if canImport(GRDBSQLite)
 import GRDBSQLite
 #elseif canImport(SQLite3)

@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 extension Store {
     /// `SummaryFreshness.sqlCondition` for `cases` in SQLite's words, with its arguments.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RederiveCore
 
 extension Store {
     /// Runs `statements` (`$n` placeholders read as SQLite's `?n`) in one transaction: a read

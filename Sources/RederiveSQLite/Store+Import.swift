@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RederiveCore
 
 extension Store {
     /// Writes one import batch in one transaction (with the run's progress: `progress`, the
@@ -131,15 +132,8 @@ extension Store {
         ON CONFLICT(record_seq) DO UPDATE SET \(SummaryColumns.upsertAssignments)
         """
 
-    /// What a summary write replaces, as far as the writer knows.
-    package enum Replaced: Sendable {
-        /// Nothing: the record has no summary yet.
-        case nothing
-        /// A summary with other values (or version, or fingerprint): kept in the history.
-        case differentSummary
-        /// Not known here: kept in the history unless identical (compared in SQL).
-        case unknown
-    }
+    /// What a summary write replaces (the engine-neutral `SummaryReplacement`).
+    package typealias Replaced = SummaryReplacement
 
     /// Upserts the derived columns of one record. The summary being replaced goes to the
     /// history first, in the same transaction, so `rederive revert` can restore it; a rewrite

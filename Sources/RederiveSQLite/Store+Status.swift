@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 extension Store {
     /// What the store holds and how current it is, judged against `deriver` (default: this

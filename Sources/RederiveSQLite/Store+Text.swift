@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RederiveCore
 
 /// Text from the records (room names, failure messages quoting a record's values) kept byte
 /// for byte, NUL included: valid JSON may hold `\u0000`.

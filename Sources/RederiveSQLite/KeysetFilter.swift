@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 /// The conditions a keyset query adds after its bounds (`WHERE record.seq > ? AND
 /// record.seq <= ?`): each one ` AND`-joined onto `sql`, its arguments appended in order.

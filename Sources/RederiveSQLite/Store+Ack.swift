@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 extension Store {
     /// Acknowledges the open failures `filter` matches (`rederive failures --ack`): `status

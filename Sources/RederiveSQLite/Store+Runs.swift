@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 extension Store {
     /// Records a new run. With a `resumeKey`, an unfinished latest run with the same key

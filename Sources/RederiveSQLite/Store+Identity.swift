@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 extension Store {
     /// The store's identity: a random id set when its schema was created (or first migrated

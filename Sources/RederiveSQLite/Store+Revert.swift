@@ -1,41 +1,5 @@
 import GRDB
-
-/// Every stored column of a summary row, as kept in `summary` and `summary_history`.
-package struct SummaryColumns: Sendable, Equatable {
-    /// The column names, in the order of `values` (`SummaryColumn`).
-    package static let names = SummaryColumn.allCases.map(\.name)
-    /// `col = excluded.col` for every column: the `DO UPDATE SET` list of a summary upsert
-    /// (the same words in SQLite and PostgreSQL).
-    package static let upsertAssignments = names.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-    var values: [DatabaseValue]
-
-    init(row: Row, prefix: String) {
-        values = Self.names.map { row[prefix + $0] as DatabaseValue }
-    }
-
-    /// The value of one column.
-    subscript(_ column: SummaryColumn) -> DatabaseValue {
-        get { values[column.index] }
-        set { values[column.index] = newValue }
-    }
-
-    var runID: Int64? { Int64.fromDatabaseValue(self[.runID]) }
-    /// The summary version.
-    var summaryVersion: Int? { Int.fromDatabaseValue(self[.summaryVersion]) }
-    /// The summary's JSON text.
-    var summaryJSON: String? { String.fromDatabaseValue(self[.summaryJSON]) }
-    /// The same summary, recorded as written by run `runID` (a revert writes what it restores:
-    /// reverting the revert then finds its rows and redoes the run it undid).
-    func writtenBy(_ runID: Int64) -> SummaryColumns {
-        var copy = self
-        copy[.runID] = runID.databaseValue
-        return copy
-    }
-    /// Same derived values (version, fingerprint and summary), whoever derived them when.
-    func sameSummary(as other: SummaryColumns) -> Bool {
-        [SummaryColumn.summaryVersion, .fingerprint, .summaryJSON].allSatisfy { self[$0] == other[$0] }
-    }
-}
+import RederiveCore
 
 extension Store {
     /// Copies summary rows into the history as replaced by run `?` at time `?`; the caller
@@ -132,7 +96,7 @@ extension Store {
                 try keepHistory(db, of: restores.map(\.seq), runID: runID, now: now)
                 for restore in restores {
                     try db.cachedStatement(sql: sql).execute(
-                        arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.values))
+                        arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.databaseValues))
                 }
                 try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpoint)
             }
@@ -204,14 +168,4 @@ extension Store {
             throw .io("\(path): cannot read the store's information: \(error)")
         }
     }
-}
-
-/// Where `history --prune` counts what it deleted of each run's history: `store_info` rows
-/// `pruned_history_run:N` holding the number of rows (same words on both engines, no schema
-/// change).
-package enum PrunedHistory {
-    /// The key prefix; the run id follows.
-    package static let keyPrefix = "pruned_history_run:"
-    /// The key for run `run`.
-    package static func key(_ run: Int64) -> String { keyPrefix + String(run) }
 }

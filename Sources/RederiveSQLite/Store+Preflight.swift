@@ -1,4 +1,5 @@
 import Foundation
+import RederiveCore
 
 #if canImport(Glibc)
 import Glibc

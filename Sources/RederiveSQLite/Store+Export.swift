@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 extension Store {
     // The WHERE clause after the keyset bounds: fresh summaries only unless `includeStale`,

@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 extension Store {
     /// The fault recorded for an export file with this content hash, if it had one.

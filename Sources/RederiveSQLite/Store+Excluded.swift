@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 extension Store {
     /// Records up to `upTo` whose summary is not fresh for `deriver` — `stale` (another

@@ -1,0 +1,25 @@
+/// The run history: how a job's run is recorded (`RunRecording`), continued and bounded,
+/// and what later runs replaced.
+package protocol RunHistory: StoreHandle {
+    /// Records a new run, continuing (or, where ranges are claimed, joining) an unfinished
+    /// run with the same `resumeKey`.
+    func beginRun(
+        command: String, pipeline: String?, arguments: String, resumeKey: String?,
+        deriver: SummaryDeriver, allowDowngrade: Bool, rejoin: Bool
+    ) throws(RederiveError) -> RunStart
+    /// Sets the fixed upper bound of a run's keyset walk.
+    func setUpperBound(runID: Int64, upperBoundSeq: Int64) throws(RederiveError)
+    /// The runs recorded under `resumeKey`, oldest first (a plan's applies).
+    func runs(resumeKey: String) throws(RederiveError) -> [RecordedRun]
+    /// The id of the latest run in the history (0: none).
+    func lastRunID() throws(RederiveError) -> Int64
+    /// The summary-history rows left by runs after run `afterRun` for records with keys in
+    /// `after...upTo` (exclusive, inclusive), by record key.
+    func replacedSummaries(afterRun: Int64, after: Int64, upTo: Int64) throws(RederiveError) -> [ReplacedSummary]
+    /// The highest history row run `run` left.
+    func maxHistoryID(replacedBy run: Int64) throws(RederiveError) -> Int64
+    /// Records how a run ended.
+    func finishRun(
+        _ runID: Int64, status: RunStatus, exitStatus: Int32, statistics: RunStatistics)
+        throws(RederiveError)
+}

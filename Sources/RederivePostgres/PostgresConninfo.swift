@@ -1,0 +1,75 @@
+import CLibpq
+import Foundation
+import RederiveCore
+
+/// libpq's reading of a connection string: whether text is one (`StoreLocation` asks through
+/// `RecordStores`), and its redacted form, rebuilt from libpq's parse, the environment's
+/// defaults filling in what it leaves out (as when connecting), `?service=NAME` when it names
+/// one; no password, no other option. In the engine, so the core links no database client.
+enum PostgresConninfo {
+    /// libpq's options of `conninfo` (keyword: value, only those it sets), nil when libpq
+    /// does not parse it.
+    static func libpqOptions(_ conninfo: String) -> [String: String]? {
+        var error: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(conninfo, &error) else {
+            if let error { PQfreemem(error) }
+            return nil
+        }
+        defer { PQconninfoFree(options) }
+        return Self.values(options)
+    }
+
+    /// libpq's defaults now (the `PG*` variables, the OS user name).
+    private static func defaults() -> [String: String] {
+        guard let options = PQconndefaults() else { return [:] }
+        defer { PQconninfoFree(options) }
+        return values(options)
+    }
+
+    private static func values(_ options: UnsafeMutablePointer<PQconninfoOption>) -> [String: String] {
+        var values: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
+            option += 1
+        }
+        return values
+    }
+
+    static func redact(_ conninfo: String) -> String {
+        guard let given = libpqOptions(conninfo) else { return StoreLocation.unparsable }
+        // A service file may set what the text leaves out: only what is given is shown then.
+        let service =
+            given["service"] ?? (given["host"] == nil ? ProcessInfo.processInfo.environment["PGSERVICE"] : nil)
+        let options = service == nil ? given.merging(defaults()) { given, _ in given } : given
+        let hosts = (options["host"] ?? options["hostaddr"] ?? "").split(
+            separator: ",", omittingEmptySubsequences: false
+        )
+        .map(String.init)
+        let ports = (options["port"] ?? (service == nil ? "5432" : "")).split(separator: ",").map(String.init)
+        guard ports.allSatisfy({ Int($0).map { (1...65535).contains($0) } ?? false }),
+            !hosts.contains(where: { $0.contains("@") })
+        else { return StoreLocation.unparsable }
+        let user = (options["user"] ?? "").addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? ""
+        let database =
+            (options["dbname"] ?? options["user"] ?? "")
+            .addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+        var query: [String] = []
+        var shown: [String] = []
+        for (index, host) in hosts.enumerated() {
+            let port = ports.isEmpty ? "" : ports[min(index, ports.count - 1)]
+            if host.hasPrefix("/") || host.hasPrefix("@") || host.isEmpty {
+                // A Unix-domain socket folder (empty: libpq's default one).
+                if !host.isEmpty { query.append("host=\(host)") }
+                if !port.isEmpty { query.append("port=\(port)") }
+                continue
+            }
+            let name = host.contains(":") ? "[\(host)]" : host
+            shown.append(port.isEmpty ? name : "\(name):\(port)")
+        }
+        if let service { query.append("service=\(service)") }
+        let user_ = user.isEmpty ? "" : user + "@"
+        return "postgres://\(user_)\(shown.joined(separator: ","))/\(database)"
+            + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    }
+}

@@ -1,0 +1,19 @@
+import RederiveCore
+
+extension Store: RecordStore {
+    /// SQLite's next run id is the highest plus one.
+    package var runIDFixups: [String] { [] }
+
+    /// SQLite runs one writing process per store (`RunLock`): nothing to claim.
+    package var rangeClaims: (any DeriveRangeClaims)? { nil }
+
+    /// Registers the engine for store files (a location that is a path, not a URL), with its
+    /// schema for `rederive --version`. The command line calls it at start-up.
+    package static func register() {
+        RecordStores.register(
+            files: RecordStores.FileEngine(
+                schemaVersion: schemaVersion,
+                check: { path, mode throws(RederiveError) in try Store.check(path: path, mode: mode) },
+                open: { path, mode throws(RederiveError) in try Store(path: path, mode: mode) }))
+    }
+}
