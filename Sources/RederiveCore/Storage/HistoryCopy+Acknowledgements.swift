@@ -35,7 +35,7 @@ extension HistoryCopy {
     /// destination's monitoring check ignores what the operator acknowledged, and its nightly
     /// import does not read a faulted file again. Returns the rows read.
     package static func copyAcknowledgements(
-        from source: any RecordStore, to destination: any RecordStore, runs: [Int64: Int64], copyRun: Int64
+        from source: any HistoryCopying, to destination: any HistoryCopying, runs: [Int64: Int64], copyRun: Int64
     ) throws(RederiveError) -> (acknowledgements: Int, faultedFiles: Int) {
         var counts = (acknowledgements: 0, faultedFiles: 0)
         for (select, insert) in [

@@ -1,4 +1,5 @@
 import GRDB
+import RederiveCore
 
 /// How a read-only command (status, failures, show, history, dry runs) reads a store one or
 /// two migrations behind this build: the migrations after v2 only add tables a reader can do
