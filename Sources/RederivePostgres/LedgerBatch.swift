@@ -18,15 +18,27 @@ struct LedgerBatch {
     func statements(
         _ tx: PostgresSession.Transaction, runID: Int64, now: String
     ) throws -> ([PostgresSession.Statement], Int) {
+        let open = try openEntriesStatement.map { try tx.run([$0])[0] }
+        return try statements(openEntries: open, runID: runID, now: now)
+    }
+
+    /// The read of the open entries of the batch's failure keys (nil: no failures), for a
+    /// caller that pipelines it with other statements.
+    var openEntriesStatement: PostgresSession.Statement? {
+        let keys = planner.failureKeys
+        guard !keys.isEmpty else { return nil }
+        return PostgresSession.Statement(
+            "SELECT record_key, code FROM failure WHERE record_key = ANY($1::text[])", .of(keys))
+    }
+
+    /// The statements, and how many failures are new, given what `openEntriesStatement` read.
+    func statements(
+        openEntries: PostgresSession.Outcome?, runID: Int64, now: String
+    ) throws -> ([PostgresSession.Statement], Int) {
         var statements: [PostgresSession.Statement] = []
         var open: [String: String] = [:]
-        let keys = planner.failureKeys
-        if !keys.isEmpty {
-            for row in try tx.run("SELECT record_key, code FROM failure WHERE record_key = ANY($1::text[])", .of(keys))
-                .rows
-            {
-                open[try row.get("record_key")] = try row.get("code")
-            }
+        for row in openEntries?.rows ?? [] {
+            open[try row.get("record_key")] = try row.get("code")
         }
         let plan = planner.plan(openCodes: open)
         for (key, issue) in plan.upserts {

@@ -21,6 +21,19 @@ final class PostgresSession: @unchecked Sendable {
     /// Whether libpq failed on the connection itself (not a statement the server refused):
     /// its state is unknown (a pipeline not drained), so it is made again before next use.
     private var broken = false
+    /// Round trips to the server so far (a statement alone, a pipelined batch, a COPY):
+    /// what a range costs over a network, counted for tests (not timed).
+    private var trips = 0
+    /// BEGIN and its settings, held back until a transaction's first statements so they
+    /// travel in the same pipeline (nil: sent, or no transaction open).
+    private var pendingBegin: [Statement]?
+
+    /// Round trips to the server so far.
+    var roundTrips: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return trips
+    }
 
     /// Connects with `conninfo` (anything libpq takes: a URI, `key=value` pairs, `service=`).
     init(conninfo: String, transactionSettings: [String] = [], runSettings: [String] = []) throws {
@@ -98,40 +111,66 @@ final class PostgresSession: @unchecked Sendable {
     private var settingStatements: [Statement] { transactionSettings.map { Statement("SET LOCAL " + $0) } }
 
     /// Runs `body` in one transaction (BEGIN … COMMIT, ROLLBACK when it throws), with the
-    /// connection to itself meanwhile.
+    /// connection to itself meanwhile. BEGIN goes out with the body's first statements (one
+    /// round trip fewer), and `Transaction.runAndCommit` sends COMMIT with its last.
     func transaction<T>(_ body: (Transaction) throws -> T) throws -> T {
         lock.lock()
         defer { lock.unlock() }
         try reconnectIfLost()
+        pendingBegin = [Statement(beginStatement)] + settingStatements
+        defer { pendingBegin = nil }
+        let transaction = Transaction(session: self)
         do {
-            _ = try send([Statement(beginStatement)] + settingStatements)
-        } catch is ConnectionLost {
-            // Dropped before the transaction began: nothing ran, it begins on a new one.
-            try reconnectIfLost()
-            _ = try send([Statement(beginStatement)] + settingStatements)
-        }
-        do {
-            let value = try body(Transaction(session: self))
-            _ = try send([Statement("COMMIT")])
+            let value = try body(transaction)
+            if pendingBegin == nil && !transaction.state.committed { _ = try send([Statement("COMMIT")]) }
             return value
         } catch {
-            if PQstatus(connection) == CONNECTION_OK { _ = try? send([Statement("ROLLBACK")]) }
+            if pendingBegin == nil && !transaction.state.committed && PQstatus(connection) == CONNECTION_OK {
+                _ = try? send([Statement("ROLLBACK")])
+            }
             throw error
+        }
+    }
+
+    /// Sends `statements` inside the open transaction, after BEGIN when it is still held
+    /// back. A connection dropped before the transaction began (found on that first send:
+    /// nothing of it can have committed) is made again and the batch sent once more.
+    fileprivate func sendInTransaction(_ statements: [Statement], commits: Bool = false) throws -> [Outcome] {
+        guard let begin = pendingBegin else { return try send(statements) }
+        pendingBegin = nil
+        do {
+            return Array(try send(begin + statements).dropFirst(begin.count))
+        } catch is ConnectionLost where !commits {
+            // (A batch that ends in COMMIT may have committed: its caller reads back what did.)
+            try reconnectIfLost()
+            return Array(try send(begin + statements).dropFirst(begin.count))
         }
     }
 
     /// The statements of one open transaction.
     struct Transaction {
         let session: PostgresSession
+        /// Whether `runAndCommit` ended the transaction (shared by the copies of the value).
+        final class State { var committed = false }
+        let state = State()
 
         /// Runs `statements` pipelined inside the transaction.
         @discardableResult
-        func run(_ statements: [Statement]) throws -> [Outcome] { try session.send(statements) }
+        func run(_ statements: [Statement]) throws -> [Outcome] { try session.sendInTransaction(statements) }
 
         /// Runs one statement inside the transaction.
         @discardableResult
         func run(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) throws -> Outcome {
-            try session.send([Statement(sql, binds)])[0]
+            try session.sendInTransaction([Statement(sql, binds)])[0]
+        }
+
+        /// Runs `statements` and COMMIT in the same pipeline (one round trip), as the body's
+        /// last step. A failed statement aborts the transaction: the COMMIT then only ends it
+        /// (the server rolls it back) and the statement's error is thrown.
+        @discardableResult
+        func runAndCommit(_ statements: [Statement]) throws -> [Outcome] {
+            state.committed = true
+            return Array(try session.sendInTransaction(statements + [Statement("COMMIT")], commits: true).dropLast())
         }
 
         /// Sends `rows` with `COPY … FROM STDIN (FORMAT binary)` (`sql`), each row its fields
@@ -142,7 +181,8 @@ final class PostgresSession: @unchecked Sendable {
         ) throws
             -> Int
         {
-            try session.copyIn(sql, columns: columns, rows: rows, field: field)
+            if session.pendingBegin != nil { _ = try session.sendInTransaction([]) }
+            return try session.copyIn(sql, columns: columns, rows: rows, field: field)
         }
     }
 
@@ -160,6 +200,7 @@ final class PostgresSession: @unchecked Sendable {
 
     private func send(_ statements: [Statement]) throws -> [Outcome] {
         guard let connection, PQstatus(connection) == CONNECTION_OK else { throw ConnectionLost() }
+        trips += 1
         if statements.count == 1 {
             let result = statements[0].withParameters { count, types, values, lengths, formats in
                 PQexecParams(connection, statements[0].sql, count, types, values, lengths, formats, 1)
@@ -230,6 +271,7 @@ final class PostgresSession: @unchecked Sendable {
 
     private func copyIn(_ sql: String, columns: Int, rows: Int, field: (Int, Int) -> [UInt8]?) throws -> Int {
         guard let connection, PQstatus(connection) == CONNECTION_OK else { throw ConnectionLost() }
+        trips += 2  // the COPY's start, then its data and end
         guard let start = PQexec(connection, sql) else { throw failure() }
         let status = PQresultStatus(start)
         guard status == PGRES_COPY_IN else { _ = try outcome(start); throw failure() }

@@ -159,6 +159,16 @@ extension PostgresStore {
     func deriveStatements(
         _ tx: PostgresSession.Transaction, _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver
     ) throws -> ([PostgresSession.Statement], Int) {
+        let batch = deriveBatch(writes, runID: runID, deriver: deriver)
+        let (ledgerStatements, added) = try batch.ledger.statements(tx, runID: runID, now: batch.now)
+        return (batch.summaries + ledgerStatements, added)
+    }
+
+    /// A derive batch taken apart: its summary statements, and its ledger changes (whose
+    /// statements need the open entries read first).
+    func deriveBatch(
+        _ writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver
+    ) -> (summaries: [PostgresSession.Statement], ledger: LedgerBatch, now: String) {
         var summaries: [SummaryWrite] = []
         var ledger = LedgerBatch()
         for write in writes {
@@ -174,10 +184,7 @@ extension PostgresStore {
             }
         }
         let now = Self.now()
-        var statements = summaryStatements(summaries, deriver: deriver, runID: runID, now: now)
-        let (ledgerStatements, added) = try ledger.statements(tx, runID: runID, now: now)
-        statements += ledgerStatements
-        return (statements, added)
+        return (summaryStatements(summaries, deriver: deriver, runID: runID, now: now), ledger, now)
     }
 
     /// Ids of up to `limit` selected records past key `after`.

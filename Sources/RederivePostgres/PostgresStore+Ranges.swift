@@ -94,7 +94,7 @@ extension PostgresStore: DeriveRangeClaims {
     private struct LostClaim: Error {}
 
     /// Marks the range done (fenced: `WHERE id = ? AND attempt = ?` must hit its row) and
-    /// writes its results, in one transaction of two round trips. The run row is not touched
+    /// writes its results, in one transaction of two round trips (`commitOnce`). The run row is not touched
     /// (its totals are summed from the ranges when the run finishes), so processes never
     /// queue on it.
     package func commitRange(
@@ -127,24 +127,30 @@ extension PostgresStore: DeriveRangeClaims {
         }
     }
 
+    // Two round trips: BEGIN, the fence and the read of the ledger entries the batch needs,
+    // pipelined; then the writes and COMMIT, pipelined. The fence is checked before any write.
     private func commitOnce(
         _ claim: RangeClaim, writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver,
         counts: RunStatistics
     ) throws -> Int {
-        try writer.transaction { tx in
-            let fenced = try tx.run(
-                """
-                UPDATE derive_range SET state = 'done', lease_until = NULL, done_at = now(), records_read = $3,
-                    records_done = $4, records_unchanged = $5, records_skipped = $6, records_newer = $7,
-                    bytes_read = $8
-                WHERE id = $1 AND attempt = $2 AND state = 'claimed'
-                """,
-                .of(
-                    claim.rangeID, claim.attempt, counts.recordsRead, counts.recordsDone, counts.recordsUnchanged,
-                    counts.recordsSkipped, counts.recordsNewer, counts.decodedBytes))
-            guard fenced.affected == 1 else { throw LostClaim() }
-            let (statements, added) = try deriveStatements(tx, writes, runID: runID, deriver: deriver)
-            try tx.run(statements)
+        let batch = deriveBatch(writes, runID: runID, deriver: deriver)
+        let fence = PostgresSession.Statement(
+            """
+            UPDATE derive_range SET state = 'done', lease_until = NULL, done_at = now(), records_read = $3,
+                records_done = $4, records_unchanged = $5, records_skipped = $6, records_newer = $7,
+                bytes_read = $8
+            WHERE id = $1 AND attempt = $2 AND state = 'claimed'
+            """,
+            .of(
+                claim.rangeID, claim.attempt, counts.recordsRead, counts.recordsDone, counts.recordsUnchanged,
+                counts.recordsSkipped, counts.recordsNewer, counts.decodedBytes))
+        return try writer.transaction { tx in
+            let read = batch.ledger.openEntriesStatement
+            let first = try tx.run([fence] + (read.map { [$0] } ?? []))
+            guard first[0].affected == 1 else { throw LostClaim() }
+            let (ledgerStatements, added) = try batch.ledger.statements(
+                openEntries: read == nil ? nil : first[1], runID: runID, now: batch.now)
+            try tx.runAndCommit(batch.summaries + ledgerStatements)
             return added
         }
     }

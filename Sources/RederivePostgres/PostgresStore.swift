@@ -184,6 +184,9 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     /// This store claims derive ranges across processes.
     package var rangeClaims: (any DeriveRangeClaims)? { self }
 
+    /// Round trips to the server so far, both connections (what a range costs, for tests).
+    package var roundTrips: Int { reader.roundTrips + writer.roundTrips }
+
     /// The current time as stored (the format SQLite's store writes).
     static func now() -> String {
         ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate)
