@@ -167,7 +167,7 @@ extension PostgresStore {
     /// A derive batch taken apart: its summary statements, and its ledger changes (whose
     /// statements need the open entries read first).
     func deriveBatch(
-        _ writes: [Store.DeriveWrite], runID: Int64, deriver: SummaryDeriver
+        _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver
     ) -> (summaries: [PostgresSession.Statement], ledger: LedgerBatch, now: String) {
         var summaries: [SummaryWrite] = []
         var ledger = LedgerBatch()

@@ -44,7 +44,7 @@ final class PostgresRoundTripTests: XCTestCase {
                 DeriveSelection(all: true), deriver: deriver, allowDowngrade: false, after: claim.after,
                 upTo: claim.upTo, limit: rangeSize)
             // Every record but the first goes through; the first fails (a ledger read and write).
-            let writes: [Store.DeriveWrite] =
+            let writes: [DeriveWrite] =
                 [.failure(issue(rooms[0].id, "range \(claim.rangeID)"))]
                 + rooms.dropFirst().map { .unchanged(id: $0.id) }
             var counts = RunStatistics()
