@@ -204,12 +204,15 @@ public enum OutputFile {
         var candidate = base
         for attempt in 0..<100 {
             if attempt > 0 { candidate = base + "-" + randomSuffix() }
+            // Registered before it exists: a signal handled on any thread just after the file
+            // appears still removes it (blocking signals on this thread would not stop another
+            // thread from taking one). Forgotten at once when the name was taken: only then is
+            // the file someone else's, for the instant in between.
+            TemporaryFiles.register(candidate)
             let fd = Glibc.open(candidate, flags, 0o666)
-            if fd >= 0 {
-                TemporaryFiles.register(candidate)
-                return (fd, candidate)
-            }
             let code = errno
+            if fd >= 0 { return (fd, candidate) }
+            TemporaryFiles.forget(candidate)
             guard code == EEXIST || code == ELOOP else {
                 throw .io("\(path): cannot create: \(String(cString: strerror(code)))")
             }
