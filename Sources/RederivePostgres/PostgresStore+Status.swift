@@ -21,19 +21,11 @@ extension PostgresStore {
                 let query = Self.freshnessCountsQuery(deriver: deriver)
                 let freshness = try Self.freshnessCounts(tx.run(query.sql, query.binds))
                 let stale = freshness.stale
-                var failures = try tx.run("SELECT stage, code, count(*) AS n FROM failure GROUP BY stage, code").rows
-                    .map {
+                let failures = StoreStatus.FailureCount.inDisplayOrder(
+                    try tx.run("SELECT stage, code, count(*) AS n FROM failure GROUP BY stage, code").rows.map {
                         StoreStatus.FailureCount(
                             stage: try $0.get("stage"), code: try $0.get("code"), count: try $0.get("n"))
-                    }
-                let order = Dictionary(
-                    uniqueKeysWithValues: RecordIssue.Stage.allCases.enumerated().map { ($1.rawValue, $0) })
-                failures.sort { a, b in
-                    let (sa, sb) = (order[a.stage] ?? Int.max, order[b.stage] ?? Int.max)
-                    if sa != sb { return sa < sb }
-                    if a.stage != b.stage { return a.stage < b.stage }
-                    return a.code < b.code
-                }
+                    })
                 let totalRuns = try tx.run("SELECT count(*) FROM run").rows[0].decode(Int.self)
                 let runs = try tx.run(
                     """

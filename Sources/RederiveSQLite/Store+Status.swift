@@ -33,21 +33,13 @@ extension Store {
                 let freshness = try Self.freshnessCounts(db, deriver: deriver)
                 let stale = freshness.stale
 
-                var failures = try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT stage, code, COUNT(*) AS n FROM failure GROUP BY stage, code
-                        """
-                ).map { StoreStatus.FailureCount(stage: $0["stage"], code: $0["code"], count: $0["n"]) }
-                // Pipeline order of stages reads better than alphabetical; unknown stages go last.
-                let order = Dictionary(
-                    uniqueKeysWithValues: RecordIssue.Stage.allCases.enumerated().map { ($1.rawValue, $0) })
-                failures.sort { a, b in
-                    let (sa, sb) = (order[a.stage] ?? Int.max, order[b.stage] ?? Int.max)
-                    if sa != sb { return sa < sb }
-                    if a.stage != b.stage { return a.stage < b.stage }
-                    return a.code < b.code
-                }
+                let failures = StoreStatus.FailureCount.inDisplayOrder(
+                    try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT stage, code, COUNT(*) AS n FROM failure GROUP BY stage, code
+                            """
+                    ).map { StoreStatus.FailureCount(stage: $0["stage"], code: $0["code"], count: $0["n"]) })
 
                 let totalRuns = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM run") ?? 0
                 let runs = try Row.fetchAll(

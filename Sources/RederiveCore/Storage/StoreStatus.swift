@@ -55,6 +55,19 @@ public struct StoreStatus: Sendable, Equatable {
         /// Open failures with that stage and code.
         public var count: Int
 
+        /// `counts` in the order every engine shows them: stages in pipeline order (unknown
+        /// stages last, by name), then by code.
+        package static func inDisplayOrder(_ counts: [FailureCount]) -> [FailureCount] {
+            let order = Dictionary(
+                uniqueKeysWithValues: RecordIssue.Stage.allCases.enumerated().map { ($1.rawValue, $0) })
+            return counts.sorted { a, b in
+                let (sa, sb) = (order[a.stage] ?? Int.max, order[b.stage] ?? Int.max)
+                if sa != sb { return sa < sb }
+                if a.stage != b.stage { return a.stage < b.stage }
+                return a.code < b.code
+            }
+        }
+
         /// Creates a count.
         public init(stage: String, code: String, count: Int) {
             self.stage = stage
