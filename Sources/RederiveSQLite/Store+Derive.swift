@@ -74,18 +74,9 @@ extension Store {
         let conditions = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
         do {
             return try pool.read { db in
-                try conditions.page(
-                    db,
-                    """
-                    SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                           summary.summary_json, record.source_file, record.source_line,
-                           substr(CAST(record.room_name AS BLOB), 1, \(PreviewText.readBytes)) AS room_name,
-                           record.source_format_version, summary.floor_area_method, summary.run_id
-                    FROM record JOIN raw_room ON raw_room.record_seq = record.seq
-                    LEFT JOIN summary ON summary.record_seq = record.seq
-                    """, after: after, upTo: upTo, limit: limit
-                ) { row in
-                    let skeleton: [UInt8] = try row.withUnsafeData(named: "skeleton") { data in
+                try conditions.page(db, StoredRoomColumn.select, after: after, upTo: upTo, limit: limit) { row in
+                    typealias C = StoredRoomColumn
+                    let skeleton: [UInt8] = try row.withUnsafeData(atIndex: C.skeleton.rawValue) { data in
                         guard let data else { return [] }
                         var bytes = [UInt8]()
                         bytes.reserveCapacity(data.count + 64)
@@ -93,12 +84,13 @@ extension Store {
                         return bytes
                     }
                     return StoredRoom(
-                        seq: row["seq"], id: row["id"], roomName: PreviewText.truncated(Self.text(row["room_name"])),
-                        sourceFile: row["source_file"],
-                        sourceLine: row["source_line"], skeleton: skeleton, storedVersion: row["summary_version"],
-                        storedFingerprint: row["fingerprint"], storedJSON: row["summary_json"],
-                        formatVersion: row["source_format_version"], storedMethod: row["floor_area_method"],
-                        storedRunID: row["run_id"])
+                        seq: row[C.seq.rawValue], id: row[C.id.rawValue],
+                        roomName: PreviewText.truncated(Self.text(row[C.roomName.rawValue])),
+                        sourceFile: row[C.sourceFile.rawValue], sourceLine: row[C.sourceLine.rawValue],
+                        skeleton: skeleton, storedVersion: row[C.summaryVersion.rawValue],
+                        storedFingerprint: row[C.fingerprint.rawValue], storedJSON: row[C.summaryJSON.rawValue],
+                        formatVersion: row[C.formatVersion.rawValue], storedMethod: row[C.floorAreaMethod.rawValue],
+                        storedRunID: row[C.runID.rawValue])
                 }
             }
         } catch {
@@ -122,12 +114,14 @@ extension Store {
                     if case .summary(let seq, _, _, _, .differentSummary) = $0 { seq } else { nil }
                 }
                 try keepHistory(db, of: replacedSeqs, runID: runID, now: now)
+                // Looked up once: the statement cache hashes the whole SQL text on every lookup.
+                let upsert = try db.cachedStatement(sql: Self.summaryUpsertSQL)
                 for write in writes {
                     switch write {
                     case .summary(let seq, let id, let summary, let json, let replaced):
                         try writeSummary(
                             db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now,
-                            replacing: replaced == .differentSummary ? .nothing : replaced)
+                            replacing: replaced == .differentSummary ? .nothing : replaced, upsert: upsert)
                         ledger.succeeded(id: id)
                     case .unchanged(let id):
                         ledger.succeeded(id: id)

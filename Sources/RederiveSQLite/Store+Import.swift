@@ -141,7 +141,7 @@ extension Store {
     /// kept (what the record held before the run).
     func writeSummary(
         _ db: Database, seq: Int64, summary s: RoomSummary, json: [UInt8], deriver: SummaryDeriver,
-        runID: Int64, now: String, replacing replaced: Replaced = .unknown
+        runID: Int64, now: String, replacing replaced: Replaced = .unknown, upsert: Statement? = nil
     ) throws {
         let text = String(decoding: json, as: UTF8.self)
         switch replaced {
@@ -157,10 +157,10 @@ extension Store {
             ).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
         }
         let write = SummaryColumn.Write(summary: s, json: text, deriver: deriver, runID: runID, now: now)
-        var arguments: [DatabaseValue] = [seq.databaseValue]
-        arguments.reserveCapacity(1 + SummaryColumn.allCases.count)
-        for column in SummaryColumn.allCases { arguments.append(column.value(of: write).databaseValue) }
-        try db.cachedStatement(sql: Self.summaryUpsertSQL).execute(arguments: StatementArguments(arguments))
+        var values: [SummaryColumns.Value] = [.integer(seq)]
+        values.reserveCapacity(1 + SummaryColumn.allCases.count)
+        for column in SummaryColumn.allCases { values.append(column.value(of: write)) }
+        try (upsert ?? db.cachedStatement(sql: Self.summaryUpsertSQL)).execute(bound: values)
     }
 
     /// The raw room of a record, byte-exact as received, or nil for an unknown id.

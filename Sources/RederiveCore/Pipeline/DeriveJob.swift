@@ -100,14 +100,15 @@ public final class DeriveJob: BatchJob {
                 continue
             }
             // Selected by --all, --ids or --retry-failed: a newer summary is still left alone.
-            if freshness(room).isKept(allowDowngrade: config.settings.allowDowngrade) {
+            let stored = freshness(room)
+            if stored.isKept(allowDowngrade: config.settings.allowDowngrade) {
                 stats.recordsNewer += 1
                 counter?.tally.newer += 1
                 continue
             }
             switch result {
             case .success(let (summary, json)):
-                let identical = isDerived(room, json)
+                let identical = isDerived(room, json, stored)
                 if identical && !config.rewriteUnchanged {
                     stats.recordsUnchanged += 1
                     writes.append(.unchanged(id: room.id))
@@ -159,8 +160,8 @@ public final class DeriveJob: BatchJob {
     }
 
     /// Whether `room`'s stored summary is exactly `json` by this deriver.
-    func isDerived(_ room: StoredRoom, _ json: [UInt8]) -> Bool {
-        freshness(room) == .fresh && room.storedJSON.map { JSONText.sameBytes($0, json) } == true
+    func isDerived(_ room: StoredRoom, _ json: [UInt8], _ stored: SummaryFreshness? = nil) -> Bool {
+        (stored ?? freshness(room)) == .fresh && room.storedJSON.map { JSONText.sameBytes($0, json) } == true
     }
     func cancel() {
         stop.stopped.store(true, ordering: .relaxed)
