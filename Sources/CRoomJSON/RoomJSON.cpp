@@ -17,6 +17,13 @@
 
 static_assert(RJ_PADDING >= simdjson::SIMDJSON_PADDING, "RJ_PADDING must cover simdjson's padding");
 
+// An object key and a 64-bit signature of it (its first 8 bytes, its length in the top byte's
+// place when shorter): keys are compared by signature first, by bytes only on a match.
+struct key_entry {
+    std::string_view key;
+    uint64_t sig;
+};
+
 struct rj_parser {
     simdjson::dom::parser dom;
     simdjson::ondemand::parser ondemand;
@@ -28,7 +35,7 @@ struct rj_parser {
     std::string strings;
     std::vector<int32_t> object_categories;
     std::vector<int32_t> section_labels;
-    std::vector<std::string_view> keys;  // scratch for the duplicate-key walk
+    std::vector<key_entry> keys;  // scratch for the duplicate-key walk
 };
 
 extern "C" rj_parser *rj_parser_create(void) {
@@ -119,32 +126,49 @@ int32_t map_error(simdjson::error_code code, const uint8_t *in, size_t len) {
 // objects (first wins, last wins, both kept), so a record holding one is invalid JSON.
 // Keys are compared unescaped, so "a" and "\u0061" are the same key. `keys` is scratch
 // space shared by the whole walk; recursion is bounded by simdjson's depth limit.
-bool find_duplicate_key(const element &e, std::vector<std::string_view> &keys, std::string_view &dup) {
+inline uint64_t key_signature(std::string_view key) {
+    // A fixed 8-byte load (no call): a DOM key lies in simdjson's string buffer, which is
+    // allocated with SIMDJSON_PADDING bytes beyond its last string; bytes past the key are masked.
+    uint64_t sig;
+    std::memcpy(&sig, key.data(), 8);
+    if (key.size() < 8) sig &= (uint64_t(1) << (8 * key.size())) - 1;
+    return sig ^ (uint64_t(key.size()) << 56);
+}
+
+inline bool is_container(const element &e) {
+    auto t = e.type();
+    return t == element_type::ARRAY || t == element_type::OBJECT;
+}
+
+bool find_duplicate_key(const element &e, std::vector<key_entry> &keys, std::string_view &dup) {
     if (e.type() == element_type::ARRAY) {
         for (element child : e.get_array().value_unsafe()) {
-            if (find_duplicate_key(child, keys, dup)) return true;
+            // Scalars (most of a room: transforms, corners) need no call.
+            if (is_container(child) && find_duplicate_key(child, keys, dup)) return true;
         }
         return false;
     }
     if (e.type() != element_type::OBJECT) return false;
     simdjson::dom::object obj = e.get_object().value_unsafe();
     size_t start = keys.size();
-    for (auto field : obj) keys.push_back(field.key);
+    for (auto field : obj) keys.push_back({field.key, key_signature(field.key)});
     size_t count = keys.size() - start;
     if (count > 1) {
-        if (count <= 8) {
+        if (count <= 32) {
+            // Pairs by signature (integer compares); bytes only on a signature match.
             for (size_t a = start; a < keys.size(); ++a)
                 for (size_t b = a + 1; b < keys.size(); ++b)
-                    if (keys[a] == keys[b]) { dup = keys[a]; return true; }
+                    if (keys[a].sig == keys[b].sig && keys[a].key == keys[b].key) { dup = keys[a].key; return true; }
         } else {
-            std::sort(keys.begin() + long(start), keys.end());
+            std::sort(keys.begin() + long(start), keys.end(),
+                      [](const key_entry &x, const key_entry &y) { return x.key < y.key; });
             for (size_t a = start + 1; a < keys.size(); ++a)
-                if (keys[a] == keys[a - 1]) { dup = keys[a]; return true; }
+                if (keys[a].key == keys[a - 1].key) { dup = keys[a].key; return true; }
         }
     }
     keys.resize(start);
     for (auto field : obj) {
-        if (find_duplicate_key(field.value, keys, dup)) return true;
+        if (is_container(field.value) && find_duplicate_key(field.value, keys, dup)) return true;
     }
     return false;
 }

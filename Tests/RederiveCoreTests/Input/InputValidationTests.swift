@@ -121,6 +121,27 @@ final class InputValidationTests: XCTestCase {
         XCTAssertEqual(parser.parse(Array("{\(manyKeys)}".utf8)).failureValue()?.code, .missingKey)
     }
 
+    /// Keys are compared by a signature (first 8 bytes and length) before their bytes: keys that
+    /// share it are still different keys, short and empty keys are keys, and both the pairwise
+    /// (up to 32 keys) and the sorted path (more) find a repeat nested in arrays of objects.
+    func testDuplicateKeySignaturesNeverMergeDifferentKeys() throws {
+        func parsed(_ object: String) -> IssueCode? {
+            parser.parse(Array("{\"nest\":[[{\"a\":1}],[\(object)]]}".utf8)).failureValue()?.code
+        }
+        // Same length, same first 8 bytes: different keys (the record then lacks its keys).
+        XCTAssertEqual(parsed(#"{"identifierA":1,"identifierB":2}"#), .missingKey)
+        XCTAssertEqual(parsed(#"{"identifierA":1,"identifierA":2}"#), .invalidJSON)
+        // Short keys: a shorter key is not a prefix match of a longer one.
+        XCTAssertEqual(parsed(#"{"a":1,"ab":2,"abc":3,"":4,"a\u0000":5}"#), .missingKey)
+        XCTAssertEqual(parsed(#"{"a":1,"ab":2,"":3,"":4}"#), .invalidJSON)
+        XCTAssertEqual(parsed(#"{"abcdefg":1,"abcdefgh":2,"abcdefghi":3}"#), .missingKey)
+        XCTAssertEqual(parsed(#"{"abcdefgh":1,"x":2,"abcdefgh":3}"#), .invalidJSON)
+        // Over 32 keys (the sorted path), with and without a repeat.
+        let many = (0..<40).map { "\"key_with_long_shared_prefix_\($0)\":\($0)" }.joined(separator: ",")
+        XCTAssertEqual(parsed("{\(many)}"), .missingKey)
+        XCTAssertEqual(parsed("{\(many),\"key_with_long_shared_prefix_39\":0}"), .invalidJSON)
+    }
+
     /// A raw room read back from a store was validated whole when it was imported: derive does
     /// not walk every object's keys again (it was a tenth of a derive), but it still refuses
     /// what it cannot read (a store damaged behind rederive's back fails cleanly, never crashes).
