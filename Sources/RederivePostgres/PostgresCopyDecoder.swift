@@ -83,36 +83,51 @@ struct PostgresCopyDecoder {
             offset += fixed + extensionLength
             headerRead = true
         }
-        guard buffer.count - offset >= 2 else { return nil }
-        let count = Int(int16(at: offset))
-        if count == -1 {
-            offset += 2
-            finished = true
-            return nil
-        }
-        guard count == columns.count else {
-            throw FormatError(problem: "a tuple of \(count) fields where \(columns.count) are read")
-        }
-        var position = offset + 2
-        var fields: [Range<Int>?] = []
-        fields.reserveCapacity(count)
-        for _ in 0..<count {
-            guard buffer.count - position >= 4 else { return nil }
-            let length = Int(int32(at: position))
-            position += 4
-            if length == -1 {
-                fields.append(nil)
-                continue
+        let (total, columns, index, start) = (buffer.count, columns, index, offset)
+        var position = start
+        var trailer = false
+        // Parsed in place; `offset` moves past a tuple only once it is whole.
+        let value = try buffer.withUnsafeBytes { bytes -> T? in
+            func int32(_ at: Int) -> Int {
+                Int(Int32(bitPattern: bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self).bigEndian))
             }
-            guard length >= 0 else { throw FormatError(problem: "field length \(length)") }
-            guard buffer.count - position >= length else { return nil }
-            fields.append(position..<position + length)
-            position += length
+            guard total - position >= 2 else { return nil }
+            let count = Int(Int16(bitPattern: bytes.loadUnaligned(fromByteOffset: position, as: UInt16.self).bigEndian))
+            if count == -1 {
+                position += 2
+                trailer = true
+                return nil
+            }
+            guard count == columns.count else {
+                throw FormatError(problem: "a tuple of \(count) fields where \(columns.count) are read")
+            }
+            position += 2
+            var fields: [Range<Int>?] = []
+            fields.reserveCapacity(count)
+            for _ in 0..<count {
+                guard total - position >= 4 else {
+                    position = start
+                    return nil
+                }
+                let length = int32(position)
+                position += 4
+                if length == -1 {
+                    fields.append(nil)
+                    continue
+                }
+                guard length >= 0 else { throw FormatError(problem: "field length \(length)") }
+                guard total - position >= length else {
+                    position = start
+                    return nil
+                }
+                fields.append(position..<position + length)
+                position += length
+            }
+            return try body(Row(bytes: bytes, fields: fields, columns: columns, index: index))
         }
         offset = position
-        return try buffer.withUnsafeBytes { bytes in
-            try body(Row(bytes: bytes, fields: fields, columns: columns, index: index))
-        }
+        finished = trailer
+        return value
     }
 
     /// Checks that the COPY ended where it should: after the trailer, nothing left over.
@@ -121,10 +136,6 @@ struct PostgresCopyDecoder {
         guard offset == buffer.count else {
             throw FormatError(problem: "\(buffer.count - offset) bytes after the trailer")
         }
-    }
-
-    private func int16(at position: Int) -> Int16 {
-        Int16(bitPattern: UInt16(buffer[position]) << 8 | UInt16(buffer[position + 1]))
     }
 
     private func int32(at position: Int) -> Int32 {
