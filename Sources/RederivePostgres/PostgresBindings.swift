@@ -137,3 +137,33 @@ extension Array: PostgresEncodable where Element: PostgresArrayElement {
         return bytes
     }
 }
+
+extension PostgresBindings {
+    /// `value` as a SQL literal, for a statement that takes no parameters (a COPY): numbers
+    /// and booleans as they are, text as an escape string (read the same whatever
+    /// `standard_conforming_strings` says; a NUL, which text cannot hold, as `\000`, which
+    /// the server refuses, never as a byte that would cut the statement short).
+    static func literal(_ value: any PostgresEncodable) -> String {
+        guard let bytes = value.postgresBytes() else { return "NULL" }
+        let bits = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        switch value.postgresOID {
+        case Int64.elementOID: return String(Int64(bitPattern: bits))
+        case Int32.elementOID: return String(Int32(truncatingIfNeeded: bits))
+        case Bool.elementOID: return bits == 0 ? "FALSE" : "TRUE"
+        case Double.elementOID: return "'\(Double(bitPattern: bits))'::float8"
+        case String.elementOID:
+            var text = "E'"
+            for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
+                switch scalar {
+                case "\\": text += "\\\\"
+                case "'": text += "''"
+                case "\0": text += "\\000"
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            return text + "'"
+        default:
+            preconditionFailure("a parameter of type \(value.postgresOID) is not written as a literal")
+        }
+    }
+}

@@ -46,8 +46,11 @@ enum PostgresConninfo {
             separator: ",", omittingEmptySubsequences: false
         )
         .map(String.init)
-        let ports = (options["port"] ?? (service == nil ? "5432" : "")).split(separator: ",").map(String.init)
-        guard ports.allSatisfy({ Int($0).map { (1...65535).contains($0) } ?? false }),
+        // An empty port in a list is the default one (`postgresql://u@h1,h2:5433/db`: h1's is 5432).
+        let defaultPort = service == nil ? defaults()["port"] ?? "5432" : ""
+        let ports = (options["port"] ?? defaultPort).split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.isEmpty ? defaultPort : String($0) }
+        guard ports.allSatisfy({ $0.isEmpty && service != nil || Int($0).map { (1...65535).contains($0) } ?? false }),
             !hosts.contains(where: { $0.contains("@") })
         else { return StoreLocation.unparsable }
         let user = (options["user"] ?? "").addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? ""

@@ -45,6 +45,20 @@ struct PostgresDataType: Equatable {
     static let bpchar = Self(oid: 1042)
     static let varchar = Self(oid: 1043)
     static let numeric = Self(oid: 1700)
+
+    /// The type's SQL name, for a cast (the types a binary COPY is read as).
+    var sqlName: String {
+        switch self {
+        case .bool: "bool"
+        case .bytea: "bytea"
+        case .int2: "int2"
+        case .int4: "int4"
+        case .int8: "int8"
+        case .float8: "float8"
+        case .text: "text"
+        default: "oid \(oid)"
+        }
+    }
 }
 
 /// One value of a row: its type and its bytes in binary format (nil for NULL).
@@ -64,8 +78,15 @@ struct PostgresDecodingError: Error, CustomStringConvertible {
     var description: String { "column \(column): \(problem)" }
 }
 
+/// Cells by column name: a result's row (`PostgresRow`), or a binary COPY's tuple
+/// (`PostgresCopyDecoder.Row`), read by the same code.
+protocol PostgresCells {
+    /// The cell of column `name` (NULL of an unknown type when there is no such column).
+    subscript(name: String) -> PostgresCell { get }
+}
+
 /// One row of a result.
-struct PostgresRow: RandomAccessCollection {
+struct PostgresRow: RandomAccessCollection, PostgresCells {
     let result: PostgresResult
     let index: Int32
 

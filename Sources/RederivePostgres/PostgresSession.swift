@@ -312,6 +312,45 @@ final class PostgresSession: @unchecked Sendable {
         return affected
     }
 
+    /// Starts `sql`, a `COPY … TO STDOUT (FORMAT binary)` (a COPY takes no parameters): the
+    /// connection is the copy's until `copyData` returns false, or it is closed.
+    func startCopyOut(_ sql: String) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        try reconnectIfLost()
+        guard let connection, PQstatus(connection) == CONNECTION_OK else { throw ConnectionLost() }
+        trips += 1
+        guard let start = PQexec(connection, sql) else { throw failure() }
+        guard PQresultStatus(start) == PGRES_COPY_OUT else {
+            _ = try outcome(start)
+            throw failure()
+        }
+        PQclear(start)
+    }
+
+    /// Waits for the COPY's next data (one tuple as the server sends it) and adds it to
+    /// `decoder`; false once the COPY ended (its outcome checked: an error the server met
+    /// meanwhile is thrown).
+    func copyData(into decoder: inout PostgresCopyDecoder) throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let connection else { throw ConnectionLost() }
+        var data: UnsafeMutablePointer<CChar>?
+        let count = PQgetCopyData(connection, &data, 0)
+        if count > 0, let data {
+            defer { PQfreemem(data) }
+            decoder.append(UnsafeRawBufferPointer(start: data, count: Int(count)))
+            return true
+        }
+        guard count == -1 else { throw failure() }
+        var firstError: Error?
+        while let result = PQgetResult(connection) {
+            do { _ = try outcome(result) } catch { if firstError == nil { firstError = error } }
+        }
+        if let firstError { throw firstError }
+        return false
+    }
+
     /// The server closed the connection (it stopped, or the network went).
     struct ConnectionLost: Error, CustomStringConvertible {
         /// Why it could not be made again, when that was tried.

@@ -5,9 +5,13 @@ import RederiveCore
 struct SQLArguments {
     var binds = PostgresBindings()
     private var count = 0
+    /// Whether values are written into the statement as literals, not bound (a COPY takes no
+    /// parameters).
+    var inline = false
 
-    /// Binds `value` and returns its placeholder.
+    /// Binds `value` and returns its placeholder (or, `inline`, returns it as a literal).
     mutating func add(_ value: any PostgresEncodable) -> String {
+        if inline { return PostgresBindings.literal(value) }
         binds.append(value)
         count += 1
         return "$\(count)"

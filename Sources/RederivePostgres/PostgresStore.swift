@@ -25,6 +25,8 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     package let workerName: String
     let reader: PostgresSession
     let writer: PostgresSession
+    /// The connection string as given (a bulk read makes a connection of its own with it).
+    let conninfo: String
     private let closed = NSLock()
     private var isClosed = false
 
@@ -50,6 +52,7 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     ) throws(RederiveError) {
         let environment = ProcessInfo.processInfo.environment
         path = PostgresConninfo.redact(url)
+        conninfo = url
         self.readOnly = readOnly
         self.leaseSeconds = leaseSeconds ?? environment["REDERIVE_LEASE_SECONDS"].flatMap(Double.init) ?? 60
         self.maxAttempts = max(1, maxAttempts ?? environment["REDERIVE_MAX_ATTEMPTS"].flatMap(Int.init) ?? 3)

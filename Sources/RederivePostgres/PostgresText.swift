@@ -24,7 +24,7 @@ enum PostgresText {
     }
 
     /// The stored text of column `name` in `row` (which also selects `name_utf8`).
-    static func read(_ row: PostgresRow, _ name: String) throws -> String {
+    static func read(_ row: some PostgresCells, _ name: String) throws -> String {
         if let bytes = try row[name + "_utf8"].decode([UInt8]?.self) {
             return String(decoding: bytes, as: UTF8.self)
         }

@@ -20,10 +20,11 @@ package struct CopyStoreConfiguration: Sendable {
 }
 
 /// `rederive copy-store --from SRC --to DST`: brings every record of one store into another,
-/// whatever their engines (SQLite to PostgreSQL, typically). It walks the source by keyset up
-/// to the highest key it held when the copy started, reads each record's metadata and raw
-/// room as stored, derives its summary anew on the workers (as import does) and writes it
-/// with import's batch write, so the destination holds what importing the same exports
+/// whatever their engines (SQLite to PostgreSQL, typically). It reads each record's metadata
+/// and raw room as stored, in key order up to the highest key the source held when the copy
+/// started (`copyBatches`: keyset pages, or on PostgreSQL one `COPY … TO STDOUT`), derives
+/// its summary anew on the workers (as import does) and writes it with import's batch
+/// write, so the destination holds what importing the same exports
 /// with this build would give: the same records, byte-identical raw rooms, the same source
 /// file and line. The copy is a run of the destination; a rerun continues an unfinished
 /// one, and records already copied come out unchanged. The run history, the summary history,
@@ -109,15 +110,14 @@ package final class CopyStoreJob: BatchJob {
         if config.settings.showProgress && isatty(2) == 1 { total = try source.countRecords(upTo: upper) }
         log.info(
             "copying \(source.path) to \(destination.path)", metadata: ["upTo": "\(upper)", "run": "\(runID)"])
-        let (source, limit) = (source, config.settings.batchSize)
+        let batches = try source.copyBatches(upTo: upper, limit: config.settings.batchSize)
         fetcher = Prefetcher(capacity: 1) { emit in
-            var cursor: Int64 = 0
+            // Read to its end, stopped or failed: the read is released.
+            defer { batches.close() }
             while true {
                 do throws(RederiveError) {
-                    let page = try source.fetchCopyPage(after: cursor, upTo: upper, limit: limit)
-                    guard let last = page.last else { return }
-                    cursor = last.seq
-                    if !emit(.success(page)) { return }
+                    guard let batch = try batches.next() else { return }
+                    if !emit(.success(batch)) { return }
                 } catch {
                     _ = emit(.failure(error))
                     return

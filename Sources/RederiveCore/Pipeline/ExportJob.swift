@@ -45,8 +45,9 @@ public struct ExportConfiguration: Sendable {
 ///
 /// `{"id","roomName","capturedAt","summaryVersion","fingerprint","derivedAt","summary":{...}}`
 ///
-/// where `summary` is the stored summary JSON, verbatim. Rows are read in keyset pages up to
-/// the last record present when the run started, so memory stays bounded. The file is
+/// where `summary` is the stored summary JSON, verbatim. Rows are read in batches of
+/// `pageSize` up to the last record present when the run started (`exportBatches`: keyset
+/// pages, or on PostgreSQL one `COPY … TO STDOUT`), so memory stays bounded. The file is
 /// written under a temporary name and renamed into place only when complete: after a
 /// failure or a stop nothing is left at the output path. The run is kept in the history.
 ///
@@ -74,7 +75,7 @@ public final class ExportJob: BatchJob {
     private let store: any ExportPageReader & RunHistory
     private var writer: Shared<ZstdWriter?>?
     private var upper: Int64 = 0
-    private var cursor: Int64 = 0
+    private var batches: RowBatches<ExportRow>?
     private var excluded = 0
 
     private init(_ config: ExportConfiguration, since: String?, store: any ExportPageReader & RunHistory) {
@@ -90,6 +91,9 @@ public final class ExportJob: BatchJob {
         let writer = Shared<ZstdWriter?>(file)
         self.writer = writer
         upper = try store.maxSeq()
+        batches = try store.exportBatches(
+            includeStale: config.includeStale, derivedSince: since, deriver: deriver, upTo: upper,
+            limit: config.pageSize)
         return BatchSink { lines, _ throws(RederiveError) in
             try writer.withLock { file throws(RederiveError) in
                 do throws(ZstdWriterError) { try file?.write(lines) } catch { throw .io(error.message) }
@@ -97,16 +101,7 @@ public final class ExportJob: BatchJob {
         }
     }
 
-    func nextBatch() throws(RederiveError) -> [ExportRow]? {
-        let page = try store.fetchExportPage(
-            includeStale: config.includeStale, derivedSince: since,
-            deriver: deriver, after: cursor, upTo: upper, limit: config.pageSize)
-        guard let last = page.last else { return nil }
-        // The keyset must move forward; a page that does not would repeat forever.
-        guard last.seq > cursor else { throw .io("\(store.path): keyset did not advance past seq \(cursor)") }
-        cursor = last.seq
-        return page
-    }
+    func nextBatch() throws(RederiveError) -> [ExportRow]? { try batches?.next() }
 
     func process(_ page: [ExportRow], stats: inout RunStatistics, issues: IssueReport) -> [UInt8] {
         var lines: [UInt8] = []
@@ -122,6 +117,9 @@ public final class ExportJob: BatchJob {
     func cancel() {}
 
     func finish(status: RunStatus, stats: inout RunStatistics) throws(RederiveError) {
+        // A stopped export's read ends here (a stream's connection is released).
+        batches?.close()
+        batches = nil
         // Dropping an unfinished writer unlinks its temporary file: a stopped export leaves nothing.
         excluded = max(0, try store.countRecords(upTo: upper) - stats.recordsDone)
         if status == .completed, stats.recordsDone == 0, !config.allowEmpty, config.since == nil,

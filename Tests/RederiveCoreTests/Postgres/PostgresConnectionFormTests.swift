@@ -5,7 +5,8 @@ import RederivePostgres
 
 /// `--db` takes every form libpq takes (issue 17 item 2), on the real throwaway cluster: a
 /// keyword/value string, a Unix-domain socket URI, `service=` with a `PGSERVICEFILE`, a
-/// password from `PGPASSFILE`; each imports into the server (no SQLite file of that name
+/// password from `PGPASSFILE`, several hosts (a URI's and a keyword string's, the first
+/// refusing connections); each imports into the server (no SQLite file of that name
 /// appears) and the run history names it in its redacted form, never with a password.
 final class PostgresConnectionFormTests: PostgresTestCase {
     private func rederive(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandLineResult {
@@ -92,6 +93,104 @@ final class PostgresConnectionFormTests: PostgresTestCase {
         for text in [inline.stdout, inline.stderr, history] {
             XCTAssertFalse(text.contains("Zq8"), text)
             XCTAssertFalse(text.contains("P/w"), text)
+        }
+    }
+
+    /// A loopback port nothing listens on (bound once to find it, then closed): a connection
+    /// to it is refused at once.
+    private func refusingPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let found = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+            }
+        }
+        XCTAssertTrue(found)
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Derives every record and exports them (through the COPY read) with `db`.
+    private func assertDerivesAndExports(_ db: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let derived = try rederive(["derive", "--db", db, "--all", "--quiet"])
+        XCTAssertEqual(derived.status, 0, derived.stderr, file: file, line: line)
+        let out = dir.file("export-\(UUID().uuidString.prefix(6)).jsonl")
+        let exported = try rederive(["export", "--db", db, "--out", out, "--quiet"])
+        XCTAssertEqual(exported.status, 0, exported.stderr, file: file, line: line)
+        XCTAssertFalse(try String(contentsOfFile: out, encoding: .utf8).isEmpty, file: file, line: line)
+    }
+
+    func testAMultiHostURIWhoseFirstHostRefusesImportsDerivesAndExports() throws {
+        let (name, dead, live) = (try newDatabaseName(), try refusingPort(), cluster.port)
+        let uri =
+            "postgresql://postgres@127.0.0.1:\(dead),127.0.0.1:\(live)/\(name)"
+            + "?target_session_attrs=read-write&connect_timeout=2"
+        // Every host is shown, as given: the run history says which servers the store may be on.
+        try assertImports(uri, into: name, shown: "postgres://postgres@127.0.0.1:\(dead),127.0.0.1:\(live)/\(name)")
+        try assertDerivesAndExports(uri)
+        XCTAssertEqual(
+            try cluster.sql("SELECT command, status FROM run ORDER BY id", database: name),
+            ["import|completed", "derive|completed", "export|completed"])
+    }
+
+    func testAKeywordStringWithTwoHostsWhoseFirstRefusesImportsDerivesAndExports() throws {
+        let (name, dead, live) = (try newDatabaseName(), try refusingPort(), cluster.port)
+        let db =
+            "host=127.0.0.1,127.0.0.1 port=\(dead),\(live) dbname=\(name) user=postgres "
+            + "target_session_attrs=read-write connect_timeout=2"
+        try assertImports(db, into: name, shown: "postgres://postgres@127.0.0.1:\(dead),127.0.0.1:\(live)/\(name)")
+        try assertDerivesAndExports(db)
+        // No host answering: one line that says so, exit 2.
+        let down = try rederive([
+            "status", "--db", "host=127.0.0.1,127.0.0.1 port=\(dead),\(try refusingPort()) dbname=x",
+        ])
+        XCTAssertEqual(down.status, 2, down.stderr)
+        XCTAssertEqual(down.stderr.split(separator: "\n").count, 1, down.stderr)
+        XCTAssertTrue(down.stderr.contains("cannot connect"), down.stderr)
+    }
+
+    /// A password in a multi-host URI is in no output, log, file or run history (the server's,
+    /// and a SQLite copy's that names the server), whatever the command.
+    func testAPasswordInAMultiHostURIIsNeverShown() throws {
+        let password = "secretPw7"
+        let url = try cluster.newDatabase(password: password)
+        let role = String(url.dropFirst("postgres://".count).split(separator: ":")[0])
+        let name = String(url.split(separator: "/").last!)
+        let dead = try refusingPort()
+        let uri = "postgresql://\(role):\(password)@127.0.0.1:\(dead),127.0.0.1:\(cluster.port)/\(name)"
+        let shown = "postgres://\(role)@127.0.0.1:\(dead),127.0.0.1:\(cluster.port)/\(name)"
+        let copy = dir.file("copy.sqlite")
+        var outputs: [String] = []
+        for arguments in [
+            ["import", exports, "--db", uri, "--log-format", "json"], ["derive", "--db", uri, "--all", "--json"],
+            ["export", "--db", uri, "--out", dir.file("out.jsonl"), "--metrics-file", dir.file("m.prom")],
+            ["status", "--db", uri, "--json", "--runs", "5"], ["failures", "--db", uri, "--json"],
+            ["copy-store", "--from", uri, "--to", copy, "--log-format", "json"],
+        ] {
+            let result = try rederive(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments[0]): \(result.stderr)")
+            outputs += [result.stdout, result.stderr]
+        }
+        let serverRuns = try cluster.sql("SELECT command || ' ' || arguments FROM run ORDER BY id", url: url)
+        XCTAssertEqual(serverRuns.count, 3)
+        XCTAssertTrue(serverRuns.allSatisfy { $0.contains(shown) }, serverRuns.description)
+        let copyRuns = try StoreInspection.rows(copy, "SELECT command || ' ' || arguments AS x FROM run ORDER BY id")
+            .map { $0["x"] as String }
+        XCTAssertTrue(try XCTUnwrap(copyRuns.last).contains("copy-store --from \(shown)"), copyRuns.description)
+        var files: [String] = []
+        let walker = FileManager.default.enumerator(atPath: dir.path)
+        while let relative = walker?.nextObject() as? String {
+            files.append(
+                relative + " "
+                    + String(
+                        decoding: FileManager.default.contents(atPath: dir.file(relative)) ?? Data(), as: UTF8.self))
+        }
+        for text in outputs + serverRuns + copyRuns + files {
+            XCTAssertFalse(text.contains("secret"), String(text.prefix(2000)))
         }
     }
 }

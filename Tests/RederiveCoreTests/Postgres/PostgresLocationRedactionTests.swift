@@ -44,6 +44,20 @@ final class PostgresLocationRedactionTests: XCTestCase {
         XCTAssertEqual(RecordStores.redacted("postgres://u@[::1]:5432/db"), "postgres://u@[::1]:5432/db")
     }
 
+    func testEveryHostOfAMultiHostFormIsShownWithItsPort() {
+        XCTAssertEqual(
+            RecordStores.redacted(
+                "host=h1,h2 port=5433,5434 dbname=rooms user=u password=secret target_session_attrs=read-write "
+                    + "connect_timeout=2"),
+            "postgres://u@h1:5433,h2:5434/rooms")
+        // One port for every host, as libpq reads it.
+        XCTAssertEqual(
+            RecordStores.redacted("host=h1,h2 port=6000 dbname=rooms user=u"), "postgres://u@h1:6000,h2:6000/rooms")
+        XCTAssertEqual(
+            RecordStores.redacted("postgresql://u:secret@h1,h2:5433/rooms?connect_timeout=2"),
+            "postgres://u@h1:5432,h2:5433/rooms")
+    }
+
     func testWhatLibpqReadsDecidesServerOrFile() {
         XCTAssertTrue(StoreLocation("host=127.0.0.1 dbname=rooms").isServer)
         XCTAssertTrue(StoreLocation("service=rooms").isServer)
