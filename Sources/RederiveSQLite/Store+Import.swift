@@ -125,12 +125,11 @@ extension Store {
         ).execute(arguments: [seq, Data(parts.coreModel)])
     }
 
-    /// One summary row's upsert (built once: it runs for every record written).
-    static let summaryUpsertSQL = """
-        INSERT INTO summary (record_seq, \(SummaryColumn.list()))
-        VALUES (?, \(SummaryColumn.allCases.map { _ in "?" }.joined(separator: ", ")))
-        ON CONFLICT(record_seq) DO UPDATE SET \(SummaryColumns.upsertAssignments)
-        """
+    /// Keeps the summary of record `?` in the history unless it is JSON `?` by version `?`
+    /// and fingerprint `?` (`SummaryFreshness.sqlReplaced`).
+    static let keepReplacedSQL =
+        keepHistorySQL + " WHERE record_seq = ? AND "
+        + SummaryFreshness.sqlReplaced(byJSON: "?") { _ in "?" }
 
     /// What a summary write replaces (the engine-neutral `SummaryReplacement`).
     package typealias Replaced = SummaryReplacement
@@ -151,16 +150,10 @@ extension Store {
             try db.cachedStatement(sql: Self.keepHistorySQL + " WHERE record_seq = ?")
                 .execute(arguments: [runID, now, seq])
         case .unknown:
-            try db.cachedStatement(
-                sql: Self.keepHistorySQL
-                    + " WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)"
-            ).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
+            try db.cachedStatement(sql: Self.keepReplacedSQL)
+                .execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
         }
-        let write = SummaryColumn.Write(summary: s, json: text, deriver: deriver, runID: runID, now: now)
-        var arguments: [DatabaseValue] = [seq.databaseValue]
-        arguments.reserveCapacity(1 + SummaryColumn.allCases.count)
-        for column in SummaryColumn.allCases { arguments.append(column.value(of: write).databaseValue) }
-        try db.cachedStatement(sql: Self.summaryUpsertSQL).execute(arguments: StatementArguments(arguments))
+        try StoredSummary(summary: s, json: text, deriver: deriver, runID: runID, now: now).upsert(db, seq: seq)
     }
 
     /// The raw room of a record, byte-exact as received, or nil for an unknown id.
