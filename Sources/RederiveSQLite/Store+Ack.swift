@@ -14,13 +14,7 @@ extension Store {
                     SELECT record_key, first_seen_at, ? FROM \(Self.failureWithAck) \(condition)
                     """, arguments: StatementArguments([now]) + arguments)
             let added = db.changesCount
-            try db.execute(
-                sql: """
-                    DELETE FROM failure_ack WHERE NOT EXISTS (
-                        SELECT 1 FROM failure
-                        WHERE failure.record_key = failure_ack.failure_key
-                            AND failure.first_seen_at = failure_ack.failure_first_seen_at)
-                    """)
+            try db.execute(sql: FailureAcknowledgements.dropClearedSQL)
             return added
         }
     }
