@@ -10,40 +10,34 @@ extension Store {
         _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
         progress: RunStatistics
     ) throws(RederiveError) -> ImportBatchCounts {
-        do {
-            return try pool.write { db in
-                var counts = ImportBatchCounts()
-                let now = Store.now()
-                var ledger = try LedgerBatch(self, db, runID: runID, now: now)
-                for item in items {
-                    switch item {
-                    case .row(let row):
-                        let outcome = try upsert(
-                            db, row, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade, now: now)
-                        counts.count(outcome)
-                        if outcome != .newer { ledger.succeeded(id: row.record.id, file: row.file, line: row.line) }
-                    case .issue(let issue):
-                        ledger.failed(issue)
-                    case .fileDone(let path, let hash, let bytes, let records):
-                        if let hash {
-                            try db.execute(
-                                sql: """
-                                    INSERT OR REPLACE INTO imported_file
-                                        (content_hash, path, bytes, records, run_id, imported_at)
-                                    VALUES (?, ?, ?, ?, ?, ?)
-                                    """, arguments: [hash, path, bytes, records, runID, now])
-                        }
+        try writeBatch { db in
+            var counts = ImportBatchCounts()
+            let now = Store.now()
+            var ledger = try LedgerBatch(self, db, runID: runID, now: now)
+            for item in items {
+                switch item {
+                case .row(let row):
+                    let outcome = try upsert(
+                        db, row, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade, now: now)
+                    counts.count(outcome)
+                    if outcome != .newer { ledger.succeeded(id: row.record.id, file: row.file, line: row.line) }
+                case .issue(let issue):
+                    ledger.failed(issue)
+                case .fileDone(let path, let hash, let bytes, let records):
+                    if let hash {
+                        try db.execute(
+                            sql: """
+                                INSERT OR REPLACE INTO imported_file
+                                    (content_hash, path, bytes, records, run_id, imported_at)
+                                VALUES (?, ?, ?, ?, ?, ?)
+                                """, arguments: [hash, path, bytes, records, runID, now])
                     }
                 }
-                counts.newFailures = try ledger.finish()
-                try saveProgress(
-                    db, runID: runID, statistics: ImportPlanner.progress(progress, adding: counts), checkpointSeq: nil)
-                return counts
             }
-        } catch let error as RederiveError {
-            throw error
-        } catch {
-            throw .io("\(path): cannot write the batch: \(error)")
+            counts.newFailures = try ledger.finish()
+            try saveProgress(
+                db, runID: runID, statistics: ImportPlanner.progress(progress, adding: counts), checkpointSeq: nil)
+            return counts
         }
     }
 

@@ -83,15 +83,11 @@ extension Store {
         _ restores: [(seq: Int64, summary: StoredSummary)], runID: Int64, checkpoint: Int64,
         progress: RunStatistics
     ) throws(RederiveError) {
-        do {
-            try pool.write { db in
-                let now = Store.now()
-                try keepHistory(db, of: restores.map(\.seq), runID: runID, now: now)
-                for restore in restores { try restore.summary.upsert(db, seq: restore.seq) }
-                try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpoint)
-            }
-        } catch {
-            throw .io("\(path): cannot write the batch: \(error)")
+        try writeBatch { db in
+            let now = Store.now()
+            try keepHistory(db, of: restores.map(\.seq), runID: runID, now: now)
+            for restore in restores { try restore.summary.upsert(db, seq: restore.seq) }
+            try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpoint)
         }
     }
 
