@@ -1,7 +1,8 @@
 /// One stored column of a summary row, in storage order (`summary` and `summary_history`
-/// share them): the one table the engines generate their summary select lists, upserts,
-/// array bindings and casts from. The frozen migrations keep their own DDL; a test compares
-/// both engines' live schemas with this table.
+/// share them): its name, its property in the typed row (`field`, a key path into
+/// `StoredSummary`) and the kind that follows from it. The one table the engines generate
+/// their summary select lists, upserts, array bindings, casts and reads from. The frozen
+/// migrations keep their own DDL; a test compares both engines' live schemas with this table.
 package enum SummaryColumn: String, CaseIterable, Sendable {
     case summaryVersion = "summary_version"
     case fingerprint
