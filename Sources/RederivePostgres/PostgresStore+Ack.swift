@@ -19,13 +19,7 @@ extension PostgresStore {
                         acknowledged_at = excluded.acknowledged_at
                     """, args.binds
                 ).affected
-                try tx.run(
-                    """
-                    DELETE FROM failure_ack WHERE NOT EXISTS (
-                        SELECT 1 FROM failure
-                        WHERE failure.record_key = failure_ack.failure_key
-                            AND failure.first_seen_at = failure_ack.failure_first_seen_at)
-                    """)
+                try tx.run(FailureAcknowledgements.dropClearedSQL)
                 return added
             }
         }

@@ -240,7 +240,12 @@ extension PostgresStore {
     /// Every column of a summary row, in `SummaryColumn` order (`summary` and
     /// `summary_history` share them).
     static let summaryColumnList = SummaryColumn.list()
-    private static let historySource = SummaryColumn.list(prefix: "s.")
+    private static let historySource = SummaryColumn.list(prefix: "summary.")
+
+    /// A stored summary that is not the new one (`n.json`, version `$5`, fingerprint `$6`).
+    private static let replacedCondition = SummaryFreshness.sqlReplaced(byJSON: "n.json") {
+        $0 == .version ? "$5" : "$6"
+    }
 
     /// Two statements for any number of summaries: the ones being replaced go to the history
     /// first (unless identical), then all are upserted, from arrays (`unnest`) generated from
@@ -261,9 +266,9 @@ extension PostgresStore {
                 PostgresSession.Statement(
                     """
                     INSERT INTO summary_history (record_seq, replaced_by_run, replaced_at, \(columns))
-                    SELECT s.record_seq, $1, $2, \(Self.historySource)
-                    FROM summary s JOIN unnest($3::int8[], $4::text[]) AS n(seq, json) ON s.record_seq = n.seq
-                    WHERE s.summary_json <> n.json OR s.summary_version <> $5 OR s.fingerprint <> $6
+                    SELECT summary.record_seq, $1, $2, \(Self.historySource)
+                    FROM summary JOIN unnest($3::int8[], $4::text[]) AS n(seq, json) ON summary.record_seq = n.seq
+                    WHERE \(Self.replacedCondition)
                     ON CONFLICT (replaced_by_run, record_seq) DO NOTHING
                     """,
                     .of(
@@ -274,15 +279,15 @@ extension PostgresStore {
         let seqArray = args.add(seqs)
         let generated = SummaryColumn.unnest(
             zip(writes, texts).map {
-                SummaryColumn.Write(summary: $0.summary, json: $1, deriver: deriver, runID: runID, now: now)
-            }, &args)
+                StoredSummary(summary: $0.summary, json: $1, deriver: deriver, runID: runID, now: now)
+            }, sharing: SummaryColumn.sameForAWriteBatch, &args)
         let upsert = PostgresSession.Statement(
             """
             INSERT INTO summary (record_seq, \(columns))
             SELECT n.seq, \(generated.select.joined(separator: ", "))
             FROM unnest(\(seqArray)::int8[], \(generated.arrays.joined(separator: ", ")))
                  AS n(seq, \(generated.aliases.joined(separator: ", ")))
-            ON CONFLICT (record_seq) DO UPDATE SET \(SummaryColumns.upsertAssignments)
+            ON CONFLICT (record_seq) DO UPDATE SET \(SummaryColumn.upsertAssignments)
             """, args.binds)
         return statements + [upsert]
     }

@@ -5,7 +5,7 @@ extension PostgresStore {
     /// each one's rows as engine-neutral values.
     package func executeShared(
         _ statements: [HistoryCopy.Statement]
-    ) throws(RederiveError) -> [[[SummaryColumns.Value]]] {
+    ) throws(RederiveError) -> [[[StoredValue]]] {
         try io("copy the history") {
             try writer.transaction { tx in
                 let outcomes = try tx.run(
@@ -22,7 +22,7 @@ extension PostgresStore {
                         return PostgresSession.Statement(statement.sql, binds)
                     })
                 return try outcomes.map { outcome in
-                    try outcome.rows.map { row in try row.map { try SummaryColumns.value(of: $0) } }
+                    try outcome.rows.map { row in try row.map { try StoredValue($0) } }
                 }
             }
         }

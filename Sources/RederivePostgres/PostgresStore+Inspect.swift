@@ -8,7 +8,7 @@ extension PostgresStore {
     /// record, its history and its open failures are asked for together.
     package func record(id: String, deriver: SummaryDeriver) throws(RederiveError) -> StoredRecord? {
         let key = RecordIdentity.canonicalUUID(id) ?? id
-        let history = SummaryColumns.names.map { "h.\($0)" }.joined(separator: ", ")
+        let history = SummaryColumn.list(prefix: "h.")
         return try io("read the record") {
             // One snapshot for the three reads (a run committing in between cannot split them):
             // BEGIN, the reads and COMMIT pipelined together, one round trip still.

@@ -23,8 +23,8 @@ extension PostgresStore {
     package func fetchRevertCandidates(
         replacedBy run: Int64, after: Int64, upTo: Int64, limit: Int
     ) throws(RederiveError) -> [RevertCandidate] {
-        let history = SummaryColumns.names.map { "h.\($0) AS h_\($0)" }.joined(separator: ", ")
-        let current = SummaryColumns.names.map { "s.\($0) AS s_\($0)" }.joined(separator: ", ")
+        let history = SummaryColumn.aliasedList(of: "h", as: "h_")
+        let current = SummaryColumn.aliasedList(of: "s", as: "s_")
         return try io("read the summary history") {
             try reader.run(
                 """
@@ -38,8 +38,8 @@ extension PostgresStore {
                 let r = row.makeRandomAccess()
                 return RevertCandidate(
                     seq: try r["record_seq"].decode(Int64.self), id: try r["record_id"].decode(String.self),
-                    previous: try SummaryColumns(r, prefix: "h_"),
-                    current: try r["current_seq"].decode(Int64?.self) == nil ? nil : SummaryColumns(r, prefix: "s_"))
+                    previous: try StoredSummary(r, prefix: "h_"),
+                    current: try r["current_seq"].decode(Int64?.self) == nil ? nil : StoredSummary(r, prefix: "s_"))
             }
         }
     }
@@ -48,7 +48,7 @@ extension PostgresStore {
     /// trip: what each record holds goes to the history under the revert run first (so a
     /// revert can itself be reverted), then the summaries are upserted from arrays.
     package func writeRevertBatch(
-        _ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
+        _ restores: [(seq: Int64, summary: StoredSummary)], runID: Int64, checkpoint: Int64,
         progress: RunStatistics
     ) throws(RederiveError) {
         var statements: [PostgresSession.Statement] = []
@@ -65,8 +65,8 @@ extension PostgresStore {
                     """, .of(runID, Self.now(), seqs)))
             var args = SQLArguments()
             let seqArray = args.add(seqs)
-            let columns = SummaryColumns.unnest(restores.map(\.summary), &args)
-            let updates = SummaryColumns.upsertAssignments
+            let columns = SummaryColumn.unnest(restores.map(\.summary), &args)
+            let updates = SummaryColumn.upsertAssignments
             statements.append(
                 PostgresSession.Statement(
                     """

@@ -46,9 +46,8 @@ extension PostgresStore {
                     recentRuns: runs, totalRuns: totalRuns, currentVersion: version,
                     currentFingerprint: fingerprint)
                 status.newer = freshness[.newer]
-                status.newestVersion = try tx.run(
-                    "SELECT max(summary_version) FROM summary WHERE summary_version > $1", .of(version)
-                ).rows[0].decode(Int?.self)
+                status.newestVersion = try tx.run(SummaryFreshness.sqlNewestVersion { _ in "$1" }, .of(version))
+                    .rows[0].decode(Int?.self)
                 let history = try tx.run(
                     "SELECT count(*) AS n, COALESCE(sum(octet_length(summary_json)), 0)::bigint AS b"
                         + " FROM summary_history"

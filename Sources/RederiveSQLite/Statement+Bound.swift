@@ -7,7 +7,7 @@ extension Statement {
     /// API. GRDB's `StatementArguments` are built by an unspecialized generic map across its
     /// module boundary: for the summary upsert, run once per record, that cost 4% of a derive.
     /// Same values, same SQLite bindings (`sqlite3_bind_int64`, `_double`, `_text`, `_null`).
-    func execute(bound values: [SummaryColumns.Value]) throws {
+    func execute(bound values: [StoredValue]) throws {
         let statement = sqliteStatement
         var code = sqlite3_reset(statement)
         if code == SQLITE_OK { code = sqlite3_clear_bindings(statement) }

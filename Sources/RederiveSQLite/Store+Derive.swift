@@ -104,37 +104,33 @@ extension Store {
         _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
         progress: RunStatistics
     ) throws(RederiveError) -> Int {
-        do {
-            return try pool.write { db in
-                let now = Store.now()
-                var ledger = try LedgerBatch(self, db, runID: runID, now: now)
-                // What the batch replaces goes to the history in one statement, before the
-                // summaries change (one B-tree walk instead of one statement per record).
-                let replacedSeqs: [Int64] = writes.compactMap {
-                    if case .summary(let seq, _, _, _, .differentSummary) = $0 { seq } else { nil }
-                }
-                try keepHistory(db, of: replacedSeqs, runID: runID, now: now)
-                // Looked up once: the statement cache hashes the whole SQL text on every lookup.
-                let upsert = try db.cachedStatement(sql: Self.summaryUpsertSQL)
-                for write in writes {
-                    switch write {
-                    case .summary(let seq, let id, let summary, let json, let replaced):
-                        try writeSummary(
-                            db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now,
-                            replacing: replaced == .differentSummary ? .nothing : replaced, upsert: upsert)
-                        ledger.succeeded(id: id)
-                    case .unchanged(let id):
-                        ledger.succeeded(id: id)
-                    case .failure(let issue):
-                        ledger.failed(issue)
-                    }
-                }
-                let newFailures = try ledger.finish()
-                try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpointSeq)
-                return newFailures
+        try writeBatch { db in
+            let now = Store.now()
+            var ledger = try LedgerBatch(self, db, runID: runID, now: now)
+            // What the batch replaces goes to the history in one statement, before the
+            // summaries change (one B-tree walk instead of one statement per record).
+            let replacedSeqs: [Int64] = writes.compactMap {
+                if case .summary(let seq, _, _, _, .differentSummary) = $0 { seq } else { nil }
             }
-        } catch {
-            throw .io("\(path): cannot write the batch: \(error)")
+            try keepHistory(db, of: replacedSeqs, runID: runID, now: now)
+            // Looked up once: the statement cache hashes the whole SQL text on every lookup.
+            let upsert = try db.cachedStatement(sql: StoredSummary.upsertSQL)
+            for write in writes {
+                switch write {
+                case .summary(let seq, let id, let summary, let json, let replaced):
+                    try writeSummary(
+                        db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now,
+                        replacing: replaced == .differentSummary ? .nothing : replaced, upsert: upsert)
+                    ledger.succeeded(id: id)
+                case .unchanged(let id):
+                    ledger.succeeded(id: id)
+                case .failure(let issue):
+                    ledger.failed(issue)
+                }
+            }
+            let newFailures = try ledger.finish()
+            try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpointSeq)
+            return newFailures
         }
     }
 }

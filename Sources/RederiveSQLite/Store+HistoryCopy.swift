@@ -8,13 +8,13 @@ extension Store {
     /// rows as engine-neutral values.
     package func executeShared(
         _ statements: [HistoryCopy.Statement]
-    ) throws(RederiveError) -> [[[SummaryColumns.Value]]] {
-        func run(_ db: Database) throws -> [[[SummaryColumns.Value]]] {
+    ) throws(RederiveError) -> [[[StoredValue]]] {
+        func run(_ db: Database) throws -> [[[StoredValue]]] {
             try statements.map { statement in
                 let sql = statement.sql.replacingOccurrences(of: #"\$(\d+)"#, with: "?$1", options: .regularExpression)
                 let arguments = StatementArguments(statement.values.map(\.databaseValue))
                 return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
-                    (0..<row.count).map { SummaryColumns.Value(row[$0] as DatabaseValue) }
+                    (0..<row.count).map { StoredValue(row[$0] as DatabaseValue) }
                 }
             }
         }

@@ -10,40 +10,34 @@ extension Store {
         _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
         progress: RunStatistics
     ) throws(RederiveError) -> ImportBatchCounts {
-        do {
-            return try pool.write { db in
-                var counts = ImportBatchCounts()
-                let now = Store.now()
-                var ledger = try LedgerBatch(self, db, runID: runID, now: now)
-                for item in items {
-                    switch item {
-                    case .row(let row):
-                        let outcome = try upsert(
-                            db, row, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade, now: now)
-                        counts.count(outcome)
-                        if outcome != .newer { ledger.succeeded(id: row.record.id, file: row.file, line: row.line) }
-                    case .issue(let issue):
-                        ledger.failed(issue)
-                    case .fileDone(let path, let hash, let bytes, let records):
-                        if let hash {
-                            try db.execute(
-                                sql: """
-                                    INSERT OR REPLACE INTO imported_file
-                                        (content_hash, path, bytes, records, run_id, imported_at)
-                                    VALUES (?, ?, ?, ?, ?, ?)
-                                    """, arguments: [hash, path, bytes, records, runID, now])
-                        }
+        try writeBatch { db in
+            var counts = ImportBatchCounts()
+            let now = Store.now()
+            var ledger = try LedgerBatch(self, db, runID: runID, now: now)
+            for item in items {
+                switch item {
+                case .row(let row):
+                    let outcome = try upsert(
+                        db, row, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade, now: now)
+                    counts.count(outcome)
+                    if outcome != .newer { ledger.succeeded(id: row.record.id, file: row.file, line: row.line) }
+                case .issue(let issue):
+                    ledger.failed(issue)
+                case .fileDone(let path, let hash, let bytes, let records):
+                    if let hash {
+                        try db.execute(
+                            sql: """
+                                INSERT OR REPLACE INTO imported_file
+                                    (content_hash, path, bytes, records, run_id, imported_at)
+                                VALUES (?, ?, ?, ?, ?, ?)
+                                """, arguments: [hash, path, bytes, records, runID, now])
                     }
                 }
-                counts.newFailures = try ledger.finish()
-                try saveProgress(
-                    db, runID: runID, statistics: ImportPlanner.progress(progress, adding: counts), checkpointSeq: nil)
-                return counts
             }
-        } catch let error as RederiveError {
-            throw error
-        } catch {
-            throw .io("\(path): cannot write the batch: \(error)")
+            counts.newFailures = try ledger.finish()
+            try saveProgress(
+                db, runID: runID, statistics: ImportPlanner.progress(progress, adding: counts), checkpointSeq: nil)
+            return counts
         }
     }
 
@@ -125,12 +119,11 @@ extension Store {
         ).execute(arguments: [seq, Data(parts.coreModel)])
     }
 
-    /// One summary row's upsert (built once: it runs for every record written).
-    static let summaryUpsertSQL = """
-        INSERT INTO summary (record_seq, \(SummaryColumn.list()))
-        VALUES (?, \(SummaryColumn.allCases.map { _ in "?" }.joined(separator: ", ")))
-        ON CONFLICT(record_seq) DO UPDATE SET \(SummaryColumns.upsertAssignments)
-        """
+    /// Keeps the summary of record `?` in the history unless it is JSON `?` by version `?`
+    /// and fingerprint `?` (`SummaryFreshness.sqlReplaced`).
+    static let keepReplacedSQL =
+        keepHistorySQL + " WHERE record_seq = ? AND "
+        + SummaryFreshness.sqlReplaced(byJSON: "?") { _ in "?" }
 
     /// What a summary write replaces (the engine-neutral `SummaryReplacement`).
     package typealias Replaced = SummaryReplacement
@@ -151,16 +144,11 @@ extension Store {
             try db.cachedStatement(sql: Self.keepHistorySQL + " WHERE record_seq = ?")
                 .execute(arguments: [runID, now, seq])
         case .unknown:
-            try db.cachedStatement(
-                sql: Self.keepHistorySQL
-                    + " WHERE record_seq = ? AND (summary_json <> ? OR summary_version <> ? OR fingerprint <> ?)"
-            ).execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
+            try db.cachedStatement(sql: Self.keepReplacedSQL)
+                .execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
         }
-        let write = SummaryColumn.Write(summary: s, json: text, deriver: deriver, runID: runID, now: now)
-        var values: [SummaryColumns.Value] = [.integer(seq)]
-        values.reserveCapacity(1 + SummaryColumn.allCases.count)
-        for column in SummaryColumn.allCases { values.append(column.value(of: write)) }
-        try (upsert ?? db.cachedStatement(sql: Self.summaryUpsertSQL)).execute(bound: values)
+        try StoredSummary(summary: s, json: text, deriver: deriver, runID: runID, now: now)
+            .upsert(db, seq: seq, statement: upsert)
     }
 
     /// The raw room of a record, byte-exact as received, or nil for an unknown id.

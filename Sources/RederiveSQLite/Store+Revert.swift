@@ -6,9 +6,8 @@ extension Store {
     /// appends the `WHERE` clause. `OR IGNORE`: a run's first replacement of a record is kept
     /// (what the record held before the run).
     static let keepHistorySQL = """
-        INSERT OR IGNORE INTO summary_history (replaced_by_run, record_seq, replaced_at, \(
-            SummaryColumns.names.joined(separator: ", ")))
-        SELECT ?, record_seq, ?, \(SummaryColumns.names.joined(separator: ", ")) FROM summary
+        INSERT OR IGNORE INTO summary_history (replaced_by_run, record_seq, replaced_at, \(SummaryColumn.list()))
+        SELECT ?, record_seq, ?, \(SummaryColumn.list()) FROM summary
         """
 
     /// Keeps the current summaries of `seqs` in the history as replaced by `runID`, in the
@@ -50,8 +49,8 @@ extension Store {
         replacedBy run: Int64, after: Int64, upTo: Int64,
         limit: Int
     ) throws(RederiveError) -> [RevertCandidate] {
-        let historyColumns = SummaryColumns.names.map { "h.\($0) AS h_\($0)" }.joined(separator: ", ")
-        let currentColumns = SummaryColumns.names.map { "s.\($0) AS s_\($0)" }.joined(separator: ", ")
+        let historyColumns = SummaryColumn.aliasedList(of: "h", as: "h_")
+        let currentColumns = SummaryColumn.aliasedList(of: "s", as: "s_")
         do {
             return try pool.read { db in
                 try Row.fetchAll(
@@ -67,8 +66,9 @@ extension Store {
                 ).map { row in
                     RevertCandidate(
                         seq: row["record_seq"], id: row["record_id"],
-                        previous: SummaryColumns(row: row, prefix: "h_"),
-                        current: (row["current_seq"] as Int64?) == nil ? nil : SummaryColumns(row: row, prefix: "s_"))
+                        previous: try StoredSummary(row: row, prefix: "h_"),
+                        current: (row["current_seq"] as Int64?) == nil ? nil : try StoredSummary(row: row, prefix: "s_")
+                    )
                 }
             }
         } catch {
@@ -80,28 +80,14 @@ extension Store {
     /// the revert run's checkpoint. What each record held is kept in the history first, under
     /// the revert run, so a revert can itself be reverted.
     package func writeRevertBatch(
-        _ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
+        _ restores: [(seq: Int64, summary: StoredSummary)], runID: Int64, checkpoint: Int64,
         progress: RunStatistics
     ) throws(RederiveError) {
-        let names = SummaryColumns.names
-        // Built once per batch, not once per record.
-        let sql = """
-            INSERT INTO summary (record_seq, \(names.joined(separator: ", ")))
-            VALUES (?, \(names.map { _ in "?" }.joined(separator: ", ")))
-            ON CONFLICT(record_seq) DO UPDATE SET \(SummaryColumns.upsertAssignments)
-            """
-        do {
-            try pool.write { db in
-                let now = Store.now()
-                try keepHistory(db, of: restores.map(\.seq), runID: runID, now: now)
-                for restore in restores {
-                    try db.cachedStatement(sql: sql).execute(
-                        arguments: StatementArguments([restore.seq.databaseValue] + restore.summary.databaseValues))
-                }
-                try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpoint)
-            }
-        } catch {
-            throw .io("\(path): cannot write the batch: \(error)")
+        try writeBatch { db in
+            let now = Store.now()
+            try keepHistory(db, of: restores.map(\.seq), runID: runID, now: now)
+            for restore in restores { try restore.summary.upsert(db, seq: restore.seq) }
+            try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpoint)
         }
     }
 

@@ -121,6 +121,18 @@ extension Store {
         }
     }
 
+    /// Runs one batch write (its records, ledger and progress) in one write transaction, so
+    /// a crash leaves all of it or none; a database error is "cannot write the batch".
+    func writeBatch<T>(_ body: (Database) throws -> T) throws(RederiveError) -> T {
+        do {
+            return try pool.write(body)
+        } catch let error as RederiveError {
+            throw error
+        } catch {
+            throw .io("\(path): cannot write the batch: \(error)")
+        }
+    }
+
     /// Saves a run's progress inside the batch's transaction.
     func saveProgress(_ db: Database, runID: Int64, statistics s: RunStatistics, checkpointSeq: Int64?) throws {
         try db.execute(

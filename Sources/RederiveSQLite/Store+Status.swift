@@ -64,7 +64,7 @@ extension Store {
                 // Newer summaries are not stale: an older build leaves them alone.
                 status.newer = freshness[.newer]
                 status.newestVersion = try Int.fetchOne(
-                    db, sql: "SELECT MAX(summary_version) FROM summary WHERE summary_version > ?", arguments: [version])
+                    db, sql: SummaryFreshness.sqlNewestVersion { _ in "?" }, arguments: [version])
                 if try db.tableExists("summary_history") {
                     (status.historyRows, status.historyBytes) = try historySize(db)
                 }

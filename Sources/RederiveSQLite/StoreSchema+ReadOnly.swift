@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import RederiveCore
 
@@ -8,35 +9,18 @@ import RederiveCore
 /// each connection gets an empty TEMP stand-in for each missing table. The file is not
 /// touched; the next writing command migrates it as before.
 extension StoreSchema {
-    /// The migrations a read-only open can do without, each with its stand-in: the same
-    /// columns as the table the migration creates, as a TEMP table (which SQLite creates on a
-    /// read-only connection, in the connection's own temporary database).
+    /// The migrations a read-only open can do without, each with its stand-in: the table the
+    /// migration creates, from the migration's own DDL, as a TEMP table (which SQLite creates
+    /// on a read-only connection, in the connection's own temporary database).
     static let readableWithout: [(migration: String, table: String, standIn: String)] = [
-        (
-            "v3-failure-ack", "failure_ack",
-            """
-            CREATE TEMP TABLE IF NOT EXISTS failure_ack (
-                failure_key TEXT PRIMARY KEY,
-                failure_first_seen_at TEXT NOT NULL,
-                acknowledged_at TEXT NOT NULL
-            )
-            """
-        ),
-        (
-            "v4-faulted-files", "faulted_file",
-            """
-            CREATE TEMP TABLE IF NOT EXISTS faulted_file (
-                content_hash TEXT PRIMARY KEY,
-                path TEXT NOT NULL,
-                bytes INTEGER NOT NULL,
-                code TEXT NOT NULL,
-                message TEXT NOT NULL,
-                run_id INTEGER NOT NULL,
-                faulted_at TEXT NOT NULL
-            )
-            """
-        ),
+        ("v3-failure-ack", "failure_ack", standIn(failureAckDDL)),
+        ("v4-faulted-files", "faulted_file", standIn(faultedFileDDL)),
     ]
+
+    /// `ddl`'s `CREATE TABLE` as `CREATE TEMP TABLE IF NOT EXISTS`.
+    private static func standIn(_ ddl: String) -> String {
+        ddl.replacingOccurrences(of: "CREATE TABLE ", with: "CREATE TEMP TABLE IF NOT EXISTS ")
+    }
 
     /// Whether a read-only open can read a store whose applied migrations are `applied`:
     /// every migration it lacks is one of `readableWithout`.

@@ -149,34 +149,38 @@ enum StoreSchema {
 
     /// Acknowledged failures (`rederive failures --ack`), which `status --check` leaves out.
     private static func addFailureAck(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                -- An open failure the operator has seen and accepted: keyed by the ledger entry it
-                -- covers (key and first-seen time), so a failure that clears and comes back, or
-                -- changes code, is open again.
-                CREATE TABLE failure_ack (
-                    failure_key TEXT PRIMARY KEY,
-                    failure_first_seen_at TEXT NOT NULL,
-                    acknowledged_at TEXT NOT NULL
-                )
-                """)
+        try db.execute(sql: failureAckDDL)
     }
+
+    /// v3's DDL (frozen; also the read-only stand-in's, `readableWithout`).
+    static let failureAckDDL = """
+        -- An open failure the operator has seen and accepted: keyed by the ledger entry it
+        -- covers (key and first-seen time), so a failure that clears and comes back, or
+        -- changes code, is open again.
+        CREATE TABLE failure_ack (
+            failure_key TEXT PRIMARY KEY,
+            failure_first_seen_at TEXT NOT NULL,
+            acknowledged_at TEXT NOT NULL
+        )
+        """
 
     /// Export files that ended in a file fault (truncated, damaged, unreadable), by content
     /// hash with the fault: a nightly import (`--skip-imported-files`) does not read the same
     /// bytes again until `--retry-files`.
     private static func addFaultedFiles(_ db: Database) throws {
-        try db.execute(
-            sql: """
-                CREATE TABLE faulted_file (
-                    content_hash TEXT PRIMARY KEY,
-                    path TEXT NOT NULL,
-                    bytes INTEGER NOT NULL,
-                    code TEXT NOT NULL,
-                    message TEXT NOT NULL,
-                    run_id INTEGER NOT NULL,
-                    faulted_at TEXT NOT NULL
-                );
-                """)
+        try db.execute(sql: faultedFileDDL)
     }
+
+    /// v4's DDL (frozen; also the read-only stand-in's, `readableWithout`).
+    static let faultedFileDDL = """
+        CREATE TABLE faulted_file (
+            content_hash TEXT PRIMARY KEY,
+            path TEXT NOT NULL,
+            bytes INTEGER NOT NULL,
+            code TEXT NOT NULL,
+            message TEXT NOT NULL,
+            run_id INTEGER NOT NULL,
+            faulted_at TEXT NOT NULL
+        );
+        """
 }

@@ -160,7 +160,7 @@ package final class CopyStoreJob: BatchJob {
 
     func counts(_ stats: RunStatistics) -> [(String, Int)] {
         let c = totals.withLock { $0 }
-        return [("copied", c.written), ("newer", c.newer)]
+        return [("copied", c.written), ("newer", c[.newer])]
     }
 
     var newFailures: Int { totals.withLock { $0.newFailures } }

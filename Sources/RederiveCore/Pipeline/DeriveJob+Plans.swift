@@ -102,9 +102,7 @@ extension DeriveJob {
             summaryVersion: config.deriver.version, fingerprint: config.deriver.fingerprint,
             selection: s.description, all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed,
             allowDowngrade: config.settings.allowDowngrade,
-            counts: .init(
-                examined: tally.examined, rewrites: tally.rewrites, additions: tally.additions,
-                failing: tally.failing, unchanged: tally.unchanged, newer: tally.newer),
+            counts: tally.counts,
             fieldChanges: Dictionary(
                 uniqueKeysWithValues: report.fields.filter { $0.changed > 0 }.map { ($0.key, $0.changed) }),
             digest: tally.digest.hex)

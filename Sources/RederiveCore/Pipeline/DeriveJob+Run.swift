@@ -10,7 +10,7 @@ extension DeriveJob {
         if let limit = config.maxChanges {
             // Counted by a dry pass first: the guard must hold before the first write.
             let tally = try self.tally(config, store: store)
-            guard limit.allows(rewrites: tally.rewrites, of: tally.examined) else {
+            guard limit.allows(rewrites: tally.counts.rewrites, of: tally.counts.examined) else {
                 throw .refused(
                     "\(tally.rewritesText), more than "
                         + "max-changes \(limit) allows; nothing was written. A calculation change is a backfill: "

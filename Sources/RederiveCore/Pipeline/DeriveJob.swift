@@ -95,7 +95,7 @@ public final class DeriveJob: BatchJob {
         for (room, result) in zip(batch, results) {
             stats.recordsRead += 1
             stats.decodedBytes += Int64(room.skeleton.count)
-            counter?.tally.examined += 1
+            counter?.tally.counts.examined += 1
             if let counter, try countedAsPlanned(room, result, history: history[room.seq] ?? [], counter: counter) {
                 continue
             }
@@ -103,7 +103,7 @@ public final class DeriveJob: BatchJob {
             let stored = freshness(room)
             if stored.isKept(allowDowngrade: config.settings.allowDowngrade) {
                 stats.recordsNewer += 1
-                counter?.tally.newer += 1
+                counter?.tally.counts.newer += 1
                 continue
             }
             switch result {
@@ -112,7 +112,7 @@ public final class DeriveJob: BatchJob {
                 if identical && !config.rewriteUnchanged {
                     stats.recordsUnchanged += 1
                     writes.append(.unchanged(id: room.id))
-                    counter?.tally.unchanged += 1
+                    counter?.tally.counts.unchanged += 1
                 } else {
                     stats.recordsDone += 1
                     // The job knows what it replaces: no history row for a first summary or for
@@ -134,7 +134,7 @@ public final class DeriveJob: BatchJob {
                 let issue = failure.issue(file: room.sourceFile, line: room.sourceLine)
                 try issues.add(issue)
                 writes.append(.failure(issue))
-                counter?.tally.failing += 1
+                counter?.tally.counts.failing += 1
                 collector?.addFailure(
                     id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
                     code: failure.code.rawValue, message: failure.message,

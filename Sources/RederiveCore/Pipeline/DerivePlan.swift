@@ -24,21 +24,8 @@ public struct DerivePlan: Codable, Sendable, Equatable {
         public var lastRunID: Int64?
     }
 
-    /// What a plan would do.
-    public struct Counts: Codable, Sendable, Equatable {
-        /// Records examined.
-        public var examined: Int
-        /// Existing summaries that would be rewritten.
-        public var rewrites: Int
-        /// Records that would get their first summary.
-        public var additions: Int
-        /// Records whose derivation would fail.
-        public var failing: Int
-        /// Records left as they are.
-        public var unchanged: Int
-        /// Records left alone because a newer rederive derived them.
-        public var newer: Int
-    }
+    /// What a plan would do: the preview's counts (`ChangeTally.counts`).
+    public typealias Counts = ChangeCounts
 
     /// `currentFormat` when written.
     public var format: Int

@@ -208,7 +208,7 @@ public final class ImportJob: BatchJob {
     func counts(_ stats: RunStatistics) -> [(String, Int)] {
         let c = totals.withLock { $0 }
         return [
-            ("imported", c.inserted), ("updated", c.updated), ("rederived", c.rederived), ("newer", c.newer),
+            ("imported", c[.inserted]), ("updated", c[.updated]), ("rederived", c[.rederived]), ("newer", c[.newer]),
             ("filesSkipped", filesSkipped),
         ]
     }

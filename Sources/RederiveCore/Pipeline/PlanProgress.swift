@@ -70,8 +70,8 @@ package struct PlanProgress: Sendable, Equatable {
     /// Whether the tally of the store now (records done by the plan counted as the writes
     /// they were) is the plan's.
     package static func matches(_ now: ChangeTally, _ plan: DerivePlan) -> Bool {
-        now.digest.hex == plan.digest && now.rewrites == plan.counts.rewrites
-            && now.additions == plan.counts.additions
+        now.digest.hex == plan.digest && now.counts.rewrites == plan.counts.rewrites
+            && now.counts.additions == plan.counts.additions
     }
 
     /// Why an apply is refused when `matches` is false: the counts, and the records changed
@@ -79,9 +79,10 @@ package struct PlanProgress: Sendable, Equatable {
     package static func refusal(
         _ now: ChangeTally, _ plan: DerivePlan, outside: [String], outsideCount: Int, resumed: Bool
     ) -> String {
+        let (counts, planned) = (now.counts, plan.counts)
         var text =
-            "the store changed since the plan: \(now.rewrites) rewrites and \(now.additions) new summaries now, "
-            + "\(plan.counts.rewrites) and \(plan.counts.additions) in the plan"
+            "the store changed since the plan: \(counts.rewrites) rewrites and \(counts.additions) new summaries now, "
+            + "\(planned.rewrites) and \(planned.additions) in the plan"
         if resumed { text += " (counting what this plan's earlier runs wrote as done)" }
         if outsideCount > 0 {
             let more = outsideCount > outside.count ? " and \(outsideCount - outside.count) more" : ""

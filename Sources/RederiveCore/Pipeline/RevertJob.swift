@@ -80,7 +80,7 @@ public final class RevertJob: BatchJob {
 
     func start(
         _ run: RunStart?, log: Logger
-    ) throws(RederiveError) -> BatchSink<([(seq: Int64, summary: SummaryColumns)], Int64)> {
+    ) throws(RederiveError) -> BatchSink<([(seq: Int64, summary: StoredSummary)], Int64)> {
         self.log = log
         runID = run?.runID ?? 0
         cursor = run?.checkpointSeq ?? 0
@@ -115,8 +115,8 @@ public final class RevertJob: BatchJob {
     func process(
         _ batch: [RevertCandidate], stats: inout RunStatistics,
         issues: IssueReport
-    ) -> ([(seq: Int64, summary: SummaryColumns)], Int64) {
-        var restores: [(seq: Int64, summary: SummaryColumns)] = []
+    ) -> ([(seq: Int64, summary: StoredSummary)], Int64) {
+        var restores: [(seq: Int64, summary: StoredSummary)] = []
         for candidate in batch {
             stats.recordsRead += 1
             if let current = candidate.current, current.runID == config.run {
@@ -184,18 +184,14 @@ struct RevertChange {
     /// Changed fields, by name: the value now and the value restored (compact JSON).
     var fields: [(name: String, from: String, to: String)]
 
-    init(id: String, from current: SummaryColumns, to restored: SummaryColumns) {
+    init(id: String, from current: StoredSummary, to restored: StoredSummary) {
         self.id = id
         var fields: [(name: String, from: String, to: String)] = []
         if current.summaryVersion != restored.summaryVersion {
-            fields.append(
-                (
-                    "summary_version", current.summaryVersion.map(String.init) ?? "null",
-                    restored.summaryVersion.map(String.init) ?? "null"
-                ))
+            fields.append(("summary_version", String(current.summaryVersion), String(restored.summaryVersion)))
         }
-        let now = current.summaryJSON.flatMap { SummaryValue.parseObject(Data($0.utf8)) } ?? [:]
-        let then = restored.summaryJSON.flatMap { SummaryValue.parseObject(Data($0.utf8)) } ?? [:]
+        let now = SummaryValue.parseObject(Data(current.summaryJSON.utf8)) ?? [:]
+        let then = SummaryValue.parseObject(Data(restored.summaryJSON.utf8)) ?? [:]
         for key in Set(now.keys).union(then.keys).sorted() where now[key] != then[key] {
             fields.append((key, now[key]?.jsonText ?? "null", then[key]?.jsonText ?? "null"))
         }

@@ -120,8 +120,12 @@ public final class ChangeCollector {
 
         if changedKeys.isEmpty {
             totals.unchanged += 1
-            let sameStamp = storedVersion == summaryVersion && (fingerprint == nil || storedFingerprint == fingerprint)
-            if !sameStamp || !storedJSON.utf8.elementsEqual(newJSON) { totals.versionOnly += 1 }
+            // Rewritten all the same unless the stored summary is fresh (the one rule a derive
+            // follows too, `SummaryFreshness`) and byte-identical.
+            let freshness = SummaryFreshness.classify(
+                version: storedVersion, fingerprint: storedFingerprint, currentVersion: summaryVersion,
+                currentFingerprint: fingerprint)
+            if freshness != .fresh || !JSONText.sameBytes(storedJSON, newJSON) { totals.versionOnly += 1 }
             tally(sourceFile: sourceFile, formatVersion: formatVersion, storedVersion: storedVersion, method: method) {
                 $0.unchanged += 1
             }

@@ -10,7 +10,7 @@
 /// destination keeps every id); history rows and failures already there are left alone.
 package enum HistoryCopy {
     /// One statement with its engine-neutral values.
-    package typealias Statement = (sql: String, values: [SummaryColumns.Value])
+    package typealias Statement = (sql: String, values: [StoredValue])
 
     /// Rows per page read from the source.
     static let pageSize = 500
@@ -50,8 +50,7 @@ package enum HistoryCopy {
 
     /// The source's summary history with each record's id (`$1` limit, `$2` offset).
     static let historySQL = """
-        SELECT h.replaced_by_run, record.id AS record_id, h.replaced_at, \(
-            SummaryColumns.names.map { "h." + $0 }.joined(separator: ", "))
+        SELECT h.replaced_by_run, record.id AS record_id, h.replaced_at, \(SummaryColumn.list(prefix: "h."))
         FROM summary_history h JOIN record ON record.seq = h.record_seq
         ORDER BY h.replaced_by_run, h.record_seq LIMIT CAST($1 AS BIGINT) OFFSET CAST($2 AS BIGINT)
         """
@@ -61,13 +60,24 @@ package enum HistoryCopy {
 
     /// Inserts one history row for the destination's record with that id, unless there is one.
     static let insertHistorySQL = """
-        INSERT INTO summary_history (replaced_by_run, record_seq, replaced_at, \(
-            SummaryColumns.names.joined(separator: ", ")))
+        INSERT INTO summary_history (replaced_by_run, record_seq, replaced_at, \(SummaryColumn.list()))
         SELECT CAST($1 AS BIGINT), record.seq, CAST($3 AS TEXT), \(
             summaryTypes.enumerated().map { "CAST($\($0 + 4) AS \($1))" }.joined(separator: ", "))
         FROM record WHERE record.id = CAST($2 AS TEXT)
         ON CONFLICT DO NOTHING
         """
+
+    /// The columns of a `historySQL` row before its summary: run, record id, time.
+    private static let historyKeys = 3
+
+    /// The summary of a `historySQL` row (its columns after `historyKeys`, in table order).
+    private static func historySummary(_ row: [StoredValue]) throws(RederiveError) -> StoredSummary {
+        do {
+            return try StoredSummary { row[historyKeys + $0.index] }
+        } catch {
+            throw .io("cannot copy the history: \(error)")
+        }
+    }
 
     /// The source's failure ledger (`$1` limit, `$2` offset).
     static let failuresSQL = """
@@ -91,13 +101,14 @@ package enum HistoryCopy {
         ORDER BY s.record_seq LIMIT CAST($1 AS BIGINT) OFFSET CAST($2 AS BIGINT)
         """
 
-    /// A copied record whose new summary is the one it held on the source keeps who derived
-    /// it and when (what `revert --run N` checks before restoring).
+    /// A copied record whose new summary is the one it held on the source (fresh for the
+    /// source's version and fingerprint, the same JSON) keeps who derived it and when (what
+    /// `revert --run N` checks before restoring).
     static let provenanceUpdateSQL = """
         UPDATE summary SET derived_at = CAST($5 AS TEXT), run_id = CAST($6 AS BIGINT)
         WHERE record_seq = (SELECT seq FROM record WHERE id = CAST($1 AS TEXT))
-          AND summary_version = CAST($2 AS BIGINT) AND fingerprint = CAST($3 AS TEXT)
-          AND summary_json = CAST($4 AS TEXT)
+          AND \(SummaryFreshness.fresh.sqlCondition { $0 == .version ? "CAST($2 AS BIGINT)" : "CAST($3 AS TEXT)" })
+          AND summary.summary_json = CAST($4 AS TEXT)
         """
 
     /// Copies the runs of `source` (store id `sourceID`) not yet in `destination`; returns
@@ -114,7 +125,7 @@ package enum HistoryCopy {
             let inserts: [Statement] = page.map { row in
                 var values = row
                 if case .text(RunStatus.running.rawValue) = values[4] { values[4] = .text(RunStatus.crashed.rawValue) }
-                let id: SummaryColumns.Value = row[0]
+                let id = row[0]
                 return (insertRunSQL, [id, .text(marker + id.description)] + values.dropFirst())
             }
             _ = try destination.executeShared(inserts + destination.runIDFixups.map { ($0, []) })
@@ -135,7 +146,7 @@ package enum HistoryCopy {
     package static func copyHistory(
         from source: any HistoryCopying, to destination: any HistoryCopying, runs: [Int64: Int64], copyRun: Int64
     ) throws(RederiveError) -> (history: Int, failures: Int) {
-        func mapped(_ value: SummaryColumns.Value) -> SummaryColumns.Value {
+        func mapped(_ value: StoredValue) -> StoredValue {
             guard case .integer(let id) = value else { return value }
             return runs[id].map { .integer($0) } ?? .null
         }
@@ -146,17 +157,21 @@ package enum HistoryCopy {
                 let page = try source.executeShared([(select, [.integer(Int64(pageSize)), .integer(Int64(offset))])])[0]
                 if page.isEmpty { break }
                 offset += page.count
-                let statements: [Statement] = page.compactMap { row in
+                var statements: [Statement] = []
+                for row in page {
                     var values = row
                     if select == historySQL {
                         values[0] = mapped(row[0])
-                        if values[0] == .null { return nil }  // a run the source no longer has
-                        values[3 + 3] = mapped(row[3 + 3])  // the replaced summary's run_id
+                        if values[0] == .null { continue }  // a run the source no longer has
+                        // The replaced summary, typed, with its run mapped too.
+                        var summary = try historySummary(row)
+                        summary.runID = mapped(summary[.runID]).integerValue
+                        values = Array(values.prefix(historyKeys)) + summary.storedValues
                     } else {
                         values[7] = mapped(row[7])
                         if values[7] == .null { values[7] = .integer(copyRun) }
                     }
-                    return (insert, values)
+                    statements.append((insert, values))
                 }
                 _ = try destination.executeShared(statements)
                 if select == historySQL { counts.history += page.count } else { counts.failures += page.count }
@@ -176,17 +191,5 @@ package enum HistoryCopy {
                 })
         }
         return counts
-    }
-}
-
-extension SummaryColumns.Value: CustomStringConvertible {
-    /// The value as text (a marker's run id).
-    package var description: String {
-        switch self {
-        case .null: "NULL"
-        case .integer(let value): String(value)
-        case .real(let value): String(value)
-        case .text(let value): value
-        }
     }
 }

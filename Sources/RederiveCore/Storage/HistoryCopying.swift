@@ -3,7 +3,7 @@
 package protocol HistoryCopying: StoreHandle {
     /// Runs `statements` (SQL both engines read, see `HistoryCopy`) in one transaction with
     /// engine-neutral values; returns each one's rows.
-    func executeShared(_ statements: [HistoryCopy.Statement]) throws(RederiveError) -> [[[SummaryColumns.Value]]]
+    func executeShared(_ statements: [HistoryCopy.Statement]) throws(RederiveError) -> [[[StoredValue]]]
     /// Statements that bring the run id generator past ids inserted explicitly (none where
     /// the next id is always the highest plus one, as in SQLite).
     var runIDFixups: [String] { get }

@@ -102,21 +102,8 @@ public enum ImportPlanner {
     public static func progress(_ before: RunStatistics, adding batch: ImportBatchCounts) -> RunStatistics {
         var merged = before
         merged.recordsDone += batch.written
-        merged.recordsUnchanged += batch.unchanged
-        merged.recordsNewer += batch.newer
+        merged.recordsUnchanged += batch[.unchanged]
+        merged.recordsNewer += batch[.newer]
         return merged
-    }
-}
-
-extension ImportBatchCounts {
-    /// Counts one record decided so.
-    package mutating func count(_ outcome: ImportPlanner.Outcome) {
-        switch outcome {
-        case .inserted: inserted += 1
-        case .updated: updated += 1
-        case .rederived: rederived += 1
-        case .unchanged: unchanged += 1
-        case .newer: newer += 1
-        }
     }
 }

@@ -5,12 +5,12 @@ package struct RevertCandidate: Sendable {
     /// The record's id.
     var id: String
     /// What the reverted run replaced (to be restored).
-    var previous: SummaryColumns
+    var previous: StoredSummary
     /// What the record holds now; nil if its summary is gone.
-    var current: SummaryColumns?
+    var current: StoredSummary?
 
     /// Creates a candidate (another engine builds them from its own rows).
-    package init(seq: Int64, id: String, previous: SummaryColumns, current: SummaryColumns?) {
+    package init(seq: Int64, id: String, previous: StoredSummary, current: StoredSummary?) {
         self.seq = seq
         self.id = id
         self.previous = previous

@@ -11,7 +11,7 @@ package protocol RevertWriter: RunHistory {
     /// Restores summaries in one transaction with the revert run's checkpoint, keeping what
     /// each record held in the history under the revert run first.
     func writeRevertBatch(
-        _ restores: [(seq: Int64, summary: SummaryColumns)], runID: Int64, checkpoint: Int64,
+        _ restores: [(seq: Int64, summary: StoredSummary)], runID: Int64, checkpoint: Int64,
         progress: RunStatistics
     ) throws(RederiveError)
     /// How many summaries run `run` replaced whose history was pruned (0: none known).

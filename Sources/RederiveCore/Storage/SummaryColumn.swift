@@ -1,7 +1,8 @@
 /// One stored column of a summary row, in storage order (`summary` and `summary_history`
-/// share them): the one table the engines generate their summary select lists, upserts,
-/// array bindings and casts from. The frozen migrations keep their own DDL; a test compares
-/// both engines' live schemas with this table.
+/// share them): its name, its property in the typed row (`field`, a key path into
+/// `StoredSummary`) and the kind that follows from it. The one table the engines generate
+/// their summary select lists, upserts, array bindings, casts and reads from. The frozen
+/// migrations keep their own DDL; a test compares both engines' live schemas with this table.
 package enum SummaryColumn: String, CaseIterable, Sendable {
     case summaryVersion = "summary_version"
     case fingerprint
@@ -32,22 +33,61 @@ package enum SummaryColumn: String, CaseIterable, Sendable {
         }
     }
 
+    /// Where a column's value lives in a `StoredSummary`, by kind: what engines read, bind
+    /// and build arrays through (typed key paths, no boxing).
+    package enum Field: Sendable {
+        /// An integer column.
+        case integer(any WritableKeyPath<StoredSummary, Int> & Sendable)
+        /// An integer column that may be NULL.
+        case optionalInteger(any WritableKeyPath<StoredSummary, Int64?> & Sendable)
+        /// A floating-point column.
+        case real(any WritableKeyPath<StoredSummary, Double> & Sendable)
+        /// A text column.
+        case text(any WritableKeyPath<StoredSummary, String> & Sendable)
+    }
+
     /// The column's name.
     package var name: String { rawValue }
 
+    /// Its property in a `StoredSummary`.
+    package var field: Field {
+        switch self {
+        case .summaryVersion: .integer(\.summaryVersion)
+        case .fingerprint: .text(\.fingerprint)
+        case .derivedAt: .text(\.derivedAt)
+        case .runID: .optionalInteger(\.runID)
+        case .floorAreaSqm: .real(\.floorAreaSqm)
+        case .ceilingHeightM: .real(\.ceilingHeightM)
+        case .wallCount: .integer(\.wallCount)
+        case .objectCount: .integer(\.objectCount)
+        case .doorCount: .integer(\.doorCount)
+        case .windowCount: .integer(\.windowCount)
+        case .openingCount: .integer(\.openingCount)
+        case .volumeM3: .real(\.volumeM3)
+        case .floorAreaMethod: .text(\.floorAreaMethod)
+        case .summaryJSON: .text(\.summaryJSON)
+        }
+    }
+
+    /// Every column's field, in the table's order, made once: what binds a whole row on the
+    /// hot write paths (no key path looked up per record).
+    package static let fields = allCases.map(\.field)
+
     /// What it holds.
     package var kind: Kind {
-        switch self {
-        case .floorAreaSqm, .ceilingHeightM, .volumeM3: .real
-        case .fingerprint, .derivedAt, .floorAreaMethod, .summaryJSON: .text
-        case .summaryVersion, .runID, .wallCount, .objectCount, .doorCount, .windowCount, .openingCount: .integer
+        switch field {
+        case .integer, .optionalInteger: .integer
+        case .real: .real
+        case .text: .text
         }
     }
 
     /// Whether it may be NULL (only `run_id`: summaries from before runs were recorded).
-    package var isNullable: Bool { self == .runID }
+    package var isNullable: Bool {
+        if case .optionalInteger = field { true } else { false }
+    }
 
-    /// Its position in a row of every column.
+    /// Its position in a row of every column (`c<index>` aliases, rows read in table order).
     package var index: Int { Self.allCases.firstIndex(of: self)! }
 
     /// Every column's name, comma-separated, each after `prefix` (`h.`, …).
@@ -55,43 +95,18 @@ package enum SummaryColumn: String, CaseIterable, Sendable {
         allCases.map { prefix + $0.name }.joined(separator: ", ")
     }
 
-    /// What one write stores: the summary derived by `deriver` for run `runID` at `now`.
-    package struct Write {
-        /// The derived summary.
-        package var summary: RoomSummary
-        /// Its JSON text.
-        package var json: String
-        /// The deriver that derived it.
-        package var deriver: SummaryDeriver
-        /// The run writing it.
-        package var runID: Int64
-        /// When (ISO 8601, UTC).
-        package var now: String
-
-        /// Creates a write.
-        package init(summary: RoomSummary, json: String, deriver: SummaryDeriver, runID: Int64, now: String) {
-            (self.summary, self.json, self.deriver, self.runID, self.now) = (summary, json, deriver, runID, now)
-        }
+    /// Every column of table `table` selected as `alias` + name (`h.fingerprint AS h_fingerprint`):
+    /// a row holding two summaries, read back with `StoredSummary(reading:)` by those names.
+    package static func aliasedList(of table: String, as alias: String) -> String {
+        allCases.map { "\(table).\($0.name) AS \(alias)\($0.name)" }.joined(separator: ", ")
     }
 
-    /// The value `write` stores in this column, engine-neutral.
-    package func value(of write: Write) -> SummaryColumns.Value {
-        let s = write.summary
-        switch self {
-        case .summaryVersion: return .integer(Int64(write.deriver.version))
-        case .fingerprint: return .text(write.deriver.fingerprint)
-        case .derivedAt: return .text(write.now)
-        case .runID: return .integer(write.runID)
-        case .floorAreaSqm: return .real(s.estimatedFloorAreaSqm)
-        case .ceilingHeightM: return .real(s.ceilingHeightM)
-        case .wallCount: return .integer(Int64(s.wallCount))
-        case .objectCount: return .integer(Int64(s.objectCount))
-        case .doorCount: return .integer(Int64(s.doorCount))
-        case .windowCount: return .integer(Int64(s.windowCount))
-        case .openingCount: return .integer(Int64(s.openingCount))
-        case .volumeM3: return .real(s.volumeM3)
-        case .floorAreaMethod: return .text(s.floorAreaMethod.rawValue)
-        case .summaryJSON: return .text(write.json)
-        }
-    }
+    /// `col = excluded.col` for every column: the `DO UPDATE SET` list of a summary upsert
+    /// (the same words in SQLite and PostgreSQL).
+    package static let upsertAssignments = allCases.map { "\($0.name) = excluded.\($0.name)" }.joined(
+        separator: ", ")
+
+    /// The columns every summary of one derive or import batch shares (the deriver's version
+    /// and fingerprint, the time, the run): an engine may bind them once for the batch.
+    package static let sameForAWriteBatch: Set<SummaryColumn> = [.summaryVersion, .fingerprint, .derivedAt, .runID]
 }

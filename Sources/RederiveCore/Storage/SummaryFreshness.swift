@@ -27,14 +27,15 @@ public enum SummaryFreshness: String, Sendable, CaseIterable, Hashable {
             currentFingerprint: deriver.fingerprint)
     }
 
-    /// As `classify(version:fingerprint:for:)`, against a version and fingerprint given as values.
+    /// As `classify(version:fingerprint:for:)`, against a version and fingerprint given as
+    /// values; a nil `currentFingerprint` (a preview not told it) compares versions only.
     public static func classify(
-        version: Int?, fingerprint: String?, currentVersion: Int, currentFingerprint: String
+        version: Int?, fingerprint: String?, currentVersion: Int, currentFingerprint: String?
     ) -> SummaryFreshness {
         guard let version else { return .missing }
         if version < currentVersion { return .staleByVersion }
         if version > currentVersion { return .newer }
-        return fingerprint == currentFingerprint ? .fresh : .staleByFingerprint
+        return currentFingerprint == nil || fingerprint == currentFingerprint ? .fresh : .staleByFingerprint
     }
 
     /// Whether `status` counts it as stale (missing included; newer summaries are not stale).
@@ -75,6 +76,19 @@ public enum SummaryFreshness: String, Sendable, CaseIterable, Hashable {
         case .fresh: "(summary.summary_version = \(bind(.version)) AND summary.fingerprint = \(bind(.fingerprint)))"
         case .newer: "summary.summary_version > \(bind(.version))"
         }
+    }
+
+    /// The condition, over `summary`, that the stored summary is not `json` (a placeholder or
+    /// column) by the deriver: not `fresh`, or other JSON text. What a write of `json`
+    /// replaces, and so keeps in the history; `json` comes first in the text.
+    public static func sqlReplaced(byJSON json: String, bind: (Parameter) -> String) -> String {
+        "(summary.summary_json <> \(json) OR NOT \(fresh.sqlCondition(bind: bind)))"
+    }
+
+    /// The newest summary version of the `newer` summaries (NULL when there are none): what
+    /// `status` names beside their count.
+    public static func sqlNewestVersion(bind: (Parameter) -> String) -> String {
+        "SELECT max(summary.summary_version) FROM summary WHERE \(newer.sqlCondition(bind: bind))"
     }
 
     /// The condition that holds for exactly the cases in `cases` (in `allCases` order; false

@@ -43,7 +43,7 @@ final class PlanProgressTests: XCTestCase {
 
     func testTheRefusalNamesTheRecordsChangedOutsideThePlan() throws {
         var now = ChangeTally()
-        now.rewrites = 9
+        now.counts.rewrites = 9
         let plan = DerivePlan(
             format: 1, createdAt: "2026-11-24T07:00:00Z",
             store: .init(path: "a.sqlite", id: "s1", highWaterMark: 12, lastRunID: 3), summaryVersion: 1,

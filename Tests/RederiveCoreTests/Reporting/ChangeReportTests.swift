@@ -187,6 +187,39 @@ final class ChangeReportTests: XCTestCase {
         XCTAssertEqual(r.largestChanges.map(\.id), ["y"])
     }
 
+    /// Unchanged values are still counted as rewritten ("version/fingerprint only") exactly
+    /// when a derive would rewrite them: unless the stored summary is fresh by the one rule
+    /// (`SummaryFreshness`, newer versions included) and byte-identical.
+    func testVersionOnlyFollowsTheFreshnessRule() throws {
+        let c = ChangeCollector(summaryVersion: 1, fingerprint: fingerprint)
+        let new = summary()
+        let exact = new.jsonString()
+        let object = try JSONSerialization.jsonObject(with: Data(new.jsonBytes()))
+        let respelled = String(
+            decoding: try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted]), as: UTF8.self)
+        var expected = 0
+        var n = 0
+        for version in [0, 1, 2] {
+            for stamp in [fingerprint, "other"] {
+                for stored in [exact, respelled] {
+                    n += 1
+                    c.add(
+                        id: "r\(n)", roomName: nil, storedJSON: stored, storedVersion: version,
+                        storedFingerprint: stamp,
+                        newSummary: new, newJSON: new.jsonBytes())
+                    let freshness = SummaryFreshness.classify(
+                        version: version, fingerprint: stamp, currentVersion: 1, currentFingerprint: fingerprint)
+                    if freshness != .fresh || stored != exact { expected += 1 }
+                }
+            }
+        }
+        let r = c.report()
+        XCTAssertEqual(r.unchanged, 12)
+        XCTAssertEqual(r.versionOnly, expected)
+        XCTAssertEqual(r.versionOnly, 11, "only the fresh, byte-identical one is left as it is")
+        XCTAssertEqual(r.upToDate, 1)
+    }
+
     func testUnreadableOrIncompleteStoredSummaries() throws {
         let c = ChangeCollector()
         let new = summary()

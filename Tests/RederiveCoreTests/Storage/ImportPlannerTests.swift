@@ -71,6 +71,8 @@ final class ImportPlannerTests: XCTestCase {
         for outcome in [ImportPlanner.Outcome.inserted, .inserted, .updated, .rederived, .unchanged, .newer] {
             batch.count(outcome)
         }
+        XCTAssertEqual(ImportPlanner.Outcome.allCases.map { batch[$0] }, [2, 1, 1, 1, 1], "one count per outcome")
+        XCTAssertEqual(batch.written, 4)
         let after = ImportPlanner.progress(before, adding: batch)
         XCTAssertEqual(after.recordsDone, 14)
         XCTAssertEqual(after.recordsUnchanged, 6)

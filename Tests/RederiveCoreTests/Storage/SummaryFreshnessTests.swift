@@ -103,4 +103,63 @@ final class SummaryFreshnessTests: XCTestCase {
         let counts = try db.read { try Store.freshnessCounts($0, deriver: deriver) }
         for c in cases { XCTAssertEqual(counts[c], expected.values.filter { $0 == c }.count, "\(c)") }
     }
+
+    /// What a write replaces (kept in the history) and the newest of the newer versions,
+    /// in SQL, select what `classify` says, over every version, fingerprint and JSON.
+    func testReplacedAndNewestVersionSQLFollowTheClassification() throws {
+        let db = try DatabaseQueue()
+        var replaced: Set<Int64> = []
+        var newest: Int?
+        try db.write { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE summary (record_seq INTEGER, summary_version INTEGER, fingerprint TEXT NOT NULL,
+                                          summary_json TEXT NOT NULL)
+                    """)
+            var seq: Int64 = 0
+            for version in [1, 2, 3, 4, 10] {
+                for fingerprint in [deriver.fingerprint, "other"] {
+                    for json in ["{}", "{\"a\":1}"] {
+                        seq += 1
+                        try db.execute(
+                            sql: "INSERT INTO summary VALUES (?, ?, ?, ?)",
+                            arguments: [seq, version, fingerprint, json])
+                        let freshness = SummaryFreshness.classify(
+                            version: version, fingerprint: fingerprint, for: deriver)
+                        if freshness != .fresh || json != "{}" { replaced.insert(seq) }
+                        if freshness == .newer { newest = max(newest ?? version, version) }
+                    }
+                }
+            }
+        }
+        var asked: [SummaryFreshness.Parameter] = []
+        let condition = SummaryFreshness.sqlReplaced(byJSON: "?") {
+            asked.append($0)
+            return "?"
+        }
+        XCTAssertEqual(asked, [.version, .fingerprint], "bound after the JSON, in text order")
+        let selected = try db.read {
+            try Int64.fetchAll(
+                $0, sql: "SELECT record_seq FROM summary WHERE " + condition,
+                arguments: ["{}", deriver.version, deriver.fingerprint])
+        }
+        XCTAssertEqual(Set(selected), replaced)
+        let found = try db.read {
+            try Int.fetchOne($0, sql: SummaryFreshness.sqlNewestVersion { _ in "?" }, arguments: [deriver.version])
+        }
+        XCTAssertEqual(found, newest)
+        XCTAssertEqual(newest, 10)
+    }
+
+    /// Without a current fingerprint (a preview not told it) only versions are compared.
+    func testAnUnknownCurrentFingerprintComparesVersionsOnly() {
+        XCTAssertEqual(
+            SummaryFreshness.classify(version: 3, fingerprint: "x", currentVersion: 3, currentFingerprint: nil), .fresh)
+        XCTAssertEqual(
+            SummaryFreshness.classify(version: 2, fingerprint: "x", currentVersion: 3, currentFingerprint: nil),
+            .staleByVersion)
+        XCTAssertEqual(
+            SummaryFreshness.classify(version: nil, fingerprint: nil, currentVersion: 3, currentFingerprint: nil),
+            .missing)
+    }
 }
