@@ -36,6 +36,22 @@ final class StoredSummaryTests: XCTestCase {
         XCTAssertEqual(row(runID: nil)[.runID], .null)
     }
 
+    /// The hot path's switch and the column table's key paths give the same value for every
+    /// column (each field set to a value no other field holds).
+    func testTheSwitchAgreesWithTheKeyPaths() {
+        var r = row(runID: 99)
+        (r.summaryVersion, r.wallCount, r.objectCount, r.doorCount) = (11, 12, 13, 14)
+        (r.windowCount, r.openingCount) = (15, 16)
+        (r.floorAreaSqm, r.ceilingHeightM, r.volumeM3) = (1.25, 2.5, 3.75)
+        (r.fingerprint, r.derivedAt, r.floorAreaMethod, r.summaryJSON) = ("f", "d", "m", "j")
+        for column in SummaryColumn.allCases {
+            XCTAssertEqual(r[column], r[column.field], column.name)
+        }
+        XCTAssertEqual(Set(SummaryColumn.allCases.map { r[$0].description }).count, SummaryColumn.allCases.count)
+        r.runID = nil
+        XCTAssertEqual(r[.runID], r[SummaryColumn.runID.field])
+    }
+
     /// What an engine reads by column name comes back as the same row (NULL run included).
     func testReadingByColumnGivesTheRowBack() throws {
         for original in [row(), row(runID: nil)] {
