@@ -92,8 +92,12 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     private func runLocked(_ statements: [Statement]) throws -> [Outcome] {
-        if readOnly || !runSettings.isEmpty {
-            let settings = runSettings.map { Statement("SET LOCAL " + $0) }
+        // A lone run carries the transaction settings too (the idle-in-transaction timeout): a
+        // process stopped while its pipeline was half sent (a range claim's UPDATE received,
+        // its COMMIT not) would otherwise hold the row lock, and the range, while it stays
+        // stopped. Same round trip; autocommit only without settings.
+        if readOnly || !runSettings.isEmpty || !transactionSettings.isEmpty {
+            let settings = (transactionSettings + runSettings).map { Statement("SET LOCAL " + $0) }
             return Array(
                 try send([Statement(beginStatement)] + settings + statements + [Statement("COMMIT")])
                     .dropFirst(1 + settings.count).dropLast())

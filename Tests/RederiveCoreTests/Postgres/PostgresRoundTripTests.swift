@@ -57,6 +57,23 @@ final class PostgresRoundTripTests: XCTestCase {
         return (most, ranges)
     }
 
+    /// Every statement the store sends runs in a transaction that the server ends when it
+    /// idles longer than a lease (a worker stopped mid-pipeline holds no range forever): a lone
+    /// `run` on the reader (range claims) and on the writer carries the timeout, as
+    /// transactions do.
+    func testEveryStatementCarriesTheIdleInTransactionTimeout() throws {
+        let store = try PostgresStore(url: url, leaseSeconds: 7)
+        defer { store.close() }
+        for session in [store.reader, store.writer] {
+            let lone = try session.run("SHOW idle_in_transaction_session_timeout").rows[0].decode(String.self)
+            XCTAssertEqual(lone, "7s")
+            let inTransaction = try session.transaction { tx in
+                try tx.run("SHOW idle_in_transaction_session_timeout").rows[0].decode(String.self)
+            }
+            XCTAssertEqual(inTransaction, "7s")
+        }
+    }
+
     func testARangeCostsTheSameFewRoundTripsWhateverItsSize() throws {
         let small = try roundTripsPerRange(rangeSize: 4)
         let large = try roundTripsPerRange(rangeSize: 16)
