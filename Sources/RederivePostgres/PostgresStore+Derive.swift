@@ -116,9 +116,7 @@ extension PostgresStore {
                 """
                 SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
                        summary.summary_json, record.source_file, record.source_line,
-                       left(record.room_name, \(PreviewText.limit + 1)) AS room_name,
-                       substring(record.room_name_utf8 from 1 for \(PreviewText.readBytes)) AS room_name_utf8,
-                       record.source_format_version, summary.floor_area_method, summary.run_id
+                       \(selection.readsPreviewColumns ? Self.previewColumns : Self.previewColumnsLeftOut)
                 FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                 LEFT JOIN summary ON summary.record_seq = record.seq
                 WHERE \(bounds)\(where_)
@@ -145,6 +143,18 @@ extension PostgresStore {
 
     /// Writes one derive batch and the run's checkpoint in one transaction (outside range
     /// claims; a split run commits through `commitRange`).
+    /// What only a preview shows of each stored room (`DeriveSelection.readsPreviewColumns`).
+    private static let previewColumns = """
+        left(record.room_name, \(PreviewText.limit + 1)) AS room_name,
+        substring(record.room_name_utf8 from 1 for \(PreviewText.readBytes)) AS room_name_utf8,
+        record.source_format_version, summary.floor_area_method, summary.run_id
+        """
+    /// The same columns as constants, for a run that writes.
+    private static let previewColumnsLeftOut = """
+        ''::text AS room_name, NULL::bytea AS room_name_utf8, 0::int4 AS source_format_version,
+        NULL::text AS floor_area_method, NULL::int8 AS run_id
+        """
+
     package func writeDeriveBatch(
         _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
         progress: RunStatistics

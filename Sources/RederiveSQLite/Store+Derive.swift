@@ -74,7 +74,8 @@ extension Store {
         let conditions = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
         do {
             return try pool.read { db in
-                try conditions.page(db, StoredRoomColumn.select, after: after, upTo: upTo, limit: limit) { row in
+                let select = StoredRoomColumn.select(preview: selection.readsPreviewColumns)
+                return try conditions.page(db, select, after: after, upTo: upTo, limit: limit) { row in
                     typealias C = StoredRoomColumn
                     let skeleton: [UInt8] = try row.withUnsafeData(atIndex: C.skeleton.rawValue) { data in
                         guard let data else { return [] }

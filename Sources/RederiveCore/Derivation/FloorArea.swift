@@ -88,22 +88,64 @@ public enum FloorArea {
     /// The points the `wall_loop` walk visits (see `wallLoopArea`), the polygon whose shoelace
     /// area is the `wall_loop` area; nil when the walls do not close into one loop.
     public static func wallLoopPoints(_ segments: [WallSegment], tolerance: Double) -> [SIMD2<Double>]? {
+        wallLoopPoints(segments, tolerance: tolerance, grid: segments.count >= gridFromWallCount)
+    }
+
+    /// From this many walls on, the walk searches a grid (`EndGrid`); below, it scans every
+    /// unused wall, the walk as first written, whose choices the grid reproduces: for a room's
+    /// dozen walls, hashing ends into cells cost more than the scans it saves (a derive spent
+    /// 2.5% of its time in the grid's dictionary).
+    static let gridFromWallCount = 33
+
+    /// The walk, with the grid (`grid: true`) or by scanning; `WallLoopWalkTests` holds both to
+    /// the same choices on the same layouts.
+    static func wallLoopPoints(
+        _ segments: [WallSegment], tolerance: Double, grid useGrid: Bool
+    )
+        -> [SIMD2<Double>]?
+    {
         guard let first = segments.first, tolerance >= 0, tolerance.isFinite else { return nil }
         let n = segments.count
-        var grid = EndGrid(segments: segments, tolerance: tolerance)
-        grid.markUsed(0)
+        var grid = useGrid ? EndGrid(segments: segments, tolerance: tolerance) : nil
+        var used = useGrid ? [] : [Bool](repeating: false, count: n)
+        grid?.markUsed(0)
+        if !useGrid { used[0] = true }
         var points: [SIMD2<Double>] = [first.start, first.end]
         points.reserveCapacity(n + 1)
         var current = first.end
         for _ in 1..<max(n, 1) {
             // nil when no unused end lies within the tolerance (or the point is not finite).
-            guard let (index, far) = grid.nearestEnd(to: current) else { return nil }
-            grid.markUsed(index)
+            let next =
+                useGrid
+                ? grid?.nearestEnd(to: current)
+                : scanNearestEnd(segments, used: used, to: current, tolerance: tolerance)
+            guard let (index, far) = next else { return nil }
+            grid?.markUsed(index)
+            if !useGrid { used[index] = true }
             current = far
             points.append(current)
         }
         guard distance(current, first.start) <= tolerance else { return nil }
         return points
+    }
+
+    /// The unused wall with an end nearest `point`, by scanning them all (ties: the lowest
+    /// index, then its `start`; NaN distances never win), if within `tolerance`; and its far end.
+    static func scanNearestEnd(
+        _ segments: [WallSegment], used: [Bool], to point: SIMD2<Double>, tolerance: Double
+    ) -> (Int, SIMD2<Double>)? {
+        var bestDistance = Double.infinity
+        var bestIndex = -1
+        var bestFar = point
+        for i in segments.indices where !used[i] {
+            let s = segments[i]
+            let ds = distance(point, s.start)
+            if ds < bestDistance { (bestDistance, bestIndex, bestFar) = (ds, i, s.end) }
+            let de = distance(point, s.end)
+            if de < bestDistance { (bestDistance, bestIndex, bestFar) = (de, i, s.start) }
+        }
+        guard bestIndex >= 0, bestDistance <= tolerance else { return nil }
+        return (bestIndex, bestFar)
     }
 
     /// Wall ends hashed by grid cell, for the `wall_loop` walk's nearest-end search.

@@ -35,7 +35,7 @@ extension DeriveJob {
                 "after": "\(first)", "upTo": "\(upper)",
                 "selection": "\(config.selection.description)",
             ])
-        let (store, selection, deriver, limit) = (store, config.selection, deriver, config.settings.batchSize)
+        let (store, selection, deriver, limit) = (store, readSelection, deriver, config.settings.batchSize)
         let allowDowngrade = config.settings.allowDowngrade
         fetcher = Prefetcher(capacity: 1) { emit in
             var cursor = first
@@ -79,7 +79,7 @@ extension DeriveJob {
         log.info(
             "claiming ranges of run \(run.runID) as \(claims.workerName)",
             metadata: ["ranges": "\(cut.ranges)", "upTo": "\(cut.upTo)"])
-        let (store, selection, deriver, runID) = (store, config.selection, deriver, run.runID)
+        let (store, selection, deriver, runID) = (store, readSelection, deriver, run.runID)
         let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
         let leases = LeaseKeeper(claims)
         fetcher = Prefetcher(capacity: 1) { emit in

@@ -154,6 +154,13 @@ public final class DeriveJob: BatchJob {
             counts: counts)
     }
 
+    /// The selection as this job reads it: a preview's rooms carry what the preview shows.
+    var readSelection: DeriveSelection {
+        var selection = config.selection
+        if case .preview = mode { selection.readsPreviewColumns = true }
+        return selection
+    }
+
     /// How current `room`'s stored summary is for this deriver.
     private func freshness(_ room: StoredRoom) -> SummaryFreshness {
         .classify(version: room.storedVersion, fingerprint: room.storedFingerprint, for: deriver)

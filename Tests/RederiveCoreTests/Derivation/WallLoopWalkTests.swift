@@ -42,12 +42,20 @@ final class WallLoopWalkTests: XCTestCase {
         file: StaticString = #filePath, line: UInt = #line
     ) {
         let expected = Self.quadraticWallLoopArea(segments, tolerance: tolerance)
-        let actual = FloorArea.wallLoopArea(segments, tolerance: tolerance)
-        // Same walk, same points, same order: bit-identical areas.
-        XCTAssertEqual(
-            actual?.bitPattern, expected?.bitPattern,
-            "\(tag): \(String(describing: actual)) vs \(String(describing: expected))",
-            file: file, line: line)
+        // The walk as the deriver runs it (a scan below `gridFromWallCount` walls, the grid from
+        // there on), and each search forced, whatever the count.
+        let walks = [
+            ("as derived", FloorArea.wallLoopArea(segments, tolerance: tolerance)),
+            ("grid", FloorArea.wallLoopPoints(segments, tolerance: tolerance, grid: true).map(FloorArea.shoelaceArea)),
+            ("scan", FloorArea.wallLoopPoints(segments, tolerance: tolerance, grid: false).map(FloorArea.shoelaceArea)),
+        ]
+        for (walk, actual) in walks {
+            // Same walk, same points, same order: bit-identical areas.
+            XCTAssertEqual(
+                actual?.bitPattern, expected?.bitPattern,
+                "\(tag), \(walk): \(String(describing: actual)) vs \(String(describing: expected))",
+                file: file, line: line)
+        }
     }
 
     private func segment(_ a: SIMD2<Double>, _ b: SIMD2<Double>) -> FloorArea.WallSegment {

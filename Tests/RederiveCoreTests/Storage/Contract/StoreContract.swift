@@ -145,14 +145,29 @@ class StoreContract: XCTestCase {
         XCTAssertEqual(try importBatch(store, items), mixed)
         let rows = Self.rows(items)
         let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.record.id, $0) })
+        // A preview's read carries the room names (and the other preview columns); a run that
+        // writes reads the same rooms without them.
+        var previewSelection = DeriveSelection(all: true)
+        previewSelection.readsPreviewColumns = true
         let rooms = try store.fetchRooms(
-            DeriveSelection(all: true), deriver: SummaryDeriver(), allowDowngrade: false, after: 0,
+            previewSelection, deriver: SummaryDeriver(), allowDowngrade: false, after: 0,
             upTo: store.maxSeq(), limit: 100)
         for room in rooms {
             let version = room.seq == keys[2] || room.seq == keys[3] || room.seq == keys[4] ? 9 : 1
             XCTAssertEqual(room.storedVersion, version, "record \(room.seq)")
             XCTAssertEqual(room.roomName, byID[room.id]?.record.roomName)
+            XCTAssertEqual(room.formatVersion, byID[room.id]?.sourceFormatVersion)
+            XCTAssertNotNil(room.storedRunID)
+            XCTAssertNotNil(room.storedMethod)
         }
+        let runRooms = try store.fetchRooms(
+            DeriveSelection(all: true), deriver: SummaryDeriver(), allowDowngrade: false, after: 0,
+            upTo: store.maxSeq(), limit: 100)
+        XCTAssertEqual(runRooms.map(\.id), rooms.map(\.id))
+        XCTAssertEqual(runRooms.map(\.skeleton), rooms.map(\.skeleton))
+        XCTAssertEqual(runRooms.map(\.storedJSON), rooms.map(\.storedJSON))
+        XCTAssertEqual(Set(runRooms.map(\.roomName)), [""])
+        XCTAssertEqual(runRooms.compactMap(\.storedRunID), [])
         let restored = try XCTUnwrap(store.record(id: rooms[6].id, deriver: SummaryDeriver()))
         XCTAssertEqual(restored.capturedAt, byID[rooms[6].id]?.record.capturedAt, "metadata written back")
 
