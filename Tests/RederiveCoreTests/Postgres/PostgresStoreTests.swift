@@ -213,17 +213,19 @@ final class PostgresStoreTests: XCTestCase {
 
     func testFourWorkerProcessesDeriveEveryRecordOnce() throws { try checkExactlyOnce(processes: 4) }
 
-    /// Waits until `child` holds a claimed range; returns its id.
+    /// Waits until `child` holds a claimed range; returns its id. A child that ended first
+    /// fails at once (not after the deadline): it finished every range before one was seen.
     private func claimedRange(by child: CommandLineTool.Child) throws -> String {
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        while Date() < deadline && child.isRunning {
             let rows = try cluster.sql(
                 "SELECT id FROM derive_range WHERE state = 'claimed' AND claimed_by LIKE '%:\(child.pid)' LIMIT 1",
                 url: url)
             if let id = rows.first { return id }
             usleep(2_000)
         }
-        throw PostgresCluster.Failure(description: "the worker never claimed a range")
+        throw PostgresCluster.Failure(
+            description: "the worker never claimed a range" + (child.isRunning ? "" : " before it ended: \(child.stderr)"))
     }
 
     /// Stops `child` (SIGSTOP) while it holds a claimed range; returns that range's id. The
@@ -326,7 +328,9 @@ final class PostgresStoreTests: XCTestCase {
     }
 
     func testWorkerPausedPastItsLeaseCannotCommitItsStaleRange() throws {
-        XCTAssertEqual(try rederive(["import", try corpus(200), "--db", url, "--quiet"]), 0)
+        // Enough ranges that the worker is still at it when seen claiming on a loaded machine
+        // (with 200 records it sometimes finished every range before the first poll saw one).
+        XCTAssertEqual(try rederive(["import", try corpus(1500), "--db", url, "--quiet"]), 0)
         setenv("REDERIVE_LEASE_SECONDS", "1", 1)
         let arguments = ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "20"]
         let stalled = try start(arguments)
