@@ -46,14 +46,9 @@ final class PostgresStoreTests: XCTestCase {
         }
     }
 
-    /// A generated corpus of `records` small records.
+    /// A generated corpus of `records` small records (made once per test process: only read).
     private func corpus(_ records: Int) throws -> String {
-        let path = dir + "/corpus.jsonl.zst"
-        XCTAssertEqual(
-            try rederive([
-                "generate", "--out", path, "--records", "\(records)", "--seed", "3", "--core-model-bytes", "200",
-            ]), 0)
-        return path
+        try GeneratedCorpus.path(records: records, seed: 3, coreModelBytes: 200)
     }
 
     func testImportStatusAndSchemaHistory() throws {
@@ -225,7 +220,8 @@ final class PostgresStoreTests: XCTestCase {
             usleep(2_000)
         }
         throw PostgresCluster.Failure(
-            description: "the worker never claimed a range" + (child.isRunning ? "" : " before it ended: \(child.stderr)"))
+            description: "the worker never claimed a range"
+                + (child.isRunning ? "" : " before it ended: \(child.stderr)"))
     }
 
     /// Stops `child` (SIGSTOP) while it holds a claimed range; returns that range's id. The
