@@ -1,8 +1,9 @@
 # Rederive: re-derive room-scan summaries from raw RoomPlan data, in bulk.
 #
 # Targets:
-#   make run        install missing system packages, build (release) and run the demo
-#                   pipeline (Pipelines/demo.yml) over Fixtures/ into $(DEMO_DB)
+#   make run        install missing system packages, build (debug: the build make test reuses) and
+#                   run the demo pipeline (Pipelines/demo.yml) over Fixtures/ into $(DEMO_DB)
+#   make build      build the optimized binary, $(BUILD_DIR)/release/rederive (install, bench, nightly...)
 #   make test       install missing system packages, build and run the whole test suite
 #   make fixtures   regenerate the committed fixtures from the real sample rooms
 #   make bench      generate a corpus ($(BENCH_RECORDS) records) and time import and derive
@@ -77,10 +78,15 @@ build-fixed: deps
 	@echo "Try the backfill: make backfill DB=out/demo.sqlite REDERIVE=$(FIXED_REDERIVE)"
 
 # The demo: import every fixture (good and corrupt) into a local store, then re-derive
-# whatever is stale. Skipped corrupt records (exit 3) are expected here.
-run: build
+# whatever is stale. Skipped corrupt records (exit 3) are expected here. A debug build: 14
+# exports gain nothing from the optimizer, it builds in well under half the release build's
+# time on 2 cores, and `make test` reuses it (same .build/debug); `make build` is the release one.
+DEMO_CONFIG   ?= debug
+DEMO_REDERIVE ?= $(BUILD_DIR)/$(DEMO_CONFIG)/rederive
+run: deps
+	$(SWIFT) build -c $(DEMO_CONFIG) --product rederive
 	@mkdir -p out
-	$(REDERIVE) run Pipelines/demo.yml --db $(DEMO_DB); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ]
+	$(DEMO_REDERIVE) run Pipelines/demo.yml --db $(DEMO_DB); s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ]
 	@echo "Store: $(DEMO_DB); issues: out/demo-import-issues-<tag>-run<N>.jsonl (the store's tag, the run id); summaries: out/demo-summaries.jsonl.zst"
 
 # Nightly job: new exports from INCOMING (already-imported files skipped by content hash),
@@ -175,10 +181,20 @@ format-check:
 	@long=$$(git ls-files '*.swift' | xargs awk 'length > 120 {print FILENAME ":" FNR ": " length " columns"}'); \
 	  if [ -n "$$long" ]; then echo "$$long"; echo "lines over 120 columns (see .swift-format)"; exit 1; fi
 
+# The suite and the fuzzing (make fuzz for $(FUZZ_TEST_SECONDS) s: its own build in $(FUZZ_BUILD), then
+# libFuzzer) run side by side: the suite mostly waits on the rederive processes and the PostgreSQL
+# server it starts, so on 2 cores the fuzz build and run take the idle core instead of adding
+# about 95 s after the suite. The fuzzing's output follows the suite's; either failing fails.
 test: deps format-check
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-swift-testing
-	$(MAKE) fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS)
+	@mkdir -p $(FUZZ_BUILD); \
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) > $(FUZZ_BUILD)/test-fuzz.log 2>&1 & fuzz=$$!; \
+	echo "$(SWIFT) test --skip-build --disable-swift-testing  (make fuzz beside it: $(FUZZ_BUILD)/test-fuzz.log)"; \
+	$(SWIFT) test --skip-build --disable-swift-testing; tests=$$?; \
+	wait $$fuzz; fuzzed=$$?; \
+	echo "make fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) (run beside the suite):"; cat $(FUZZ_BUILD)/test-fuzz.log; \
+	[ $$fuzzed -eq 0 ] || echo "make test: make fuzz failed (exit $$fuzzed): $(FUZZ_BUILD)/test-fuzz.log"; \
+	[ $$tests -eq 0 ] && [ $$fuzzed -eq 0 ]
 
 # Fuzzing (Sources/RederiveFuzz): one export line through parse, decode and derive, with the
 # pipeline's promises checked (no null or non-finite summary value, known codes only,

@@ -13,23 +13,59 @@ final class ResumablePlanCommandTests: XCTestCase {
     private var db: String!
     private var planPath: String!
 
-    override func setUpWithError() throws {
-        dir = try TemporaryDirectory()
-        db = dir.file("big.sqlite")
+    /// The stale store and its plan as every test starts from them, made once per test process
+    /// (a 3,000-record export written, imported and previewed); each test works on a copy (a copy
+    /// keeps the store's identity, so the plan is its plan too).
+    private struct Template {
+        let dir: TemporaryDirectory
+        let db: String
+        let plan: String
+    }
+
+    private struct SetUpFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    nonisolated(unsafe) private static var template: Result<Template, Error>?
+    private static let lock = NSLock()
+
+    override class func tearDown() {
+        lock.withLock { template = nil }
+        super.tearDown()
+    }
+
+    private static func makeTemplate() throws -> Template {
+        let dir = try TemporaryDirectory()
+        let db = dir.file("big.sqlite")
         let export = dir.file("big.jsonl")
         try ExportFixtures.writeLargeExport(records: 3000, seed: 91, to: export)
-        XCTAssertEqual(try rederive(["import", export, "--db", db, "-q"]).status, 0)
+        let imported = try CommandLineTool.invoke(["import", export, "--db", db, "-q"], scratch: dir)
+        guard imported.status == 0 else { throw SetUpFailure(description: "import: \(imported.stderr)") }
         try StoreInspection.execute(
             db,
             """
             UPDATE summary SET summary_version = 0, fingerprint = 'v0-old', floor_area_sqm = 1.5,
                 summary_json = '{"old":' || record_seq || '}' WHERE record_seq % 3 <> 0
             """)
+        let plan = dir.file("plan.json")
+        let preview = try CommandLineTool.invoke(
+            ["derive", "--db", db, "--dry-run", "--plan", plan, "--preview-out", dir.file("preview")], scratch: dir)
+        guard preview.status == 0 else { throw SetUpFailure(description: "preview: \(preview.stderr)") }
+        return Template(dir: dir, db: db, plan: plan)
+    }
+
+    override func setUpWithError() throws {
+        let template = try Self.lock.withLock {
+            if let made = Self.template { return try made.get() }
+            let made = Result { try Self.makeTemplate() }
+            Self.template = made
+            return try made.get()
+        }
+        dir = try TemporaryDirectory()
+        db = dir.file("big.sqlite")
         planPath = dir.file("plan.json")
-        let preview = try rederive([
-            "derive", "--db", db, "--dry-run", "--plan", planPath, "--preview-out", dir.file("preview"),
-        ])
-        XCTAssertEqual(preview.status, 0, preview.stderr)
+        try FileManager.default.copyItem(atPath: template.db, toPath: db)
+        try FileManager.default.copyItem(atPath: template.plan, toPath: planPath)
     }
 
     override func tearDown() { dir = nil }

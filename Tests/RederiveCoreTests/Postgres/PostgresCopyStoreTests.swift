@@ -85,11 +85,8 @@ final class PostgresCopyStoreTests: PostgresTestCase {
     }
 
     func testKilledCopyIsFinishedByARerunWithTheSameResult() throws {
-        let sqlite = dir.file("corpus.sqlite"), corpus = dir.file("corpus.jsonl.zst")
-        let generated = try rederive([
-            "generate", "--out", corpus, "--records", "1500", "--seed", "5", "--core-model-bytes", "200",
-        ])
-        XCTAssertEqual(generated.status, 0, generated.stderr)
+        let sqlite = dir.file("corpus.sqlite")
+        let corpus = try GeneratedCorpus.path(records: 1500, seed: 5, coreModelBytes: 200)
         let imported = try rederive(["import", corpus, "--db", sqlite, "--quiet"])
         XCTAssertTrue([0, 3].contains(imported.status), imported.stderr)
         let total = try StoreInspection.int(sqlite, "SELECT COUNT(*) FROM record")

@@ -24,10 +24,7 @@ final class PostgresLeaseWaitTests: XCTestCase {
     func testTheRerunNamesTheDeadProcesssRanges() throws {
         let cluster = try PostgresCluster.shared()
         let url = try cluster.newDatabase()
-        let corpus = dir.file("corpus.jsonl.zst")
-        XCTAssertEqual(
-            try rederive(["generate", "--out", corpus, "--records", "1500", "--seed", "5", "--core-model-bytes", "200"])
-                .status, 0)
+        let corpus = try GeneratedCorpus.path(records: 1500, seed: 5, coreModelBytes: 200)
         XCTAssertEqual(try rederive(["import", corpus, "--db", url, "-q"]).status, 0)
         let derive = ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "20", "--workers", "1"]
         let child = try CommandLineTool.Child(derive, stderrPath: dir.file("killed.err"))

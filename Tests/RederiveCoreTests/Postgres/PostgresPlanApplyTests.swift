@@ -44,21 +44,32 @@ final class PostgresPlanApplyTests: XCTestCase {
         return (url, plan)
     }
 
+    /// The applied reference (a database on the shared cluster), made by the first test that
+    /// needs it and only read after: every test's reference was the same store.
+    nonisolated(unsafe) private static var reference: Result<(url: String, plan: String), Error>?
+    private static let lock = NSLock()
+
     /// Two twin stale stores of one 1,500-record corpus, each with its plan: `reference` already
-    /// applied without interruption (the result every test compares with), `store` not yet.
+    /// applied without interruption (the result every test compares with; one per test process),
+    /// `store` not yet.
     private func appliedReferenceAndStaleStore() throws -> (
         reference: (url: String, plan: String), store: (url: String, plan: String)
     ) {
-        let corpus = dir + "/corpus.jsonl.zst"
-        XCTAssertEqual(
-            try rederive([
-                "generate", "--out", corpus, "--records", "1500", "--seed", "3", "--core-model-bytes", "200",
-            ]).status, 0)
-        let reference = try staleStore(corpus, name: "reference")
-        let store = try staleStore(corpus, name: "store")
-        let uninterrupted = try rederive(apply(reference))
-        XCTAssertEqual(uninterrupted.status, 0, uninterrupted.stderr)
-        return (reference, store)
+        let corpus = try GeneratedCorpus.path(records: 1500, seed: 3, coreModelBytes: 200)
+        let reference = try Self.lock.withLock {
+            if let made = Self.reference { return try made.get() }
+            let made = Result { () throws -> (url: String, plan: String) in
+                let reference = try staleStore(corpus, name: "reference")
+                let uninterrupted = try rederive(apply(reference))
+                guard uninterrupted.status == 0 else {
+                    throw PostgresCluster.Failure(description: "the reference apply failed: \(uninterrupted.stderr)")
+                }
+                return reference
+            }
+            Self.reference = made
+            return try made.get()
+        }
+        return (reference, try staleStore(corpus, name: "store"))
     }
 
     private func apply(_ s: (url: String, plan: String)) -> [String] {

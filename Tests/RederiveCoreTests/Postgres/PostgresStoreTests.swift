@@ -46,14 +46,9 @@ final class PostgresStoreTests: XCTestCase {
         }
     }
 
-    /// A generated corpus of `records` small records.
+    /// A generated corpus of `records` small records (made once per test process: only read).
     private func corpus(_ records: Int) throws -> String {
-        let path = dir + "/corpus.jsonl.zst"
-        XCTAssertEqual(
-            try rederive([
-                "generate", "--out", path, "--records", "\(records)", "--seed", "3", "--core-model-bytes", "200",
-            ]), 0)
-        return path
+        try GeneratedCorpus.path(records: records, seed: 3, coreModelBytes: 200)
     }
 
     func testImportStatusAndSchemaHistory() throws {
@@ -213,17 +208,20 @@ final class PostgresStoreTests: XCTestCase {
 
     func testFourWorkerProcessesDeriveEveryRecordOnce() throws { try checkExactlyOnce(processes: 4) }
 
-    /// Waits until `child` holds a claimed range; returns its id.
+    /// Waits until `child` holds a claimed range; returns its id. A child that ended first
+    /// fails at once (not after the deadline): it finished every range before one was seen.
     private func claimedRange(by child: CommandLineTool.Child) throws -> String {
         let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
+        while Date() < deadline && child.isRunning {
             let rows = try cluster.sql(
                 "SELECT id FROM derive_range WHERE state = 'claimed' AND claimed_by LIKE '%:\(child.pid)' LIMIT 1",
                 url: url)
             if let id = rows.first { return id }
             usleep(2_000)
         }
-        throw PostgresCluster.Failure(description: "the worker never claimed a range")
+        throw PostgresCluster.Failure(
+            description: "the worker never claimed a range"
+                + (child.isRunning ? "" : " before it ended: \(child.stderr)"))
     }
 
     /// Stops `child` (SIGSTOP) while it holds a claimed range; returns that range's id. The
