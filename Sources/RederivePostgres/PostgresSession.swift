@@ -35,16 +35,35 @@ final class PostgresSession: @unchecked Sendable {
         return trips
     }
 
-    /// Connects with `conninfo` (anything libpq takes: a URI, `key=value` pairs, `service=`).
-    init(conninfo: String, transactionSettings: [String] = [], runSettings: [String] = []) throws {
+    /// Connects with `conninfo` (anything libpq takes: a URI, `key=value` pairs, `service=`);
+    /// `applicationName`: libpq's `fallback_application_name` (a `conninfo` that names one wins).
+    init(
+        conninfo: String, transactionSettings: [String] = [], runSettings: [String] = [],
+        applicationName: String? = nil
+    ) throws {
         self.conninfo = conninfo
         self.transactionSettings = transactionSettings
         self.runSettings = runSettings
-        connection = try Self.connect(conninfo)
+        connection = try Self.connect(conninfo, applicationName: applicationName)
     }
 
-    private static func connect(_ conninfo: String) throws -> OpaquePointer {
-        guard let connection = PQconnectdb(conninfo) else { throw ConnectFailed(message: "out of memory") }
+    private static func connect(_ conninfo: String, applicationName: String?) throws -> OpaquePointer {
+        // `dbname` expanded (expand_dbname): conninfo is read as a whole connection string.
+        var keywords = ["dbname"]
+        var values = [conninfo]
+        if let applicationName {
+            keywords.append("fallback_application_name")
+            values.append(applicationName)
+        }
+        let cKeywords = keywords.map { strdup($0) } + [nil]
+        let cValues = values.map { strdup($0) } + [nil]
+        defer { (cKeywords + cValues).forEach { free($0) } }
+        let made = cKeywords.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { k in
+            cValues.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer { v in
+                PQconnectdbParams(k.baseAddress, v.baseAddress, 1)
+            }
+        }
+        guard let connection = made else { throw ConnectFailed(message: "out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(connection))
             PQfinish(connection)

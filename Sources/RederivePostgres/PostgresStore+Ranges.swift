@@ -74,6 +74,7 @@ extension PostgresStore: DeriveRangeClaims {
                 """, .of(runID)
             ).rows[0]
             guard try pending.get("n", as: Int.self) > 0 else { return .finished }
+            try endStalledHolders(runID: runID)
             let held = try reader.run(
                 """
                 SELECT seq_from, seq_to, COALESCE(claimed_by, '') AS holder,
@@ -89,6 +90,27 @@ extension PostgresStore: DeriveRangeClaims {
             return .wait(
                 RangeWait(seconds: max(0.05, try pending.get("wait", as: Double?.self) ?? 0.05), held: held))
         }
+    }
+
+    /// The `application_name` of a worker's sessions: how another worker finds them.
+    static func applicationName(worker: String) -> String { "rederive " + worker }
+
+    /// Ends the transactions that hold a range of the run whose lease ran out more than a lease
+    /// ago. A worker stopped (SIGSTOP, a VM paused) while its commit's pipeline was half sent
+    /// leaves its transaction waiting for the rest, "active" to the server, so neither the
+    /// idle-in-transaction timeout nor a lease ends it, and its row lock keeps the range from
+    /// every other worker for as long as it stays stopped (`FOR UPDATE SKIP LOCKED` skips it).
+    /// Only transactions that began before that lease ran out, of sessions named after the
+    /// range's holder, on this database; the holder, when it wakes up, finds its connection
+    /// gone, reconnects and its results are fenced out (the range was claimed again).
+    func endStalledHolders(runID: Int64) throws {
+        try reader.run(
+            """
+            SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a
+            JOIN derive_range r ON a.application_name = 'rederive ' || r.claimed_by
+            WHERE r.run_id = $1 AND r.state = 'claimed' AND r.lease_until < now() - make_interval(secs => $2)
+              AND a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start < r.lease_until
+            """, .of(runID, leaseSeconds))
     }
 
     private struct LostClaim: Error {}

@@ -72,9 +72,13 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
             // harmless (the range is open again, and the claimer's commit is fenced out by its
             // attempt), so a claim does not wait for its own WAL flush. Results are committed
             // durably (writer).
+            // Named after the worker (`claimed_by`), so that a stalled holder of an expired range
+            // can be found and ended (`PostgresStore.endStalledHolders`).
+            let name = Self.applicationName(worker: workerName)
             reader = try PostgresSession(
-                conninfo: url, transactionSettings: [idle], runSettings: ["synchronous_commit = off"])
-            writer = try PostgresSession(conninfo: url, transactionSettings: [idle])
+                conninfo: url, transactionSettings: [idle], runSettings: ["synchronous_commit = off"],
+                applicationName: name)
+            writer = try PostgresSession(conninfo: url, transactionSettings: [idle], applicationName: name)
         } catch let error as PostgresSession.ConnectFailed where error.message.hasPrefix("invalid ") {
             // libpq refused an option's value before connecting (`sslmode=bogus`): a usage error.
             throw .usage("\(path): \(error)")

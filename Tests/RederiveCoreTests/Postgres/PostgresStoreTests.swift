@@ -333,8 +333,10 @@ final class PostgresStoreTests: XCTestCase {
         let before = try cluster.sql("SELECT claimed_by, attempt FROM derive_range WHERE id = \(range)", url: url)
         stalled.signal(SIGCONT)
         // Stopped before its commit, it finds the range taken; stopped inside its commit, the
-        // server ended that transaction after a lease of idling, and the connection with it: the
-        // worker makes a new one, finds the range another's, drops its results and carries on.
+        // server ended that transaction after a lease of idling (or, stopped with the commit
+        // half sent, the other worker ended it: PostgresStalledHolderTests), and the connection
+        // with it: the worker makes a new one, finds the range another's, drops its results and
+        // carries on.
         let (status, _) = stalled.wait()
         XCTAssertEqual(status, 0, stalled.stderr)
         XCTAssertTrue(stalled.stderr.contains("was taken over by another process"), stalled.stderr)
