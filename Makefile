@@ -185,12 +185,15 @@ format-check:
 # libFuzzer) run side by side: the suite mostly waits on the rederive processes and the PostgreSQL
 # server it starts, so on 2 cores the fuzz build and run take the idle core instead of adding
 # about 95 s after the suite. The fuzzing's output follows the suite's; either failing fails.
+# The suite runs as TEST_SHARDS processes at once (.ci/test-shards: its classes dealt out in turn;
+# TEST_SHARDS=1 is one plain swift test), make fuzz beside them.
+TEST_SHARDS ?= 2
 test: deps format-check
 	$(SWIFT) build --build-tests
 	@mkdir -p $(FUZZ_BUILD); \
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) > $(FUZZ_BUILD)/test-fuzz.log 2>&1 & fuzz=$$!; \
-	echo "$(SWIFT) test --skip-build --disable-swift-testing  (make fuzz beside it: $(FUZZ_BUILD)/test-fuzz.log)"; \
-	$(SWIFT) test --skip-build --disable-swift-testing; tests=$$?; \
+	echo ".ci/test-shards $(TEST_SHARDS): the suite as $(TEST_SHARDS) processes (make fuzz beside it: $(FUZZ_BUILD)/test-fuzz.log)"; \
+	.ci/test-shards $(TEST_SHARDS) $(SWIFT); tests=$$?; \
 	wait $$fuzz; fuzzed=$$?; \
 	echo "make fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) (run beside the suite):"; cat $(FUZZ_BUILD)/test-fuzz.log; \
 	[ $$fuzzed -eq 0 ] || echo "make test: make fuzz failed (exit $$fuzzed): $(FUZZ_BUILD)/test-fuzz.log"; \

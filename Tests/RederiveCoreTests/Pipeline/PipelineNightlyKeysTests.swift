@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveSQLite
 
 /// The nightly flags as pipeline file keys (issue 24 leftovers): `retry-files: true` on an
 /// import stage reads faulted files again as `run --retry-files` does, and `allow-empty: true`
@@ -9,7 +10,10 @@ import XCTest
 final class PipelineNightlyKeysTests: XCTestCase {
     private var dir: TemporaryDirectory!
 
-    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func setUpWithError() throws {
+        Store.register()  // pipelines open their store through RecordStores, as the CLI does
+        dir = try TemporaryDirectory()
+    }
     override func tearDown() { dir = nil }
 
     private func resolve(_ text: String, store: String) throws -> ResolvedPipeline {
