@@ -69,10 +69,6 @@ package enum SummaryColumn: String, CaseIterable, Sendable {
         }
     }
 
-    /// Every column's field, in the table's order, made once: what binds a whole row on the
-    /// hot write paths (no key path looked up per record).
-    package static let fields = allCases.map(\.field)
-
     /// What it holds.
     package var kind: Kind {
         switch field {

@@ -9,17 +9,10 @@ import XCTest
 /// (skipped by every claim) would keep the range from the others for as long as it stays
 /// stopped. A claimer that finds such a range, its lease out for more than a lease, ends the
 /// holder's transaction and claims the range again.
-final class PostgresStalledHolderTests: XCTestCase {
-    private var cluster: PostgresCluster!
-    private var url = ""
-
+final class PostgresStalledHolderTests: PostgresTestCase {
     override func setUpWithError() throws {
-        cluster = try PostgresCluster.shared()
-        url = try cluster.newDatabase()
-        let dir = try TemporaryDirectory()
-        let exports = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path
-        XCTAssertEqual(
-            try CommandLineTool.run(["import", exports, "--db", url, "--quiet"], stderrPath: dir.file("import.err")), 0)
+        try super.setUpWithError()
+        try importFixtures()
     }
 
     func testAStalledHolderOfAnExpiredRangeIsEndedAndTheRangeClaimedAgain() throws {
