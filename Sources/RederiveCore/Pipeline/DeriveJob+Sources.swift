@@ -86,9 +86,18 @@ extension DeriveJob {
             var waitLogged: ContinuousClock.Instant?  // when the current wait was last said, if waiting
             while !stop.stopped.load(ordering: .relaxed) {
                 do throws(RederiveError) {
+                    let releases = leases.releases
                     switch try claims.claimNext(runID: runID) {
                     case .finished:
                         return
+                    case .wait(let wait) where wait.held.isEmpty:
+                        // No other process holds a range: what is left is this process's own,
+                        // still being derived or committed (or one being let go just now).
+                        // Ask again as soon as one is let go (committed, or given back to be
+                        // claimed again) rather than after a blind sleep, and say nothing (no
+                        // other process is waited for). A single process's run ended with up
+                        // to half a second of this.
+                        leases.waitForRelease(since: releases, timeout: min(max(wait.seconds, 0.05), 0.5))
                     case .wait(let wait):
                         // Said when a wait starts and every 10 s while it lasts (a dead holder's leases).
                         if waitLogged.map({ ContinuousClock.now - $0 >= .seconds(10) }) ?? true {

@@ -18,6 +18,9 @@ final class LeaseKeeper: Sendable {
     private let held = Mutex<[Int64: (claim: RangeClaim, since: ContinuousClock.Instant)]>([:])
     private let stopped = Atomic<Bool>(false)
     private let wake = NSCondition()
+    /// How many claims this process has let go of, and the condition a waiting claimer sleeps on.
+    private let letGo = Atomic<Int>(0)
+    private let letGoSignal = NSCondition()
 
     /// Starts renewing for `claims` (nothing to renew until `hold` is called); a range is
     /// renewed until it has been held `maxLeases` leases.
@@ -37,6 +40,26 @@ final class LeaseKeeper: Sendable {
     /// This process no longer holds `claim` (committed, lost or given back).
     func release(_ claim: RangeClaim) {
         _ = held.withLock { $0.removeValue(forKey: claim.rangeID) }
+        letGoSignal.lock()
+        letGo.add(1, ordering: .relaxed)
+        letGoSignal.broadcast()
+        letGoSignal.unlock()
+    }
+
+    /// A count of the claims let go so far, to pass to `waitForRelease(since:timeout:)`.
+    var releases: Int { letGo.load(ordering: .relaxed) }
+
+    /// Waits until this process lets go of a claim after `releases` read `count`, or for
+    /// `timeout` seconds; returns whether one was let go.
+    @discardableResult
+    func waitForRelease(since count: Int, timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        letGoSignal.lock()
+        defer { letGoSignal.unlock() }
+        while letGo.load(ordering: .relaxed) == count {
+            if !letGoSignal.wait(until: deadline) { break }
+        }
+        return letGo.load(ordering: .relaxed) != count
     }
 
     /// The claims held now (claimed and not yet committed, lost or given back).

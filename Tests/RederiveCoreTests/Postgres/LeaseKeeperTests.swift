@@ -43,6 +43,26 @@ final class LeaseKeeperTests: PostgresTestCase {
         return nil
     }
 
+    func testAClaimerLeftWithOnlyItsOwnRangesIsToldSoAndWokenWhenOneIsLetGo() throws {
+        let (first, second, claim, run) = try claimedRange(lease: 30)
+        defer { (first.close(), second.close()) }
+        let keeper = LeaseKeeper(first)
+        defer { keeper.stop() }
+        keeper.hold(claim)
+        while case .claimed(let more) = try first.claimNext(runID: run) { keeper.hold(more) }
+        // Every range is claimed by this process: it waits on nobody else's ranges.
+        guard case .wait(let own) = try first.claimNext(runID: run) else { return XCTFail("expected a wait") }
+        XCTAssertEqual(own.held, [], "this process's own ranges are not others' held ranges")
+        XCTAssertEqual(keeper.heldClaims.count, 4)
+        let count = keeper.releases
+        XCTAssertFalse(keeper.waitForRelease(since: count, timeout: 0.05), "nothing let go yet")
+        let other = Thread { keeper.release(claim) }
+        other.start()
+        XCTAssertTrue(keeper.waitForRelease(since: count, timeout: 60), "woken by the release")
+        XCTAssertEqual(keeper.releases, count + 1)
+        XCTAssertTrue(keeper.waitForRelease(since: count, timeout: 60), "a release already seen returns at once")
+    }
+
     func testRenewedRangeIsNotTakenOverUntilReleased() throws {
         let (first, second, claim, run) = try claimedRange(lease: 0.5)
         defer { (first.close(), second.close()) }
