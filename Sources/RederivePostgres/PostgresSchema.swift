@@ -9,7 +9,13 @@ enum PostgresSchema {
     static let migrations: [(name: String, sql: String)] = [
         ("pg-v1-initial", initial), ("pg-v2-text-with-nul", textWithNUL),
         ("pg-v3-failure-ack", failureAck), ("pg-v4-faulted-files", faultedFiles),
+        ("pg-v5-summary-fillfactor", summaryFillfactor),
     ]
+
+    /// Migrations a read-only command can do without: they change how rows are stored, not
+    /// what a query reads, so a store behind by only these is read as it is (the next
+    /// `import` or `derive` applies them).
+    static let readerNeutral: Set<String> = ["pg-v5-summary-fillfactor"]
 
     /// The names this build knows.
     static var names: [String] { migrations.map(\.name) }
@@ -167,6 +173,15 @@ enum PostgresSchema {
             acknowledged_at TEXT NOT NULL
         )
         """
+
+    // Half of each summary page kept free, so that rewriting a summary puts its new version on
+    // the same page (a HOT update): no new index entries, and the old version is pruned on the
+    // page's next visit instead of waiting for a vacuum. A `derive --all --rewrite` on a full
+    // page moves every row and adds two index entries per record. Measured (40,000 records,
+    // 2 cores): server CPU per 1,000 records 0.030 - 0.033 s at fillfactor 100 (and the table
+    // growing by a copy per run until autovacuum) against 0.024 - 0.026 s at 50 with every
+    // update HOT. Pages already written keep their fill until rewritten (`VACUUM FULL summary`).
+    private static let summaryFillfactor = "ALTER TABLE summary SET (fillfactor = 50)"
 
     /// Export files that ended in a file fault, by content hash (see `FaultedFile`).
     private static let faultedFiles = """

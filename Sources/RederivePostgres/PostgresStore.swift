@@ -139,7 +139,8 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
                     + "\(unknown.sorted().joined(separator: ", ")) are unknown to this build); refusing to open it. "
                     + "Use a newer rederive (this is rederive \(RederiveVersion.release)); nothing was modified.")
         }
-        if Set(applied) == Set(known) {
+        let missing = Set(known).subtracting(applied)
+        if missing.isEmpty || (readOnly && !applied.isEmpty && missing.isSubset(of: PostgresSchema.readerNeutral)) {
             if readOnly {
                 reader.readOnly = true
                 writer.readOnly = true

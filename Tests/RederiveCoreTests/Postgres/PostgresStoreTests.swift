@@ -56,11 +56,43 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try cluster.sql("SELECT count(*) FROM record", url: url), ["32"])
         XCTAssertEqual(
             try cluster.sql("SELECT name FROM schema_migration ORDER BY name", url: url),
-            ["pg-v1-initial", "pg-v2-text-with-nul", "pg-v3-failure-ack", "pg-v4-faulted-files"])
+            ["pg-v1-initial", "pg-v2-text-with-nul", "pg-v3-failure-ack", "pg-v4-faulted-files", "pg-v5-summary-fillfactor"])
         // Importing the same exports again changes nothing.
         XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
         XCTAssertEqual(try cluster.sql("SELECT count(*), sum(records_done) FROM run", url: url), ["2|32"])
         XCTAssertEqual(try cluster.sql("SELECT count(*) FROM summary_history", url: url), ["0"])
+    }
+
+    func testAStoreBehindOnlyByTheSummaryFillfactorIsReadAsItIsThenMigrated() throws {
+        let fill = "SELECT coalesce(reloptions::text, 'none') FROM pg_class WHERE oid = 'summary'::regclass"
+        let applied = "SELECT count(*) FROM schema_migration WHERE name = 'pg-v5-summary-fillfactor'"
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        XCTAssertEqual(try cluster.sql(fill, url: url), ["{fillfactor=50}"])
+        // What a store written before pg-v5-summary-fillfactor looks like.
+        try cluster.sql("ALTER TABLE summary RESET (fillfactor)", url: url)
+        try cluster.sql("DELETE FROM schema_migration WHERE name = 'pg-v5-summary-fillfactor'", url: url)
+        XCTAssertEqual(try rederive(["status", "--db", url]), 0, "a storage-only migration does not block a reader")
+        XCTAssertEqual(try cluster.sql(applied, url: url), ["0"], "a read-only command migrates nothing")
+        XCTAssertEqual(try cluster.sql(fill, url: url), ["none"])
+        // Behind by another migration as well: still refused, with what to run.
+        try cluster.sql("DELETE FROM schema_migration WHERE name = 'pg-v4-faulted-files'", url: url)
+        XCTAssertEqual(try rederive(["status", "--db", url]), 2)
+        try cluster.sql("INSERT INTO schema_migration VALUES ('pg-v4-faulted-files', now())", url: url)
+        XCTAssertEqual(try rederive(["derive", "--db", url, "--all", "--quiet"]), 0)
+        XCTAssertEqual(try cluster.sql(applied, url: url), ["1"])
+        XCTAssertEqual(try cluster.sql(fill, url: url), ["{fillfactor=50}"])
+    }
+
+    func testASingleProcessDoesNotWaitOnItsOwnRangesAtTheEnd() throws {
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        let log = dir + "/single-process.log"
+        XCTAssertEqual(
+            try CommandLineTool.run(["derive", "--db", url, "--all", "--rewrite", "--batch-size", "4"], stderrPath: log), 0)
+        let text = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertTrue(text.contains("claiming ranges"), text)
+        // It used to say it waited for "ranges other processes hold" (its own, being committed)
+        // and sleep up to half a second before asking again.
+        XCTAssertFalse(text.contains("waiting for"), text)
     }
 
     func testPasswordInTheURLIsNotKeptInTheRunHistory() throws {
