@@ -19,6 +19,14 @@ final class PostgresResult: @unchecked Sendable {
 
     deinit { PQclear(handle) }
 
+    /// The position of column `name`, to read many rows by position rather than by name.
+    func position(of name: String) throws -> Int {
+        guard let column = columns[name] else {
+            throw PostgresDecodingError(column: name, problem: "no such column in the result")
+        }
+        return column
+    }
+
     /// The rows.
     var rows: [PostgresRow] { (0..<Int(PQntuples(handle))).map { PostgresRow(result: self, index: Int32($0)) } }
 
@@ -65,7 +73,26 @@ struct PostgresDataType: Equatable {
 struct PostgresCell {
     var dataType: PostgresDataType
     var bytes: UnsafeRawBufferPointer?
-    var column: String
+    /// The column's name when the cell was made with it; else read from `result` when an
+    /// error needs it (a name per cell read was an allocation per value on the derive's path).
+    private var name: String?
+    private var result: PostgresResult?
+    private var index: Int32 = 0
+
+    init(dataType: PostgresDataType, bytes: UnsafeRawBufferPointer?, column: String) {
+        (self.dataType, self.bytes, self.name) = (dataType, bytes, column)
+    }
+
+    init(dataType: PostgresDataType, bytes: UnsafeRawBufferPointer?, result: PostgresResult, index: Int32) {
+        (self.dataType, self.bytes, self.result, self.index) = (dataType, bytes, result, index)
+    }
+
+    /// The column's name, for messages.
+    var column: String {
+        if let name { return name }
+        guard let result else { return "-" }
+        return String(cString: PQfname(result.handle, index))
+    }
 
     /// The value as `type`.
     func decode<T: PostgresDecodable>(_ type: T.Type = T.self) throws -> T { try T.decode(self) }
@@ -96,13 +123,12 @@ struct PostgresRow: RandomAccessCollection, PostgresCells {
     subscript(position: Int) -> PostgresCell {
         let column = Int32(position)
         let type = PostgresDataType(oid: PQftype(result.handle, column))
-        let name = String(cString: PQfname(result.handle, column))
         guard PQgetisnull(result.handle, index, column) == 0 else {
-            return PostgresCell(dataType: type, bytes: nil, column: name)
+            return PostgresCell(dataType: type, bytes: nil, result: result, index: column)
         }
         let length = Int(PQgetlength(result.handle, index, column))
         let bytes = UnsafeRawBufferPointer(start: PQgetvalue(result.handle, index, column), count: length)
-        return PostgresCell(dataType: type, bytes: bytes, column: name)
+        return PostgresCell(dataType: type, bytes: bytes, result: result, index: column)
     }
 
     /// The cell of column `name`.

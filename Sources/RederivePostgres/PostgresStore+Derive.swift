@@ -112,7 +112,7 @@ extension PostgresStore {
         let where_ = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade, &args)
         let limitArg = args.add(limit)
         return try io("read") {
-            try reader.run(
+            let rows = try reader.run(
                 """
                 SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
                        summary.summary_json, record.source_file, record.source_line,
@@ -122,27 +122,48 @@ extension PostgresStore {
                 WHERE \(bounds)\(where_)
                 ORDER BY record.seq LIMIT \(limitArg)
                 """, args.binds
-            ).rows.map { row in
-                let r = row.makeRandomAccess()
-                let skeleton = try r["skeleton"].decode([UInt8].self)
-                return StoredRoom(
-                    seq: try r["seq"].decode(Int64.self), id: try r["id"].decode(String.self),
-                    roomName: PreviewText.truncated(try PostgresText.read(r, "room_name")),
-                    sourceFile: try r["source_file"].decode(String.self),
-                    sourceLine: try r["source_line"].decode(Int.self),
-                    skeleton: skeleton,
-                    storedVersion: try r["summary_version"].decode(Int?.self),
-                    storedFingerprint: try r["fingerprint"].decode(String?.self),
-                    storedJSON: try r["summary_json"].decode(String?.self),
-                    formatVersion: try r["source_format_version"].decode(Int.self),
-                    storedMethod: try r["floor_area_method"].decode(String?.self),
-                    storedRunID: try r["run_id"].decode(Int64?.self))
+            ).rows
+            guard let result = rows.first?.result else { return [] }
+            // Columns found once per page, then read by position (by name, each value was a
+            // hashed lookup).
+            let c = try StoredRoomPositions(result)
+            return try rows.map { r in
+                StoredRoom(
+                    seq: try r[c.seq].decode(Int64.self), id: try r[c.id].decode(String.self),
+                    roomName: PreviewText.truncated(try PostgresText.read(text: r[c.roomName], exact: r[c.roomNameUTF8])),
+                    sourceFile: try r[c.sourceFile].decode(String.self),
+                    sourceLine: try r[c.sourceLine].decode(Int.self),
+                    skeleton: try r[c.skeleton].decode([UInt8].self),
+                    storedVersion: try r[c.summaryVersion].decode(Int?.self),
+                    storedFingerprint: try r[c.fingerprint].decode(String?.self),
+                    storedJSON: try r[c.summaryJSON].decode(String?.self),
+                    formatVersion: try r[c.formatVersion].decode(Int.self),
+                    storedMethod: try r[c.floorAreaMethod].decode(String?.self),
+                    storedRunID: try r[c.runID].decode(Int64?.self))
             }
         }
     }
 
-    /// Writes one derive batch and the run's checkpoint in one transaction (outside range
-    /// claims; a split run commits through `commitRange`).
+    /// Where `fetchRooms`' columns are in its result.
+    private struct StoredRoomPositions {
+        let seq, id, skeleton, summaryVersion, fingerprint, summaryJSON, sourceFile, sourceLine: Int
+        let roomName, roomNameUTF8, formatVersion, floorAreaMethod, runID: Int
+
+        init(_ result: PostgresResult) throws {
+            (seq, id, skeleton) = (try result.position(of: "seq"), try result.position(of: "id"), try result.position(of: "skeleton"))
+            summaryVersion = try result.position(of: "summary_version")
+            fingerprint = try result.position(of: "fingerprint")
+            summaryJSON = try result.position(of: "summary_json")
+            sourceFile = try result.position(of: "source_file")
+            sourceLine = try result.position(of: "source_line")
+            roomName = try result.position(of: "room_name")
+            roomNameUTF8 = try result.position(of: "room_name_utf8")
+            formatVersion = try result.position(of: "source_format_version")
+            floorAreaMethod = try result.position(of: "floor_area_method")
+            runID = try result.position(of: "run_id")
+        }
+    }
+
     /// What only a preview shows of each stored room (`DeriveSelection.readsPreviewColumns`).
     private static let previewColumns = """
         left(record.room_name, \(PreviewText.limit + 1)) AS room_name,
@@ -155,6 +176,8 @@ extension PostgresStore {
         NULL::text AS floor_area_method, NULL::int8 AS run_id
         """
 
+    /// Writes one derive batch and the run's checkpoint in one transaction (outside range
+    /// claims; a split run commits through `commitRange`).
     package func writeDeriveBatch(
         _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
         progress: RunStatistics

@@ -25,9 +25,12 @@ enum PostgresText {
 
     /// The stored text of column `name` in `row` (which also selects `name_utf8`).
     static func read(_ row: some PostgresCells, _ name: String) throws -> String {
-        if let bytes = try row[name + "_utf8"].decode([UInt8]?.self) {
-            return String(decoding: bytes, as: UTF8.self)
-        }
-        return try row[name].decode(String.self)
+        try read(text: row[name], exact: row[name + "_utf8"])
+    }
+
+    /// The stored text from its text column's cell and its `_utf8` companion's.
+    static func read(text: PostgresCell, exact: PostgresCell) throws -> String {
+        if let bytes = try exact.decode([UInt8]?.self) { return String(decoding: bytes, as: UTF8.self) }
+        return try text.decode(String.self)
     }
 }
