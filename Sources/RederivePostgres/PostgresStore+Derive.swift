@@ -318,8 +318,7 @@ extension PostgresStore {
             """
             INSERT INTO summary (record_seq, \(columns))
             SELECT n.seq, \(generated.select.joined(separator: ", "))
-            FROM unnest(\(seqArray)::int8[], \(generated.arrays.joined(separator: ", ")))
-                 AS n(seq, \(generated.aliases.joined(separator: ", ")))
+            FROM \(SummaryColumn.rows(seq: seqArray, generated))
             ON CONFLICT (record_seq) DO UPDATE SET \(SummaryColumn.upsertAssignments)
             """, args.binds)
         return statements + [upsert]

@@ -72,8 +72,7 @@ extension PostgresStore {
                     """
                     INSERT INTO summary (record_seq, \(list))
                     SELECT n.seq, \(columns.select.joined(separator: ", "))
-                    FROM unnest(\(seqArray)::int8[], \(columns.arrays.joined(separator: ", ")))
-                         AS n(seq, \(columns.aliases.joined(separator: ", ")))
+                    FROM \(SummaryColumn.rows(seq: seqArray, columns))
                     ON CONFLICT (record_seq) DO UPDATE SET \(updates)
                     """, args.binds))
         }
