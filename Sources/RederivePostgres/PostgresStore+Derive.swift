@@ -130,7 +130,8 @@ extension PostgresStore {
             return try rows.map { r in
                 StoredRoom(
                     seq: try r[c.seq].decode(Int64.self), id: try r[c.id].decode(String.self),
-                    roomName: PreviewText.truncated(try PostgresText.read(text: r[c.roomName], exact: r[c.roomNameUTF8])),
+                    roomName: PreviewText.truncated(
+                        try PostgresText.read(text: r[c.roomName], exact: r[c.roomNameUTF8])),
                     sourceFile: try r[c.sourceFile].decode(String.self),
                     sourceLine: try r[c.sourceLine].decode(Int.self),
                     skeleton: try r[c.skeleton].decode([UInt8].self),
@@ -150,7 +151,9 @@ extension PostgresStore {
         let roomName, roomNameUTF8, formatVersion, floorAreaMethod, runID: Int
 
         init(_ result: PostgresResult) throws {
-            (seq, id, skeleton) = (try result.position(of: "seq"), try result.position(of: "id"), try result.position(of: "skeleton"))
+            (seq, id, skeleton) = (
+                try result.position(of: "seq"), try result.position(of: "id"), try result.position(of: "skeleton")
+            )
             summaryVersion = try result.position(of: "summary_version")
             fingerprint = try result.position(of: "fingerprint")
             summaryJSON = try result.position(of: "summary_json")

@@ -48,7 +48,7 @@ extension SummaryColumn {
             }
             // Through the exhaustive switch (`StoredSummary[column]`), not the key path: a key
             // path read copies the whole row (four strings retained and released) per value,
-            // 5% of a PostgreSQL derive's client time.
+            // about 2% of a PostgreSQL derive's client time.
             switch column.field {
             case .integer: arrays.append(args.add(rows.map { $0[column].integerValue ?? 0 }) + "::int8[]")
             case .optionalInteger: arrays.append(args.add(rows.map { $0[column].integerValue }) + "::int8[]")
@@ -65,7 +65,9 @@ extension SummaryColumn {
     /// the aliases. `unnest` in the select list streams the rows (a ProjectSet); in FROM
     /// (`ROWS FROM`) the server first copies them all into a tuple store: 5% of the writing
     /// backend's time in a derive.
-    static func rows(seq seqArray: String, _ generated: (arrays: [String], aliases: [String], select: [String])) -> String {
+    static func rows(
+        seq seqArray: String, _ generated: (arrays: [String], aliases: [String], select: [String])
+    ) -> String {
         let columns = zip(generated.arrays, generated.aliases).map { "unnest(\($0)) AS \($1)" }
         return "(SELECT " + (["unnest(\(seqArray)::int8[]) AS seq"] + columns).joined(separator: ", ") + ") AS n"
     }

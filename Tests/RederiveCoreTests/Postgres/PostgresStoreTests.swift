@@ -56,7 +56,10 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try cluster.sql("SELECT count(*) FROM record", url: url), ["32"])
         XCTAssertEqual(
             try cluster.sql("SELECT name FROM schema_migration ORDER BY name", url: url),
-            ["pg-v1-initial", "pg-v2-text-with-nul", "pg-v3-failure-ack", "pg-v4-faulted-files", "pg-v5-summary-fillfactor"])
+            [
+                "pg-v1-initial", "pg-v2-text-with-nul", "pg-v3-failure-ack", "pg-v4-faulted-files",
+                "pg-v5-summary-fillfactor",
+            ])
         // Importing the same exports again changes nothing.
         XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
         XCTAssertEqual(try cluster.sql("SELECT count(*), sum(records_done) FROM run", url: url), ["2|32"])
@@ -87,7 +90,8 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
         let log = dir + "/single-process.log"
         XCTAssertEqual(
-            try CommandLineTool.run(["derive", "--db", url, "--all", "--rewrite", "--batch-size", "4"], stderrPath: log), 0)
+            try CommandLineTool.run(
+                ["derive", "--db", url, "--all", "--rewrite", "--batch-size", "4"], stderrPath: log), 0)
         let text = try String(contentsOfFile: log, encoding: .utf8)
         XCTAssertTrue(text.contains("claiming ranges"), text)
         // It used to say it waited for "ranges other processes hold" (its own, being committed)

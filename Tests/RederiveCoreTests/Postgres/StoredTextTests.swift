@@ -57,7 +57,10 @@ final class StoredTextTests: XCTestCase {
         try assertRoundTrip(db: url)
         XCTAssertEqual(
             try cluster.sql("SELECT name FROM schema_migration ORDER BY name", url: url),
-            ["pg-v1-initial", "pg-v2-text-with-nul", "pg-v3-failure-ack", "pg-v4-faulted-files", "pg-v5-summary-fillfactor"])
+            [
+                "pg-v1-initial", "pg-v2-text-with-nul", "pg-v3-failure-ack", "pg-v4-faulted-files",
+                "pg-v5-summary-fillfactor",
+            ])
     }
 
     /// Imports the hostile export into `db` (twice: the second run finds everything
