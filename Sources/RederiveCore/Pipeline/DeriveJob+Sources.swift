@@ -84,6 +84,7 @@ extension DeriveJob {
         let leases = LeaseKeeper(claims)
         fetcher = Prefetcher(capacity: 1) { emit in
             var waitLogged: ContinuousClock.Instant?  // when the current wait was last said, if waiting
+            var waits = 0  // pauses that ran out since the last claim or release (`RangeWait.pause`)
             while !stop.stopped.load(ordering: .relaxed) {
                 do throws(RederiveError) {
                     let releases = leases.releases
@@ -96,17 +97,21 @@ extension DeriveJob {
                         // Ask again as soon as one is let go (committed, or given back to be
                         // claimed again) rather than after a blind sleep, and say nothing (no
                         // other process is waited for). A single process's run ended with up
-                        // to half a second of this.
-                        leases.waitForRelease(since: releases, timeout: min(max(wait.seconds, 0.05), 0.5))
+                        // to half a second of this. A release starts the pauses short again.
+                        waits =
+                            leases.waitForRelease(since: releases, timeout: wait.pause(afterWaits: waits))
+                            ? 0 : waits + 1
                     case .wait(let wait):
                         // Said when a wait starts and every 10 s while it lasts (a dead holder's leases).
                         if waitLogged.map({ ContinuousClock.now - $0 >= .seconds(10) }) ?? true {
                             log.info("\(wait.line(runID: runID))")
                             waitLogged = ContinuousClock.now
                         }
-                        Thread.sleep(forTimeInterval: min(max(wait.seconds, 0.05), 0.5))
+                        waits =
+                            leases.waitForRelease(since: releases, timeout: wait.pause(afterWaits: waits))
+                            ? 0 : waits + 1
                     case .claimed(let claim):
-                        waitLogged = nil
+                        (waitLogged, waits) = (nil, 0)
                         leases.hold(claim)
                         var rooms: [StoredRoom] = []
                         var cursor = claim.after

@@ -33,6 +33,15 @@ package struct RangeWait: Sendable, Equatable {
         self.held = held
     }
 
+    /// How long to wait before asking again, the `waits`-th time in a row (from 0): 50 ms at
+    /// first, as the ranges still held are usually about to be committed, doubling up to half
+    /// a second, and never past `seconds`, when the first of their leases runs out. (A fixed
+    /// half second made a run of two processes end up to half a second after its last commit.)
+    package func pause(afterWaits waits: Int) -> Double {
+        let backoff = min(0.05 * Double(1 << min(max(waits, 0), 4)), 0.5)
+        return min(max(seconds, 0.05), backoff)
+    }
+
     /// The line for people, e.g. `run 3: waiting for 4 ranges (seq 1-80, 81-160, …) held by
     /// vm:1800 until 2026-11-24T10:31:02Z (a process that stopped keeps them until its lease
     /// runs out)`.
