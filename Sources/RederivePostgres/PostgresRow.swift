@@ -19,14 +19,6 @@ final class PostgresResult: @unchecked Sendable {
 
     deinit { PQclear(handle) }
 
-    /// The position of column `name`, to read many rows by position rather than by name.
-    func position(of name: String) throws -> Int {
-        guard let column = columns[name] else {
-            throw PostgresDecodingError(column: name, problem: "no such column in the result")
-        }
-        return column
-    }
-
     /// The rows.
     var rows: [PostgresRow] { (0..<Int(PQntuples(handle))).map { PostgresRow(result: self, index: Int32($0)) } }
 

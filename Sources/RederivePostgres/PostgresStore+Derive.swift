@@ -112,72 +112,33 @@ extension PostgresStore {
         let where_ = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade, &args)
         let limitArg = args.add(limit)
         return try io("read") {
-            let rows = try reader.run(
+            try reader.run(
                 """
-                SELECT record.seq, record.id, raw_room.skeleton, summary.summary_version, summary.fingerprint,
-                       summary.summary_json, record.source_file, record.source_line,
-                       \(selection.readsPreviewColumns ? Self.previewColumns : Self.previewColumnsLeftOut)
+                SELECT \(StoredRoomColumn.postgresSelectList(preview: selection.readsPreviewColumns))
                 FROM record JOIN raw_room ON raw_room.record_seq = record.seq
                 LEFT JOIN summary ON summary.record_seq = record.seq
                 WHERE \(bounds)\(where_)
                 ORDER BY record.seq LIMIT \(limitArg)
                 """, args.binds
-            ).rows
-            guard let result = rows.first?.result else { return [] }
-            // Columns found once per page, then read by position (by name, each value was a
-            // hashed lookup).
-            let c = try StoredRoomPositions(result)
-            return try rows.map { r in
-                StoredRoom(
-                    seq: try r[c.seq].decode(Int64.self), id: try r[c.id].decode(String.self),
+            ).rows.map { r in
+                // By position (`StoredRoomColumn`), as the SQLite engine reads them.
+                typealias C = StoredRoomColumn
+                return StoredRoom(
+                    seq: try r[C.seq.rawValue].decode(Int64.self), id: try r[C.id.rawValue].decode(String.self),
                     roomName: PreviewText.truncated(
-                        try PostgresText.read(text: r[c.roomName], exact: r[c.roomNameUTF8])),
-                    sourceFile: try r[c.sourceFile].decode(String.self),
-                    sourceLine: try r[c.sourceLine].decode(Int.self),
-                    skeleton: try r[c.skeleton].decode([UInt8].self),
-                    storedVersion: try r[c.summaryVersion].decode(Int?.self),
-                    storedFingerprint: try r[c.fingerprint].decode(String?.self),
-                    storedJSON: try r[c.summaryJSON].decode(String?.self),
-                    formatVersion: try r[c.formatVersion].decode(Int.self),
-                    storedMethod: try r[c.floorAreaMethod].decode(String?.self),
-                    storedRunID: try r[c.runID].decode(Int64?.self))
+                        try PostgresText.read(text: r[C.roomName.rawValue], exact: r[C.roomNameUTF8.rawValue])),
+                    sourceFile: try r[C.sourceFile.rawValue].decode(String.self),
+                    sourceLine: try r[C.sourceLine.rawValue].decode(Int.self),
+                    skeleton: try r[C.skeleton.rawValue].decode([UInt8].self),
+                    storedVersion: try r[C.summaryVersion.rawValue].decode(Int?.self),
+                    storedFingerprint: try r[C.fingerprint.rawValue].decode(String?.self),
+                    storedJSON: try r[C.summaryJSON.rawValue].decode(String?.self),
+                    formatVersion: try r[C.formatVersion.rawValue].decode(Int.self),
+                    storedMethod: try r[C.floorAreaMethod.rawValue].decode(String?.self),
+                    storedRunID: try r[C.runID.rawValue].decode(Int64?.self))
             }
         }
     }
-
-    /// Where `fetchRooms`' columns are in its result.
-    private struct StoredRoomPositions {
-        let seq, id, skeleton, summaryVersion, fingerprint, summaryJSON, sourceFile, sourceLine: Int
-        let roomName, roomNameUTF8, formatVersion, floorAreaMethod, runID: Int
-
-        init(_ result: PostgresResult) throws {
-            (seq, id, skeleton) = (
-                try result.position(of: "seq"), try result.position(of: "id"), try result.position(of: "skeleton")
-            )
-            summaryVersion = try result.position(of: "summary_version")
-            fingerprint = try result.position(of: "fingerprint")
-            summaryJSON = try result.position(of: "summary_json")
-            sourceFile = try result.position(of: "source_file")
-            sourceLine = try result.position(of: "source_line")
-            roomName = try result.position(of: "room_name")
-            roomNameUTF8 = try result.position(of: "room_name_utf8")
-            formatVersion = try result.position(of: "source_format_version")
-            floorAreaMethod = try result.position(of: "floor_area_method")
-            runID = try result.position(of: "run_id")
-        }
-    }
-
-    /// What only a preview shows of each stored room (`DeriveSelection.readsPreviewColumns`).
-    private static let previewColumns = """
-        left(record.room_name, \(PreviewText.limit + 1)) AS room_name,
-        substring(record.room_name_utf8 from 1 for \(PreviewText.readBytes)) AS room_name_utf8,
-        record.source_format_version, summary.floor_area_method, summary.run_id
-        """
-    /// The same columns as constants, for a run that writes.
-    private static let previewColumnsLeftOut = """
-        ''::text AS room_name, NULL::bytea AS room_name_utf8, 0::int4 AS source_format_version,
-        NULL::text AS floor_area_method, NULL::int8 AS run_id
-        """
 
     /// Writes one derive batch and the run's checkpoint in one transaction (outside range
     /// claims; a split run commits through `commitRange`).

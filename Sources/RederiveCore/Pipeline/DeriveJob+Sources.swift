@@ -91,25 +91,21 @@ extension DeriveJob {
                     switch try claims.claimNext(runID: runID) {
                     case .finished:
                         return
-                    case .wait(let wait) where wait.held.isEmpty:
-                        // No other process holds a range: what is left is this process's own,
-                        // still being derived or committed (or one being let go just now).
-                        // Ask again as soon as one is let go (committed, or given back to be
-                        // claimed again) rather than after a blind sleep, and say nothing (no
-                        // other process is waited for). A single process's run ended with up
-                        // to half a second of this. A release starts the pauses short again.
-                        waits =
-                            leases.waitForRelease(since: releases, timeout: wait.pause(afterWaits: waits))
-                            ? 0 : waits + 1
                     case .wait(let wait):
-                        // Said when a wait starts and every 10 s while it lasts (a dead holder's leases).
-                        if waitLogged.map({ ContinuousClock.now - $0 >= .seconds(10) }) ?? true {
+                        // With no other process holding a range, what is left is this process's
+                        // own, still being derived or committed: nothing to say (a single
+                        // process's run used to end with a half-second sleep here, its log saying
+                        // it waited for "ranges other processes hold"). Otherwise said when a
+                        // wait starts and every 10 s while it lasts (a dead holder's leases).
+                        if !wait.held.isEmpty, waitLogged.map({ ContinuousClock.now - $0 >= .seconds(10) }) ?? true {
                             log.info("\(wait.line(runID: runID))")
                             waitLogged = ContinuousClock.now
                         }
-                        waits =
-                            leases.waitForRelease(since: releases, timeout: wait.pause(afterWaits: waits))
-                            ? 0 : waits + 1
+                        // Ask again as soon as this process lets go of one of its own ranges
+                        // (committed, or given back to be claimed again), which also starts the
+                        // pauses short again, or after the pause (`RangeWait.pause`).
+                        let woken = leases.waitForRelease(since: releases, timeout: wait.pause(afterWaits: waits))
+                        waits = woken ? 0 : waits + 1
                     case .claimed(let claim):
                         (waitLogged, waits) = (nil, 0)
                         leases.hold(claim)
