@@ -15,6 +15,17 @@ protocol PostgresArrayElement: PostgresEncodable {
     static var elementOID: UInt32 { get }
     /// The array type's OID.
     static var arrayOID: UInt32 { get }
+    /// The length of the element's bytes in binary format, -1 for NULL (what the array
+    /// writes before them).
+    var postgresLength: Int32 { get }
+    /// Appends the element's bytes in binary format (nothing for NULL), without the array of
+    /// its own that `postgresBytes` makes: an array of 500 summaries has ~10,000 elements.
+    func appendPostgresBytes(to bytes: inout [UInt8])
+}
+
+extension PostgresArrayElement {
+    var postgresLength: Int32 { postgresBytes().map { Int32($0.count) } ?? -1 }
+    func appendPostgresBytes(to bytes: inout [UInt8]) { bytes += postgresBytes() ?? [] }
 }
 
 /// The parameters of one statement (`$1`, `$2`, …), all in binary format.
@@ -52,6 +63,11 @@ private func networkBytes<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
     withUnsafeBytes(of: value.bigEndian) { Array($0) }
 }
 
+/// Appends the big-endian bytes of a fixed-width integer.
+private func appendNetworkBytes<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+    withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
+}
+
 extension Int: PostgresArrayElement {
     var postgresOID: UInt32 { 20 }
     func postgresBytes() -> [UInt8]? { networkBytes(Int64(self)) }
@@ -64,6 +80,8 @@ extension Int64: PostgresArrayElement {
     func postgresBytes() -> [UInt8]? { networkBytes(self) }
     static var elementOID: UInt32 { 20 }
     static var arrayOID: UInt32 { 1016 }
+    var postgresLength: Int32 { 8 }
+    func appendPostgresBytes(to bytes: inout [UInt8]) { appendNetworkBytes(self, to: &bytes) }
 }
 
 extension Int32: PostgresArrayElement {
@@ -78,6 +96,8 @@ extension Double: PostgresArrayElement {
     func postgresBytes() -> [UInt8]? { networkBytes(bitPattern) }
     static var elementOID: UInt32 { 701 }
     static var arrayOID: UInt32 { 1022 }
+    var postgresLength: Int32 { 8 }
+    func appendPostgresBytes(to bytes: inout [UInt8]) { appendNetworkBytes(bitPattern, to: &bytes) }
 }
 
 extension String: PostgresArrayElement {
@@ -85,6 +105,8 @@ extension String: PostgresArrayElement {
     func postgresBytes() -> [UInt8]? { Array(utf8) }
     static var elementOID: UInt32 { 25 }
     static var arrayOID: UInt32 { 1009 }
+    var postgresLength: Int32 { Int32(utf8.count) }
+    func appendPostgresBytes(to bytes: inout [UInt8]) { bytes.append(contentsOf: utf8) }
 }
 
 extension Bool: PostgresArrayElement {
@@ -110,6 +132,8 @@ extension Optional: PostgresEncodable where Wrapped: PostgresArrayElement {
 extension Optional: PostgresArrayElement where Wrapped: PostgresArrayElement {
     static var elementOID: UInt32 { Wrapped.elementOID }
     static var arrayOID: UInt32 { Wrapped.arrayOID }
+    var postgresLength: Int32 { self?.postgresLength ?? -1 }
+    func appendPostgresBytes(to bytes: inout [UInt8]) { self?.appendPostgresBytes(to: &bytes) }
 }
 
 /// A one-dimensional array (binary array format: dimensions, a NULL flag, the element type,
@@ -118,21 +142,19 @@ extension Array: PostgresEncodable where Element: PostgresArrayElement {
     var postgresOID: UInt32 { Element.arrayOID }
 
     func postgresBytes() -> [UInt8]? {
-        let elements = map { $0.postgresBytes() }
+        // Lengths first (they size the buffer and say whether a NULL is present), then every
+        // element written straight into the one buffer.
+        let lengths = map(\.postgresLength)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(20 + elements.reduce(0) { $0 + 4 + ($1?.count ?? 0) })
-        bytes += networkBytes(Int32(1))
-        bytes += networkBytes(Int32(elements.contains { $0 == nil } ? 1 : 0))
-        bytes += networkBytes(Element.elementOID)
-        bytes += networkBytes(Int32(elements.count))
-        bytes += networkBytes(Int32(1))
-        for element in elements {
-            if let element {
-                bytes += networkBytes(Int32(element.count))
-                bytes += element
-            } else {
-                bytes += networkBytes(Int32(-1))
-            }
+        bytes.reserveCapacity(20 + lengths.reduce(0) { $0 + 4 + Swift.max(Int($1), 0) })
+        appendNetworkBytes(Int32(1), to: &bytes)
+        appendNetworkBytes(Int32(lengths.contains(-1) ? 1 : 0), to: &bytes)
+        appendNetworkBytes(Element.elementOID, to: &bytes)
+        appendNetworkBytes(Int32(count), to: &bytes)
+        appendNetworkBytes(Int32(1), to: &bytes)
+        for (element, length) in zip(self, lengths) {
+            appendNetworkBytes(length, to: &bytes)
+            element.appendPostgresBytes(to: &bytes)
         }
         return bytes
     }

@@ -1,0 +1,40 @@
+import XCTest
+
+@testable import RederivePostgres
+
+/// The binary array format parameters are sent in, byte for byte: dimensions, a NULL flag,
+/// the element type, the length and lower bound, then each element's length and bytes.
+final class PostgresBindingsTests: XCTestCase {
+    private func int32(_ value: Int32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+
+    private func header(null: Bool, oid: Int32, count: Int32) -> [UInt8] {
+        int32(1) + int32(null ? 1 : 0) + int32(oid) + int32(count) + int32(1)
+    }
+
+    func testATextArrayWritesEachElementsLengthAndBytesAndNullAsMinusOne() {
+        let array: [String?] = ["ab", nil, "", "é"]
+        let expected =
+            header(null: true, oid: 25, count: 4) + int32(2) + Array("ab".utf8) + int32(-1) + int32(0)
+            + int32(2) + [0xC3, 0xA9]
+        XCTAssertEqual(array.postgresBytes(), expected)
+        XCTAssertEqual(array.postgresOID, 1009)
+    }
+
+    func testNumberArraysAreBigEndianEightBytesEach() {
+        let integers: [Int64] = [1, -2]
+        XCTAssertEqual(
+            integers.postgresBytes(),
+            header(null: false, oid: 20, count: 2) + int32(8) + [0, 0, 0, 0, 0, 0, 0, 1] + int32(8)
+                + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFE])
+        let reals: [Double?] = [1.5, nil]
+        XCTAssertEqual(
+            reals.postgresBytes(),
+            header(null: true, oid: 701, count: 2) + int32(8)
+                + withUnsafeBytes(of: (1.5).bitPattern.bigEndian) {
+                    Array($0)
+                } + int32(-1))
+        XCTAssertEqual(
+            [Int32(7)].postgresBytes(), header(null: false, oid: 23, count: 1) + int32(4) + int32(7))
+        XCTAssertEqual([Int64]().postgresBytes(), header(null: false, oid: 20, count: 0))
+    }
+}
