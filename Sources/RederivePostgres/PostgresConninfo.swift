@@ -19,6 +19,9 @@ enum PostgresConninfo {
         return Self.values(options)
     }
 
+    /// Whether libpq reads `text` as a connection string that holds a password (even an empty one).
+    static func holdsPassword(_ text: String) -> Bool { libpqOptions(text)?["password"] != nil }
+
     /// libpq's defaults now (the `PG*` variables, the OS user name).
     private static func defaults() -> [String: String] {
         guard let options = PQconndefaults() else { return [:] }

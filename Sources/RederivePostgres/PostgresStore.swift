@@ -30,6 +30,13 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     private let closed = NSLock()
     private var isClosed = false
 
+    /// Whether libpq reads `text` as a connection string holding a password (the CLI hides
+    /// such an argument from `ps`, `CommandLineSecrets`).
+    package static func holdsPassword(_ text: String) -> Bool { PostgresConninfo.holdsPassword(text) }
+
+    /// The redacted form of a connection string (`postgres://user@host:port/dbname`).
+    package static func redacted(_ conninfo: String) -> String { PostgresConninfo.redact(conninfo) }
+
     /// Registers the engine for server locations (`StoreLocation.server`): the connection
     /// strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them.
     package static func register() {

@@ -64,6 +64,8 @@ struct Rederive: ParsableCommand {
         // batch buffers stay resident across them (peak memory, not speed, is what this buys).
         _ = mallopt(-8 /* M_ARENA_MAX */, 2)
         #endif
+        // Before anything else: a password on the command line is visible to every local user.
+        CommandLineSecrets.hide()
         // The core knows no engine: the two this build has register here.
         Store.register()
         PostgresStore.register()
