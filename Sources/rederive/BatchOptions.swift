@@ -16,15 +16,7 @@ struct BatchTuning: ParsableArguments {
         help: "Records per batch: one transaction each (default: \(RunSettings.defaultBatchSize)).")
     var batchSize: Int?
 
-    @Option(
-        name: .customLong("max-errors"), parsing: .unconditional,
-        help: "Abort (exit 4) once more than N records were skipped (default: \(RunSettings.defaultMaxErrors)).")
-    var maxErrors: Int?
-
-    @Option(
-        name: .customLong("max-error-rate"), parsing: .unconditional,
-        help: "Abort (exit 4) once more than this share (0-1) of records were skipped.")
-    var maxErrorRate: Double?
+    @OptionGroup var budget: ErrorBudgetOptions
 
     @Flag(
         name: .customLong("allow-downgrade"),
@@ -36,8 +28,8 @@ struct BatchTuning: ParsableArguments {
         var o = PipelineOverrides()
         o.workers = workers
         o.batchSize = batchSize
-        o.maxErrors = maxErrors
-        o.maxErrorRate = maxErrorRate
+        o.maxErrors = budget.maxErrors
+        o.maxErrorRate = budget.maxErrorRate
         o.allowDowngrade = allowDowngrade
         return o
     }
@@ -47,9 +39,7 @@ struct BatchTuning: ParsableArguments {
         do { try overrides.validate() } catch { throw ValidationError("--\(error)") }
     }
 
-    var control: RunControl {
-        RunControl(maxErrors: maxErrors ?? RunSettings.defaultMaxErrors, maxErrorRate: maxErrorRate)
-    }
+    var control: RunControl { budget.control }
 
     /// Run settings: flags where given, `RunSettings` defaults otherwise.
     func settings(report: String?, arguments: String) -> RunSettings {

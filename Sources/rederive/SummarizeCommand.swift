@@ -21,8 +21,10 @@ struct Summarize: ParsableCommand {
               zstd -dc rooms.jsonl.zst | rederive summarize - > summaries.jsonl
               rederive summarize Fixtures/exports -o out/s.jsonl --svg-dir out/drawings
 
-            Exit status: 0 all good, 3 finished with skipped records, 1 usage error, 2 fatal I/O,
-            130/143 stopped by SIGINT/SIGTERM (nothing left at --out).
+            Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error \
+            budget (--max-errors, default \(RunSettings.defaultMaxErrors), or --max-error-rate; \
+            nothing left at --out), 1 usage error, 2 fatal I/O, 130/143 stopped by \
+            SIGINT/SIGTERM (nothing left at --out).
             """
     )
 
@@ -45,6 +47,8 @@ struct Summarize: ParsableCommand {
 
     @Option(parsing: .unconditional, help: "Concurrent workers (default: number of cores).")
     var workers: Int?
+
+    @OptionGroup var budget: ErrorBudgetOptions
 
     /// `--out`, with `-` (standard output) as nil.
     private var outPath: String? { out == StandardInputExport.dash ? nil : out }
@@ -72,7 +76,7 @@ struct Summarize: ParsableCommand {
             defer { withExtendedLifetime(input.spool) {} }
             let config = SummarizeConfiguration(
                 files: files, workers: workers ?? RunSettings.defaultWorkers,
-                outPath: outPath, reportPath: reporting.report, svgDirectory: svgDir)
+                outPath: outPath, reportPath: reporting.report, svgDirectory: svgDir, control: budget.control)
             // A signal stops the run cleanly: no partial output is left at --out.
             RunControl.installSignalHandlers()
             return try output.finish([try SummarizeJob.run(config)])

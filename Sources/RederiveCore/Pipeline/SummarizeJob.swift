@@ -9,7 +9,7 @@ public struct SummarizeConfiguration: Sendable {
     public var outPath: String?
     /// The derivation to apply.
     public var deriver: SummaryDeriver
-    /// Workers, lines per batch, report and signal handling (no run is recorded).
+    /// Workers, lines per batch, report, error budget and signal handling (no run is recorded).
     public var settings: RunSettings
     /// A folder for a plan-view drawing of every good record (`RoomDrawing`), one SVG file
     /// each named by `RoomDrawing.fileName(forRecordID:)`; nil draws nothing.
@@ -18,19 +18,20 @@ public struct SummarizeConfiguration: Sendable {
     /// Lines per batch handed to the workers when none is given.
     public static let defaultBatchLines = 256
 
-    /// Creates a configuration.
+    /// Creates a configuration; `control` is the error budget (by default
+    /// `RunSettings.defaultMaxErrors`, as for every command that reads records).
     public init(
         files: [String], workers: Int = RunSettings.defaultWorkers, outPath: String? = nil,
         reportPath: String? = nil, deriver: SummaryDeriver = SummaryDeriver(),
         batchLines: Int = SummarizeConfiguration.defaultBatchLines, showProgress: Bool = true,
-        svgDirectory: String? = nil
+        svgDirectory: String? = nil, control: RunControl = RunControl(maxErrors: RunSettings.defaultMaxErrors)
     ) {
         self.files = files
         self.svgDirectory = svgDirectory
         self.outPath = outPath
         self.deriver = deriver
         self.settings = RunSettings(
-            workers: workers, batchSize: batchLines, reportPath: reportPath,
+            workers: workers, batchSize: batchLines, reportPath: reportPath, control: control,
             arguments: "summarize", showProgress: showProgress)
     }
 }

@@ -53,6 +53,35 @@ final class ResourceBoundsCommandTests: XCTestCase {
         XCTAssertEqual(try lines(report), RunSettings.defaultMaxErrors + 1_500)
     }
 
+    /// `summarize` has the same budget: the review's kind of file (a few hundred bytes of
+    /// zstd) wrote a 41 MB report through it, with no way to stop it.
+    func testSummarizeStopsAtTheDefaultErrorBudgetAndLeavesNothingAtOut() throws {
+        let input = try ones(500_000)
+        let report = dir.file("r.jsonl"), out = dir.file("s.jsonl")
+        let r = try rederive(["summarize", input, "-o", out, "--report", report])
+        XCTAssertEqual(r.status, ExitStatus.errorBudget.rawValue, r.stderr)
+        XCTAssertTrue(r.stderr.contains("max-errors \(RunSettings.defaultMaxErrors)"), r.stderr)
+        let reported = try lines(report)
+        XCTAssertGreaterThan(reported, RunSettings.defaultMaxErrors)
+        XCTAssertLessThan(reported, 2 * RunSettings.defaultMaxErrors)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out), "an aborted summarize leaves no output")
+    }
+
+    func testSummarizeTakesMaxErrorsAndMaxErrorRate() throws {
+        let input = try ones(RunSettings.defaultMaxErrors + 1_500)
+        let report = dir.file("r.jsonl")
+        let lifted = try rederive([
+            "summarize", input, "-o", dir.file("s.jsonl"), "--report", report, "--quiet", "--max-errors", "1000000",
+        ])
+        XCTAssertEqual(lifted.status, ExitStatus.skippedRecords.rawValue, lifted.stderr)
+        XCTAssertEqual(try lines(report), RunSettings.defaultMaxErrors + 1_500)
+        let rate = try rederive(["summarize", input, "-o", dir.file("t.jsonl"), "--max-error-rate", "0.5", "--quiet"])
+        XCTAssertEqual(rate.status, ExitStatus.errorBudget.rawValue, rate.stderr)
+        let wrong = try rederive(["summarize", input, "--max-error-rate", "2"])
+        XCTAssertEqual(wrong.status, ExitStatus.usage.rawValue, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.contains("max-error-rate must be between 0 and 1"), wrong.stderr)
+    }
+
     func testAPreviewShowsAMegabyteRoomNameCut() throws {
         let name = String(repeating: "N", count: 1 << 20)
         let room = try JSONSerialization.jsonObject(with: Data(try ExportFixtures.compactRoom("Kitchen")))
