@@ -195,15 +195,20 @@ public enum OutputFile {
     }
 
     /// Creates a new temporary file next to `path`, exclusively and never through a link:
-    /// `PATH.partial`, or `PATH.partial-XXXXXX` when that name is taken (a run killed
-    /// before it could clean up, another run writing the same output, or a planted link).
-    /// The file is registered for removal on SIGINT/SIGTERM (`TemporaryFiles`).
+    /// `PATH.partial`, or `PATH.partial-XXXXXX` when that name is taken (another run writing
+    /// the same output, or a planted link or file). The writer holds a lock on it (`flock`)
+    /// until the file is renamed into place or removed, so a `PATH.partial` nobody holds is
+    /// one a killed run left (`kill -9`, a power cut): it is removed and the name reused
+    /// (`removeIfLeftOver`). The file is registered for removal on SIGINT/SIGTERM
+    /// (`TemporaryFiles`).
     static func createExclusive(near path: String) throws(RederiveError) -> (fd: Int32, path: String) {
         let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
         let base = path + ".partial"
         var candidate = base
+        var clearedLeftOver = false
         for attempt in 0..<100 {
-            if attempt > 0 { candidate = base + "-" + randomSuffix() }
+            if attempt > 0 && !clearedLeftOver { candidate = base + "-" + randomSuffix() }
+            clearedLeftOver = false
             // Registered before it exists: a signal handled on any thread just after the file
             // appears still removes it (blocking signals on this thread would not stop another
             // thread from taking one). Forgotten at once when the name was taken: only then is
@@ -211,13 +216,42 @@ public enum OutputFile {
             TemporaryFiles.register(candidate)
             let fd = Glibc.open(candidate, flags, 0o666)
             let code = errno
-            if fd >= 0 { return (fd, candidate) }
+            if fd >= 0 {
+                // Locked, then checked to be still at the name: a run that found it in the
+                // instant before the lock took it for left over and removed it.
+                if flock(fd, LOCK_EX | LOCK_NB) == 0, sameFile(fd, candidate) { return (fd, candidate) }
+                close(fd)
+                TemporaryFiles.forget(candidate)
+                continue
+            }
             TemporaryFiles.forget(candidate)
             guard code == EEXIST || code == ELOOP else {
                 throw .io("\(path): cannot create: \(String(cString: strerror(code)))")
             }
+            if attempt == 0, code == EEXIST, removeIfLeftOver(candidate) { clearedLeftOver = true }
         }
         throw .io("\(path): cannot create a temporary file beside it (100 names taken)")
+    }
+
+    /// Removes `temporary` when a killed run of this user left it: a regular file, owned by
+    /// this user, that no writer holds locked (opened without following a link and without
+    /// blocking on a FIFO). Anything else there is left as it is. Returns whether it removed it.
+    static func removeIfLeftOver(_ temporary: String) -> Bool {
+        let fd = Glibc.open(temporary, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == geteuid(),
+            flock(fd, LOCK_EX | LOCK_NB) == 0, sameFile(fd, temporary)
+        else { return false }
+        return unlink(temporary) == 0
+    }
+
+    /// Whether `path` names (without following a link) the file open as `fd`.
+    private static func sameFile(_ fd: Int32, _ path: String) -> Bool {
+        var open = stat(), named = stat()
+        guard fstat(fd, &open) == 0, lstat(path, &named) == 0 else { return false }
+        return open.st_dev == named.st_dev && open.st_ino == named.st_ino
     }
 
     private static func randomSuffix() -> String {

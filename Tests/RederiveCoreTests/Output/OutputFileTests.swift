@@ -92,6 +92,46 @@ final class OutputFileTests: XCTestCase {
         XCTAssertEqual(fileType(out + ".partial"), S_IFLNK, "the planted link is left as it was, not removed")
     }
 
+    /// `kill -9` leaves `X.partial` behind (no handler runs): the next write of X removes it
+    /// and takes the name, instead of leaving it forever beside a `X.partial-XXXXXX` of its own.
+    func testATemporaryAKilledRunLeftIsRemovedByTheNextWrite() throws {
+        let out = dir.file("out.jsonl")
+        try "half a report\n".write(toFile: out + ".partial", atomically: false, encoding: .utf8)
+        let handle = try OutputFile.open(out)
+        XCTAssertEqual(handle.temporaryPath, out + ".partial", "the left-over name is reused")
+        try handle.write(ArraySlice("report\n".utf8))
+        try handle.commit()
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "report\n")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["out.jsonl"])
+    }
+
+    /// A temporary another writer holds (its lock), a FIFO, or another user's file at the
+    /// name is left exactly as it is; the write goes through a name of its own.
+    func testATemporaryInUseOrNotThisUsersIsLeftAlone() throws {
+        let out = dir.file("out.jsonl")
+        try "being written\n".write(toFile: out + ".partial", atomically: false, encoding: .utf8)
+        let holder = open(out + ".partial", O_RDONLY)
+        XCTAssertEqual(flock(holder, LOCK_EX), 0)
+        defer { close(holder) }
+        try OutputFile.write("report\n", to: out)
+        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "report\n")
+        XCTAssertEqual(try String(contentsOfFile: out + ".partial", encoding: .utf8), "being written\n")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted(), ["out.jsonl", "out.jsonl.partial"])
+
+        let piped = dir.file("piped.jsonl")
+        XCTAssertEqual(mkfifo(piped + ".partial", 0o600), 0)
+        try OutputFile.write("p\n", to: piped)  // neither blocks on the FIFO nor removes it
+        XCTAssertEqual(fileType(piped + ".partial"), S_IFIFO)
+
+        guard geteuid() == 0 else { return }
+        let theirs = dir.file("theirs.jsonl")
+        try "someone else's\n".write(toFile: theirs + ".partial", atomically: false, encoding: .utf8)
+        XCTAssertEqual(chown(theirs + ".partial", 65534, 65534), 0)
+        try OutputFile.write("t\n", to: theirs)
+        XCTAssertEqual(try String(contentsOfFile: theirs + ".partial", encoding: .utf8), "someone else's\n")
+    }
+
     func testAFailedWriteRemovesOnlyItsOwnTemporary() throws {
         let out = dir.file("out.txt")
         let handle = try OutputFile.open(out)
