@@ -28,6 +28,7 @@ final class PgBouncerTests: XCTestCase {
         let imported = try rederive(["import", corpus, "--db", url, "--quiet"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertEqual(try cluster.sql("SELECT count(*) FROM record", database: name), ["300"])
+        try cluster.slowSummaryWrites(database: name)
         let derived = try rederive([
             "derive", "--db", url, "--all", "--rewrite", "--processes", "2", "--workers", "1", "--batch-size", "10",
             "--quiet",

@@ -164,6 +164,18 @@ final class PostgresCluster: @unchecked Sendable {
         return out.split(separator: "\n").map(String.init)
     }
 
+    /// Makes each statement that writes summaries take 20 ms more on the server (a trigger), so
+    /// that a test of work shared by several worker processes cannot see one worker finish
+    /// every range before the others have started (a process start takes ~0.3 s here).
+    func slowSummaryWrites(url: String? = nil, database: String? = nil) throws {
+        _ = try sql(
+            """
+            CREATE FUNCTION slow_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.02); \
+            RETURN NULL; END $$;
+            CREATE TRIGGER slow_write AFTER INSERT OR UPDATE ON summary FOR EACH STATEMENT EXECUTE FUNCTION slow_write();
+            """, url: url, database: database)
+    }
+
     private func run(_ arguments: [String]) throws {
         _ = try Self.exec(runAs + arguments)
     }

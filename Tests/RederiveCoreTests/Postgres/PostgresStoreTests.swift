@@ -217,6 +217,7 @@ final class PostgresStoreTests: XCTestCase {
     /// Every record derived exactly once, whichever of the workers got its range.
     private func checkExactlyOnce(processes: Int) throws {
         XCTAssertEqual(try rederive(["import", try corpus(400), "--db", url, "--quiet"]), 0)
+        try cluster.slowSummaryWrites(url: url)
         XCTAssertEqual(
             try rederive([
                 "derive", "--db", url, "--all", "--rewrite", "--processes", "\(processes)", "--batch-size", "10",
