@@ -437,34 +437,21 @@ extension PostgresSession.Statement {
             UnsafePointer<Int32>?
         ) -> R
     ) -> R {
-        let values = binds.values
-        let lengths = values.map { Int32($0?.count ?? 0) }
-        let formats = [Int32](repeating: 1, count: values.count)
-        // Pointers into each value, valid while the arrays live (withUnsafeBufferPointer
-        // nested through a recursive helper would be deep; one flat buffer instead).
-        let total = values.reduce(0) { $0 + ($1?.count ?? 0) }
-        var flat = [UInt8]()
-        flat.reserveCapacity(total)
-        var offsets: [Int?] = []
-        for value in values {
-            if let value {
-                offsets.append(flat.count)
-                flat += value
-            } else {
-                offsets.append(nil)
-            }
-        }
-        return flat.withUnsafeBufferPointer { buffer in
+        let ranges = binds.ranges
+        let lengths = ranges.map { Int32($0?.count ?? 0) }
+        let formats = [Int32](repeating: 1, count: ranges.count)
+        // Pointers into the bindings' one buffer, valid while it lives.
+        return binds.storage.withUnsafeBufferPointer { buffer in
             let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-            let pointers: [UnsafePointer<CChar>?] = offsets.map { offset in
-                offset.map { (base + $0).assumingMemoryBound(to: CChar.self) }
+            let pointers: [UnsafePointer<CChar>?] = ranges.map { range in
+                range.map { (base + $0.lowerBound).assumingMemoryBound(to: CChar.self) }
             }
             return binds.types.withUnsafeBufferPointer { types in
                 pointers.withUnsafeBufferPointer { pointers in
                     lengths.withUnsafeBufferPointer { lengths in
                         formats.withUnsafeBufferPointer { formats in
                             body(
-                                Int32(values.count), types.baseAddress, pointers.baseAddress, lengths.baseAddress,
+                                Int32(ranges.count), types.baseAddress, pointers.baseAddress, lengths.baseAddress,
                                 formats.baseAddress)
                         }
                     }

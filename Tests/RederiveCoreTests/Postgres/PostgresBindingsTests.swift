@@ -38,3 +38,18 @@ final class PostgresBindingsTests: XCTestCase {
         XCTAssertEqual([Int64]().postgresBytes(), header(null: false, oid: 20, count: 0))
     }
 }
+
+/// Bindings keep every value in one buffer, in order, with NULL taking no bytes.
+final class PostgresBindingsStorageTests: XCTestCase {
+    func testValuesFollowEachOtherInOneBufferAndNullHasNoRange() {
+        let binds = PostgresBindings.of(Int64(5), nil, "ab", [Int32(7)])
+        XCTAssertEqual(binds.count, 4)
+        XCTAssertEqual(binds.types, [20, 0, 25, 1007])
+        let bytes = binds.ranges.map { $0.map { Array(binds.storage[$0]) } }
+        XCTAssertEqual(bytes[0], [0, 0, 0, 0, 0, 0, 0, 5])
+        XCTAssertNil(bytes[1])
+        XCTAssertEqual(bytes[2], Array("ab".utf8))
+        XCTAssertEqual(bytes[3], [Int32(7)].postgresBytes())
+        XCTAssertEqual(binds.storage.count, 8 + 2 + 28)
+    }
+}
