@@ -172,7 +172,8 @@ final class PostgresCluster: @unchecked Sendable {
             """
             CREATE FUNCTION slow_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(0.02); \
             RETURN NULL; END $$;
-            CREATE TRIGGER slow_write AFTER INSERT OR UPDATE ON summary FOR EACH STATEMENT EXECUTE FUNCTION slow_write();
+            CREATE TRIGGER slow_write AFTER INSERT OR UPDATE ON summary FOR EACH STATEMENT \
+            EXECUTE FUNCTION slow_write();
             """, url: url, database: database)
     }
 
