@@ -16,7 +16,7 @@ enum CommandLineSecrets {
     static func hide() -> Int {
         _ = CommandLine.arguments  // copied before the memory it is read from changes
         var hidden = 0
-        for index in 1..<Int(CommandLine.argc) {
+        for index in stride(from: 1, to: Int(CommandLine.argc), by: 1) {  // argc may be 0 (execve)
             guard let argument = CommandLine.unsafeArgv[index] else { continue }
             let text = String(cString: argument)
             guard let shown = shownForm(of: text) else { continue }

@@ -218,8 +218,10 @@ public enum OutputFile {
             let code = errno
             if fd >= 0 {
                 // Locked, then checked to be still at the name: a run that found it in the
-                // instant before the lock took it for left over and removed it.
-                if flock(fd, LOCK_EX | LOCK_NB) == 0, sameFile(fd, candidate) { return (fd, candidate) }
+                // instant before the lock took it for left over and removed it. A file system
+                // without locks writes unlocked (its left-overs are then never removed).
+                let locked = flock(fd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK
+                if locked, sameFile(fd, candidate) { return (fd, candidate) }
                 close(fd)
                 TemporaryFiles.forget(candidate)
                 continue

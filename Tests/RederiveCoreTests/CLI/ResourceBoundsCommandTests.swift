@@ -26,17 +26,24 @@ final class ResourceBoundsCommandTests: XCTestCase {
         try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").count
     }
 
+    /// `r` stopped with exit 4 at the default budget, after the batch that crossed it: its
+    /// report holds just over 10,000 lines, not the whole file's.
+    private func assertStoppedAtTheDefaultBudget(
+        _ r: CommandLineResult, report: String, file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        XCTAssertEqual(r.status, ExitStatus.errorBudget.rawValue, r.stderr, file: file, line: line)
+        XCTAssertTrue(r.stderr.contains("max-errors \(RunSettings.defaultMaxErrors)"), r.stderr, file: file, line: line)
+        let reported = try lines(report)
+        XCTAssertGreaterThan(reported, RunSettings.defaultMaxErrors, file: file, line: line)
+        XCTAssertLessThan(reported, 2 * RunSettings.defaultMaxErrors, file: file, line: line)
+    }
+
     func testATinyFileOfBadLinesStopsAtTheDefaultErrorBudget() throws {
         let input = try ones(500_000)
         XCTAssertLessThan(try FileManager.default.attributesOfItem(atPath: input)[.size] as? Int ?? .max, 1_000)
         let db = dir.file("s.sqlite"), report = dir.file("r.jsonl")
-        let r = try rederive(["import", input, "--db", db, "--report", report])
-        XCTAssertEqual(r.status, ExitStatus.errorBudget.rawValue, r.stderr)
-        XCTAssertTrue(r.stderr.contains("max-errors \(RunSettings.defaultMaxErrors)"), r.stderr)
-        // Stopped after the batch that crossed the budget: not 500,000 lines.
-        let reported = try lines(report)
-        XCTAssertGreaterThan(reported, RunSettings.defaultMaxErrors)
-        XCTAssertLessThan(reported, 2 * RunSettings.defaultMaxErrors)
+        try assertStoppedAtTheDefaultBudget(
+            try rederive(["import", input, "--db", db, "--report", report]), report: report)
         let ledger = try StoreInspection.int(db, "SELECT COUNT(*) FROM failure")
         XCTAssertGreaterThan(ledger, RunSettings.defaultMaxErrors)
         XCTAssertLessThan(ledger, 2 * RunSettings.defaultMaxErrors)
@@ -58,12 +65,8 @@ final class ResourceBoundsCommandTests: XCTestCase {
     func testSummarizeStopsAtTheDefaultErrorBudgetAndLeavesNothingAtOut() throws {
         let input = try ones(500_000)
         let report = dir.file("r.jsonl"), out = dir.file("s.jsonl")
-        let r = try rederive(["summarize", input, "-o", out, "--report", report])
-        XCTAssertEqual(r.status, ExitStatus.errorBudget.rawValue, r.stderr)
-        XCTAssertTrue(r.stderr.contains("max-errors \(RunSettings.defaultMaxErrors)"), r.stderr)
-        let reported = try lines(report)
-        XCTAssertGreaterThan(reported, RunSettings.defaultMaxErrors)
-        XCTAssertLessThan(reported, 2 * RunSettings.defaultMaxErrors)
+        try assertStoppedAtTheDefaultBudget(
+            try rederive(["summarize", input, "-o", out, "--report", report]), report: report)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out), "an aborted summarize leaves no output")
     }
 
