@@ -4,10 +4,12 @@ import RederiveCore
 extension PostgresStore {
     /// Records a new run. A derive joins the unfinished latest run with the same key (the
     /// same selection and deriver), whichever host started it: every process then claims
-    /// ranges of that one run. Other commands continue an unfinished run as on SQLite.
+    /// ranges of that one run. Other commands continue an unfinished run as on SQLite. With
+    /// `unlessCompleted`, a completed latest run under the key begins nothing
+    /// (`RunStart.completed(by:)`), decided under the key's advisory lock.
     package func beginRun(
         command: String, pipeline: String?, arguments: String, resumeKey: String?,
-        deriver: SummaryDeriver, allowDowngrade: Bool, rejoin: Bool = false
+        deriver: SummaryDeriver, allowDowngrade: Bool, rejoin: Bool = false, unlessCompleted: Bool = false
     ) throws(RederiveError) -> RunStart {
         try io("record the run") {
             try writer.transaction { tx in
@@ -24,6 +26,7 @@ extension PostgresStore {
                     ).rows.first {
                         let status = try row.get("status", as: String.self)
                         let id = try row.get("id", as: Int64.self)
+                        if unlessCompleted && status == RunStatus.completed.rawValue { return .completed(by: id) }
                         if status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
                             if command == "derive" || rejoin {
                                 try tx.run(

@@ -5,10 +5,11 @@ extension Store {
     /// Records a new run. With a `resumeKey`, an unfinished latest run with the same key
     /// (crashed, interrupted or aborted) is continued from its checkpoint and upper bound:
     /// by a new run that names it, or with `rejoin` by the same run, reopened (a plan's
-    /// apply stays one run, which `revert --run N` undoes whole).
+    /// apply stays one run, which `revert --run N` undoes whole). With `unlessCompleted`, a
+    /// completed latest run under the key begins nothing (`RunStart.completed(by:)`).
     package func beginRun(
         command: String, pipeline: String?, arguments: String, resumeKey: String?,
-        deriver: SummaryDeriver, allowDowngrade: Bool = false, rejoin: Bool = false
+        deriver: SummaryDeriver, allowDowngrade: Bool = false, rejoin: Bool = false, unlessCompleted: Bool = false
     ) throws(RederiveError) -> RunStart {
         do {
             return try pool.write { db in
@@ -23,6 +24,7 @@ extension Store {
                             """, arguments: [resumeKey])
                 {
                     let status: String = row["status"]
+                    if unlessCompleted && status == RunStatus.completed.rawValue { return .completed(by: row["id"]) }
                     if rejoin && status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
                         let id: Int64 = row["id"]
                         try db.execute(

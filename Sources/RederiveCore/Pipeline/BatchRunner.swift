@@ -34,9 +34,19 @@ enum BatchRunner {
             run = try recording.store.beginRun(
                 command: job.command, pipeline: settings.pipeline,
                 arguments: settings.arguments, resumeKey: recording.resumeKey,
-                deriver: job.deriver, allowDowngrade: settings.allowDowngrade, rejoin: recording.rejoin)
+                deriver: job.deriver, allowDowngrade: settings.allowDowngrade, rejoin: recording.rejoin,
+                unlessCompleted: recording.unlessCompleted)
             // A run reopened under its own id goes on from the totals it had saved.
             if let carried = run?.carried { stats = carried }
+            if let done = run, done.alreadyCompleted {
+                var report = RunReport(
+                    runID: done.runID, command: job.command, status: .completed, exitStatus: .ok,
+                    statistics: RunStatistics(), counts: [], issuesByCode: [:], newFailures: 0,
+                    summaryVersion: job.deriver.version, fingerprint: job.deriver.fingerprint, resumedFrom: nil,
+                    stopReason: nil)
+                report.note = job.completedElsewhere(by: done.runID)
+                return report
+            }
         }
         var reportPath = settings.reportPath
         if settings.reportPerRun, let path = reportPath, let run, let recording {

@@ -79,10 +79,27 @@ extension DeriveJob {
             runID: run, command: "derive", status: .completed, exitStatus: .ok, statistics: RunStatistics(),
             counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: deriver.version,
             fingerprint: deriver.fingerprint, resumedFrom: nil, stopReason: nil)
-        report.note =
-            "this plan was already applied by run \(run); nothing written "
-            + "(undo it with `rederive revert --db \(store.path) --run \(run)`)"
+        report.note = appliedNote(by: run, store: store)
         return report
+    }
+
+    /// What a run that finds the plan applied says.
+    static func appliedNote(by run: Int64, store: any DeriveSource & DeriveWriter) -> String {
+        "this plan was already applied by run \(run); nothing written "
+            + "(undo it with `rederive revert --db \(store.path) --run \(run)`)"
+    }
+
+    /// A plan's apply, or a worker of `--processes N`, that found its run completed as it was
+    /// about to join it (the check in `apply` and `run` is a moment earlier).
+    func completedElsewhere(by run: Int64) -> String {
+        config.planRunKey != nil
+            ? Self.appliedNote(by: run, store: store)
+            : Self.groupFinishedNote(by: run)
+    }
+
+    /// What a worker of `--processes N` that finds its group's run completed says.
+    static func groupFinishedNote(by run: Int64) -> String {
+        "run \(run) was finished by the other worker processes; nothing left to do"
     }
 
     /// The plan for what `preview` found on `store`, whatever its engine.

@@ -28,7 +28,7 @@ extension DeriveJob {
                 runID: done.id, command: "derive", status: .completed, exitStatus: .ok, statistics: RunStatistics(),
                 counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: config.deriver.version,
                 fingerprint: config.deriver.fingerprint, resumedFrom: nil, stopReason: nil)
-            report.note = "run \(done.id) was finished by the other worker processes; nothing left to do"
+            report.note = groupFinishedNote(by: done.id)
             return report
         }
         let report = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)

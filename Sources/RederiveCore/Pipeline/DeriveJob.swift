@@ -64,8 +64,11 @@ public final class DeriveJob: BatchJob {
         self.mode = mode
         self.deriver = config.deriver
         if case .apply = mode {
+            // A plan's apply and a worker of `--processes N` only join their run: one that
+            // completed since they looked leaves them nothing to do.
             recording = RunRecording(
-                store: store, resumeKey: config.planRunKey ?? config.runKey, rejoin: config.planRunKey != nil)
+                store: store, resumeKey: config.planRunKey ?? config.runKey, rejoin: config.planRunKey != nil,
+                unlessCompleted: config.planRunKey != nil || config.processGroup != nil)
         } else {
             recording = nil
         }

@@ -11,6 +11,9 @@ package struct RunStart: Sendable {
     /// When the run continues under its own id (`rejoin`): the counts it had saved, which
     /// its totals go on from.
     package var carried: RunStatistics?
+    /// No run was begun: the latest run under the key (`runID`) had completed, and the caller
+    /// asked only to join or continue (`RunRecording.unlessCompleted`).
+    package var alreadyCompleted = false
 
     /// Creates a start.
     package init(
@@ -19,5 +22,12 @@ package struct RunStart: Sendable {
     ) {
         (self.runID, self.resumedFrom) = (runID, resumedFrom)
         (self.checkpointSeq, self.upperBoundSeq, self.carried) = (checkpointSeq, upperBoundSeq, carried)
+    }
+
+    /// The start of nothing: run `runID`, under the same key, completed the work already.
+    package static func completed(by runID: Int64) -> RunStart {
+        var start = RunStart(runID: runID, resumedFrom: nil, checkpointSeq: nil, upperBoundSeq: nil)
+        start.alreadyCompleted = true
+        return start
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RederivePostgres
 import XCTest
 @testable import RederiveCore
 
@@ -198,6 +199,48 @@ final class PostgresStoreTests: XCTestCase {
         setenv(DeriveConfiguration.processGroupVariable, "group-test-2", 1)
         XCTAssertEqual(try rederive(derive), 0)
         XCTAssertNotEqual(try cluster.sql("SELECT count(*) FROM run", url: url), runs)
+    }
+
+    /// The late worker's check (`DeriveJob.run`) and its run start are two steps: when its
+    /// group's run completes between them, the start itself, under the key's lock, begins
+    /// nothing (it used to open an empty second run). The job is started past the check here.
+    func testAWorkerWhoseGroupFinishesAfterItsCheckBeginsNoRun() throws {
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        let store = try PostgresStore(url: url)
+        defer { store.close() }
+        var config = DeriveConfiguration(
+            selection: DeriveSelection(all: true), settings: RunSettings(arguments: "derive", showProgress: false))
+        config.processGroup = "group-test-3"
+        let first = try DeriveJob.run(config, store: store)
+        XCTAssertEqual(first.statistics.recordsRead, 32)
+        let runs = try cluster.sql("SELECT count(*) FROM run", url: url)
+        let late = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+        XCTAssertEqual(late.runID, first.runID)
+        XCTAssertEqual(late.exitStatus, .ok)
+        XCTAssertEqual(late.statistics.recordsRead, 0)
+        XCTAssertEqual(late.note, "run \(first.runID) was finished by the other worker processes; nothing left to do")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run", url: url), runs, "no second run")
+    }
+
+    /// The same for a plan's apply: a host that starts joining the plan's run after the
+    /// others completed it begins nothing and says which run applied the plan.
+    func testAPlanApplyStartingAfterThePlansRunCompletedBeginsNoRun() throws {
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        let store = try PostgresStore(url: url)
+        defer { store.close() }
+        var config = DeriveConfiguration(
+            selection: DeriveSelection(all: true), settings: RunSettings(arguments: "derive", showProgress: false))
+        config.planRunKey = "plan:test-race"
+        let applied = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+        XCTAssertEqual(applied.statistics.recordsRead, 32)
+        let runs = try cluster.sql("SELECT count(*) FROM run", url: url)
+        let late = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+        XCTAssertEqual(late.runID, applied.runID)
+        XCTAssertEqual(late.statistics.recordsRead, 0)
+        XCTAssertTrue(
+            try XCTUnwrap(late.note).hasPrefix("this plan was already applied by run \(applied.runID)"),
+            late.note ?? "")
+        XCTAssertEqual(try cluster.sql("SELECT count(*) FROM run", url: url), runs, "no second run")
     }
 
     func testImportAndDeriveMatchSQLite() throws {

@@ -26,4 +26,5 @@ final class SQLiteStoreContractTests: StoreContract {
     func testHistoryAndRevert() throws { try contractHistoryAndRevert() }
     func testExportPagingUnderChanges() throws { try contractExportPagingUnderChanges() }
     func testStaleGaugeEqualsStatus() throws { try contractStaleGaugeEqualsStatus() }
+    func testRunStartUnlessCompleted() throws { try contractRunStartUnlessCompleted() }
 }

@@ -16,7 +16,7 @@ class StoreContract: XCTestCase {
     static let scenarios = [
         "ImportDecisions", "ImportProgressMidRun", "FreshnessSQLEqualsClassification", "DeriveSelectionAndWrites",
         "NewerSummariesLeftAlone", "LedgerOpensAndClears", "HistoryAndRevert", "ExportPagingUnderChanges",
-        "StaleGaugeEqualsStatus",
+        "StaleGaugeEqualsStatus", "RunStartUnlessCompleted",
     ]
 
     var dir: TemporaryDirectory!
@@ -75,7 +75,7 @@ class StoreContract: XCTestCase {
         let deriver = SummaryDeriver()
         let run = try store.beginRun(
             command: "import", pipeline: nil, arguments: "import", resumeKey: nil, deriver: deriver,
-            allowDowngrade: allowDowngrade, rejoin: false)
+            allowDowngrade: allowDowngrade, rejoin: false, unlessCompleted: false)
         let counts = try store.writeImportBatch(
             items, runID: run.runID, deriver: deriver, allowDowngrade: allowDowngrade, progress: RunStatistics())
         var stats = RunStatistics()
@@ -184,7 +184,7 @@ class StoreContract: XCTestCase {
         let deriver = SummaryDeriver()
         let run = try store.beginRun(
             command: "import", pipeline: nil, arguments: "import", resumeKey: nil, deriver: deriver,
-            allowDowngrade: false, rejoin: false)
+            allowDowngrade: false, rejoin: false, unlessCompleted: false)
         var totals = ImportBatchCounts()
         for (index, batch) in [Array(items[..<10]), Array(items[10...])].enumerated() {
             // As `ImportJob` passes it: the run's totals before this batch.
@@ -362,6 +362,33 @@ class StoreContract: XCTestCase {
         var copy = row
         copy.record.id = "00000000-0000-4000-8000-000000000001"
         return copy
+    }
+
+    /// A start that may only join (a plan's apply, a worker of `--processes N`) begins nothing
+    /// once the latest run under its key completed, and says which run did; a plain start
+    /// under that key begins a new run, and an unfinished run is still joined or continued.
+    func contractRunStartUnlessCompleted() throws {
+        let store = try open()
+        let deriver = SummaryDeriver()
+        func start(_ key: String?, unlessCompleted: Bool, rejoin: Bool = true) throws -> RunStart {
+            try store.beginRun(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: key, deriver: deriver,
+                allowDowngrade: false, rejoin: rejoin, unlessCompleted: unlessCompleted)
+        }
+        let first = try start("plan:k", unlessCompleted: true)
+        XCTAssertFalse(first.alreadyCompleted, "no run yet under the key: one is begun")
+        let joined = try start("plan:k", unlessCompleted: true)
+        XCTAssertFalse(joined.alreadyCompleted)
+        XCTAssertEqual(joined.runID, first.runID, "an unfinished run is joined")
+        try store.finishRun(first.runID, status: .completed, exitStatus: 0, statistics: RunStatistics())
+        let runsBefore = try store.runs(resumeKey: "plan:k")
+        let late = try start("plan:k", unlessCompleted: true)
+        XCTAssertTrue(late.alreadyCompleted, "the key's run completed: nothing to join")
+        XCTAssertEqual(late.runID, first.runID)
+        XCTAssertEqual(try store.runs(resumeKey: "plan:k"), runsBefore, "no run recorded")
+        let again = try start("plan:k", unlessCompleted: false, rejoin: false)
+        XCTAssertFalse(again.alreadyCompleted)
+        XCTAssertNotEqual(again.runID, first.runID, "a plain start under the key begins a new run")
     }
 
     /// `status --json`'s stale count is the metrics file's `rederive_store_stale_records`
