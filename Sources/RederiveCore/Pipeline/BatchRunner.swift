@@ -39,13 +39,9 @@ enum BatchRunner {
             // A run reopened under its own id goes on from the totals it had saved.
             if let carried = run?.carried { stats = carried }
             if let done = run, done.alreadyCompleted {
-                var report = RunReport(
-                    runID: done.runID, command: job.command, status: .completed, exitStatus: .ok,
-                    statistics: RunStatistics(), counts: [], issuesByCode: [:], newFailures: 0,
-                    summaryVersion: job.deriver.version, fingerprint: job.deriver.fingerprint, resumedFrom: nil,
-                    stopReason: nil)
-                report.note = job.completedElsewhere(by: done.runID)
-                return report
+                return .nothingLeft(
+                    runID: done.runID, command: job.command, deriver: job.deriver,
+                    note: job.completedElsewhere(by: done.runID))
             }
         }
         var reportPath = settings.reportPath

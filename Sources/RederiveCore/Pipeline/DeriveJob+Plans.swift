@@ -75,12 +75,7 @@ extension DeriveJob {
     private static func alreadyApplied(
         by run: Int64, deriver: SummaryDeriver, store: any DeriveSource & DeriveWriter
     ) -> RunReport {
-        var report = RunReport(
-            runID: run, command: "derive", status: .completed, exitStatus: .ok, statistics: RunStatistics(),
-            counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: deriver.version,
-            fingerprint: deriver.fingerprint, resumedFrom: nil, stopReason: nil)
-        report.note = appliedNote(by: run, store: store)
-        return report
+        .nothingLeft(runID: run, command: "derive", deriver: deriver, note: appliedNote(by: run, store: store))
     }
 
     /// What a run that finds the plan applied says.

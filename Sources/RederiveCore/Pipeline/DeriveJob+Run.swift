@@ -24,12 +24,8 @@ extension DeriveJob {
             })
         {
             // A worker of `--processes N` that started after the others finished their run.
-            var report = RunReport(
-                runID: done.id, command: "derive", status: .completed, exitStatus: .ok, statistics: RunStatistics(),
-                counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: config.deriver.version,
-                fingerprint: config.deriver.fingerprint, resumedFrom: nil, stopReason: nil)
-            report.note = groupFinishedNote(by: done.id)
-            return report
+            return .nothingLeft(
+                runID: done.id, command: "derive", deriver: config.deriver, note: groupFinishedNote(by: done.id))
         }
         let report = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
         try RevertJob.logUndo(of: report, store: store)

@@ -59,6 +59,17 @@ public struct RunReport: Sendable {
         self.stopReason = stopReason
     }
 
+    /// The report of a command that found its work done by run `runID` (a plan applied, a
+    /// worker group's run finished): completed, nothing read or written, `note` says why.
+    static func nothingLeft(runID: Int64, command: String, deriver: SummaryDeriver, note: String) -> RunReport {
+        var report = RunReport(
+            runID: runID, command: command, status: .completed, exitStatus: .ok, statistics: RunStatistics(),
+            counts: [], issuesByCode: [:], newFailures: 0, summaryVersion: deriver.version,
+            fingerprint: deriver.fingerprint, resumedFrom: nil, stopReason: nil)
+        report.note = note
+        return report
+    }
+
     /// The machine-readable run summary (one JSON object).
     public func json() -> String { "{\(jsonFields.joined(separator: ","))}" }
 
