@@ -107,10 +107,10 @@ extension PostgresStore: DeriveRangeClaims {
         try reader.run(
             """
             SELECT pg_terminate_backend(a.pid) FROM pg_stat_activity a
-            JOIN derive_range r ON a.application_name = 'rederive ' || r.claimed_by
+            JOIN derive_range r ON a.application_name = $3 || r.claimed_by
             WHERE r.run_id = $1 AND r.state = 'claimed' AND r.lease_until < now() - make_interval(secs => $2)
               AND a.datname = current_database() AND a.pid <> pg_backend_pid() AND a.xact_start < r.lease_until
-            """, .of(runID, leaseSeconds))
+            """, .of(runID, leaseSeconds, Self.applicationName(worker: "")))
     }
 
     private struct LostClaim: Error {}

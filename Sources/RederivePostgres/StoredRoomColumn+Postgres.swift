@@ -5,20 +5,14 @@ extension StoredRoomColumn {
     /// typed constant when `preview` is false (`DeriveSelection.readsPreviewColumns`).
     func postgresExpression(preview: Bool) -> String {
         switch self {
-        case .seq: "record.seq"
-        case .id: "record.id"
-        case .skeleton: "raw_room.skeleton"
-        case .summaryVersion: "summary.summary_version"
-        case .fingerprint: "summary.fingerprint"
-        case .summaryJSON: "summary.summary_json"
-        case .sourceFile: "record.source_file"
-        case .sourceLine: "record.source_line"
-        case .roomName: preview ? "left(record.room_name, \(PreviewText.limit + 1))" : "''::text"
+        case .seq, .id, .skeleton, .summaryVersion, .fingerprint, .summaryJSON, .sourceFile, .sourceLine:
+            storedColumn
+        case .roomName: preview ? "left(\(storedColumn), \(PreviewText.limit + 1))" : "''::text"
         case .roomNameUTF8:
-            preview ? "substring(record.room_name_utf8 from 1 for \(PreviewText.readBytes))" : "NULL::bytea"
-        case .formatVersion: preview ? "record.source_format_version" : "0::int4"
-        case .floorAreaMethod: preview ? "summary.floor_area_method" : "NULL::text"
-        case .runID: preview ? "summary.run_id" : "NULL::int8"
+            preview ? "substring(\(storedColumn) from 1 for \(PreviewText.readBytes))" : "NULL::bytea"
+        case .formatVersion: preview ? storedColumn : "0::int4"
+        case .floorAreaMethod: preview ? storedColumn : "NULL::text"
+        case .runID: preview ? storedColumn : "NULL::int8"
         }
     }
 

@@ -5,19 +5,12 @@ extension StoredRoomColumn {
     /// constant when `preview` is false (`DeriveSelection.readsPreviewColumns`).
     func sqliteExpression(preview: Bool) -> String {
         switch self {
-        case .seq: "record.seq"
-        case .id: "record.id"
-        case .skeleton: "raw_room.skeleton"
-        case .summaryVersion: "summary.summary_version"
-        case .fingerprint: "summary.fingerprint"
-        case .summaryJSON: "summary.summary_json"
-        case .sourceFile: "record.source_file"
-        case .sourceLine: "record.source_line"
-        case .roomName: preview ? "substr(CAST(record.room_name AS BLOB), 1, \(PreviewText.readBytes))" : "''"
-        case .roomNameUTF8: "NULL"  // SQLite text holds NUL
-        case .formatVersion: preview ? "record.source_format_version" : "0"
-        case .floorAreaMethod: preview ? "summary.floor_area_method" : "NULL"
-        case .runID: preview ? "summary.run_id" : "NULL"
+        case .seq, .id, .skeleton, .summaryVersion, .fingerprint, .summaryJSON, .sourceFile, .sourceLine:
+            storedColumn
+        case .roomName: preview ? "substr(CAST(\(storedColumn) AS BLOB), 1, \(PreviewText.readBytes))" : "''"
+        case .roomNameUTF8: "NULL"  // SQLite text holds NUL: no such column
+        case .formatVersion: preview ? storedColumn : "0"
+        case .floorAreaMethod, .runID: preview ? storedColumn : "NULL"
         }
     }
 

@@ -201,15 +201,23 @@ final class PostgresStoreTests: XCTestCase {
         XCTAssertNotEqual(try cluster.sql("SELECT count(*) FROM run", url: url), runs)
     }
 
+    /// The fixtures imported into the test's database, opened in this process.
+    private func importedStore() throws -> PostgresStore {
+        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
+        return try PostgresStore(url: url)
+    }
+
+    /// `derive --all`, quietly, as a library caller configures it.
+    private static let deriveAll = DeriveConfiguration(
+        selection: DeriveSelection(all: true), settings: RunSettings(arguments: "derive", showProgress: false))
+
     /// The late worker's check (`DeriveJob.run`) and its run start are two steps: when its
     /// group's run completes between them, the start itself, under the key's lock, begins
     /// nothing (it used to open an empty second run). The job is started past the check here.
     func testAWorkerWhoseGroupFinishesAfterItsCheckBeginsNoRun() throws {
-        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
-        let store = try PostgresStore(url: url)
+        let store = try importedStore()
         defer { store.close() }
-        var config = DeriveConfiguration(
-            selection: DeriveSelection(all: true), settings: RunSettings(arguments: "derive", showProgress: false))
+        var config = Self.deriveAll
         config.processGroup = "group-test-3"
         let first = try DeriveJob.run(config, store: store)
         XCTAssertEqual(first.statistics.recordsRead, 32)
@@ -225,11 +233,9 @@ final class PostgresStoreTests: XCTestCase {
     /// The same for a plan's apply: a host that starts joining the plan's run after the
     /// others completed it begins nothing and says which run applied the plan.
     func testAPlanApplyStartingAfterThePlansRunCompletedBeginsNoRun() throws {
-        XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]), 0)
-        let store = try PostgresStore(url: url)
+        let store = try importedStore()
         defer { store.close() }
-        var config = DeriveConfiguration(
-            selection: DeriveSelection(all: true), settings: RunSettings(arguments: "derive", showProgress: false))
+        var config = Self.deriveAll
         config.planRunKey = "plan:test-race"
         let applied = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
         XCTAssertEqual(applied.statistics.recordsRead, 32)
