@@ -8,16 +8,23 @@ final class BackgroundWriter<Job: Sendable>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var error: RederiveError?
+    // Read and dropped by the writer thread only.
+    private var write: (@Sendable (Job) throws(RederiveError) -> Void)?
 
     init(write: @escaping @Sendable (Job) throws(RederiveError) -> Void) {
+        self.write = write
         let thread = Thread { [self] in
             while let job = queue.pop() {
                 if failed { continue }
-                do throws(RederiveError) { try write(job) } catch {
+                do throws(RederiveError) { try self.write?(job) } catch {
                     let failure = error
                     lock.withLock { self.error = failure }
                 }
             }
+            // Released before finish() returns, not when the thread object goes: what the write
+            // holds (an output's temporary file, removed when dropped) is then gone by the time
+            // the run reports.
+            self.write = nil
             done.signal()
         }
         thread.start()

@@ -125,6 +125,10 @@ public final class ExportJob: BatchJob {
         if status == .completed, stats.recordsDone == 0, !config.allowEmpty, config.since == nil,
             Self.holdsRecords(config.outPath)
         {
+            // Dropped here, under the lock: the batch sink holds the writer too, and the runner
+            // may release it on another thread after this throws (the test would then still
+            // find the temporary file).
+            writer?.withLock { $0 = nil }
             writer = nil
             let left = excluded > 0 ? " (\(excluded) record\(excluded == 1 ? "" : "s") left out: not fresh)" : ""
             throw .emptyOutput(
