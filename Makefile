@@ -184,18 +184,24 @@ format-check:
 # The suite and the fuzzing (make fuzz for $(FUZZ_TEST_SECONDS) s: its own build in $(FUZZ_BUILD), then
 # libFuzzer) run side by side: the suite mostly waits on the rederive processes and the PostgreSQL
 # server it starts, so on 2 cores the fuzz build and run take the idle core instead of adding
-# about 95 s after the suite. The fuzzing's output follows the suite's; either failing fails.
+# about 95 s after the suite. Either failing fails.
 # The suite runs as TEST_SHARDS processes at once (.ci/test-shards: its classes dealt out in turn;
-# TEST_SHARDS=1 is one plain swift test), make fuzz beside them.
+# TEST_SHARDS=1 is one plain swift test), make fuzz beside them. CI keeps only the output's end, so the
+# suite's log follows the fuzzing's and a summary (counts, then every failing line) comes last.
 TEST_SHARDS ?= 2
 test: deps format-check
 	$(SWIFT) build --build-tests
 	@mkdir -p $(FUZZ_BUILD); \
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) > $(FUZZ_BUILD)/test-fuzz.log 2>&1 & fuzz=$$!; \
 	echo ".ci/test-shards $(TEST_SHARDS): the suite as $(TEST_SHARDS) processes (make fuzz beside it: $(FUZZ_BUILD)/test-fuzz.log)"; \
-	.ci/test-shards $(TEST_SHARDS) $(SWIFT); tests=$$?; \
+	.ci/test-shards $(TEST_SHARDS) $(SWIFT) > $(FUZZ_BUILD)/test-suite.log 2>&1; tests=$$?; \
 	wait $$fuzz; fuzzed=$$?; \
 	echo "make fuzz FUZZ_SECONDS=$(FUZZ_TEST_SECONDS) (run beside the suite):"; cat $(FUZZ_BUILD)/test-fuzz.log; \
+	echo "the suite (.ci/test-shards $(TEST_SHARDS)):"; cat $(FUZZ_BUILD)/test-suite.log; \
+	echo "make test: summary"; \
+	grep -E "^test-shards: shard" $(FUZZ_BUILD)/test-suite.log; tail -n $$(( $(TEST_SHARDS) + 1 )) $(FUZZ_BUILD)/test-suite.log; \
+	grep -E ": error: |Fatal error|failed \(|[Ss]egmentation fault" $(FUZZ_BUILD)/test-suite.log | head -n 40; \
+	[ $$tests -eq 0 ] || echo "make test: the suite failed (exit $$tests): the lines above, $(FUZZ_BUILD)/test-suite.log"; \
 	[ $$fuzzed -eq 0 ] || echo "make test: make fuzz failed (exit $$fuzzed): $(FUZZ_BUILD)/test-fuzz.log"; \
 	[ $$tests -eq 0 ] && [ $$fuzzed -eq 0 ]
 
