@@ -34,10 +34,7 @@ struct BatchTuning: ParsableArguments {
         return o
     }
 
-    func validate() throws {
-        // The library's rule, worded for the command line ("batch-size" → "--batch-size").
-        do { try overrides.validate() } catch { throw ValidationError("--\(error)") }
-    }
+    func validate() throws { try overrides.validateAsFlags() }
 
     var control: RunControl { budget.control }
 

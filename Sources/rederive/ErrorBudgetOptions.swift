@@ -21,9 +21,8 @@ struct ErrorBudgetOptions: ParsableArguments {
     }
 
     func validate() throws {
-        // The library's rule (the same for pipeline files), worded for the command line.
         var overrides = PipelineOverrides()
         (overrides.maxErrors, overrides.maxErrorRate) = (maxErrors, maxErrorRate)
-        do { try overrides.validate() } catch { throw ValidationError("--\(error)") }
+        try overrides.validateAsFlags()
     }
 }

@@ -56,9 +56,6 @@ protocol BatchJob: AnyObject {
     /// which no record could be read); checked once every batch is committed: the run then
     /// ends `aborted` (exit 4) with this reason.
     var budgetOverrun: String? { get }
-    /// The note of a run that ended at once because run `run` under its key had completed
-    /// the work (`RunRecording.unlessCompleted`).
-    func completedElsewhere(by run: Int64) -> String
 }
 
 /// How a job's run is kept in the store's history.
@@ -70,10 +67,10 @@ struct RunRecording {
     /// Continue an unfinished predecessor as the same run (reopened, its counts carried on)
     /// rather than as a new run that names it.
     var rejoin = false
-    /// Only join or continue: when the latest run under the key has completed (other
+    /// Set: only join or continue. When the latest run under the key has completed (other
     /// processes finished a plan's apply, or their group's run, since this one looked), the
-    /// job ends at once with nothing begun (`BatchJob.completedElsewhere`).
-    var unlessCompleted = false
+    /// job ends at once with nothing begun, its report's note what this says of that run.
+    var whenCompleted: ((Int64) -> String)?
 }
 
 extension BatchJob {
@@ -84,7 +81,4 @@ extension BatchJob {
     var newFailures: Int { 0 }
     func warnings(_ stats: RunStatistics) throws(RederiveError) -> [String] { [] }
     var outputPath: String? { nil }
-    func completedElsewhere(by run: Int64) -> String {
-        "run \(run) was completed by other processes meanwhile; nothing left to do"
-    }
 }

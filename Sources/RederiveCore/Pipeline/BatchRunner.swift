@@ -35,13 +35,12 @@ enum BatchRunner {
                 command: job.command, pipeline: settings.pipeline,
                 arguments: settings.arguments, resumeKey: recording.resumeKey,
                 deriver: job.deriver, allowDowngrade: settings.allowDowngrade, rejoin: recording.rejoin,
-                unlessCompleted: recording.unlessCompleted)
+                unlessCompleted: recording.whenCompleted != nil)
             // A run reopened under its own id goes on from the totals it had saved.
             if let carried = run?.carried { stats = carried }
-            if let done = run, done.alreadyCompleted {
+            if let done = run, done.alreadyCompleted, let note = recording.whenCompleted {
                 return .nothingLeft(
-                    runID: done.runID, command: job.command, deriver: job.deriver,
-                    note: job.completedElsewhere(by: done.runID))
+                    runID: done.runID, command: job.command, deriver: job.deriver, note: note(done.runID))
             }
         }
         var reportPath = settings.reportPath

@@ -75,21 +75,14 @@ extension DeriveJob {
     private static func alreadyApplied(
         by run: Int64, deriver: SummaryDeriver, store: any DeriveSource & DeriveWriter
     ) -> RunReport {
-        .nothingLeft(runID: run, command: "derive", deriver: deriver, note: appliedNote(by: run, store: store))
+        .nothingLeft(
+            runID: run, command: "derive", deriver: deriver, note: appliedNote(by: run, storePath: store.path))
     }
 
     /// What a run that finds the plan applied says.
-    static func appliedNote(by run: Int64, store: any DeriveSource & DeriveWriter) -> String {
+    static func appliedNote(by run: Int64, storePath: String) -> String {
         "this plan was already applied by run \(run); nothing written "
-            + "(undo it with `rederive revert --db \(store.path) --run \(run)`)"
-    }
-
-    /// A plan's apply, or a worker of `--processes N`, that found its run completed as it was
-    /// about to join it (the check in `apply` and `run` is a moment earlier).
-    func completedElsewhere(by run: Int64) -> String {
-        config.planRunKey != nil
-            ? Self.appliedNote(by: run, store: store)
-            : Self.groupFinishedNote(by: run)
+            + "(undo it with `rederive revert --db \(storePath) --run \(run)`)"
     }
 
     /// What a worker of `--processes N` that finds its group's run completed says.

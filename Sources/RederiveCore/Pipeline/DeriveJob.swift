@@ -65,10 +65,20 @@ public final class DeriveJob: BatchJob {
         self.deriver = config.deriver
         if case .apply = mode {
             // A plan's apply and a worker of `--processes N` only join their run: one that
-            // completed since they looked leaves them nothing to do.
+            // completed since they looked (the check in `apply` and `run` is a moment earlier)
+            // leaves them nothing to do.
+            let path = store.path
+            let whenCompleted: ((Int64) -> String)? =
+                if config.planRunKey != nil {
+                    { Self.appliedNote(by: $0, storePath: path) }
+                } else if config.processGroup != nil {
+                    { Self.groupFinishedNote(by: $0) }
+                } else {
+                    nil
+                }
             recording = RunRecording(
                 store: store, resumeKey: config.planRunKey ?? config.runKey, rejoin: config.planRunKey != nil,
-                unlessCompleted: config.planRunKey != nil || config.processGroup != nil)
+                whenCompleted: whenCompleted)
         } else {
             recording = nil
         }

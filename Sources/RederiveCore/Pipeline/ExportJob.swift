@@ -125,11 +125,7 @@ public final class ExportJob: BatchJob {
         if status == .completed, stats.recordsDone == 0, !config.allowEmpty, config.since == nil,
             Self.holdsRecords(config.outPath)
         {
-            // Dropped here, under the lock: the batch sink holds the writer too, and the runner
-            // may release it on another thread after this throws (the test would then still
-            // find the temporary file).
-            writer?.withLock { $0 = nil }
-            writer = nil
+            dropWriter()  // its temporary file goes now, before the refusal is reported
             let left = excluded > 0 ? " (\(excluded) record\(excluded == 1 ? "" : "s") left out: not fresh)" : ""
             throw .emptyOutput(
                 "\(config.outPath) kept: it holds records and this export has none\(left); re-derive "
@@ -140,6 +136,12 @@ public final class ExportJob: BatchJob {
                 do throws(ZstdWriterError) { try file?.finish() } catch { throw .io(error.message) }
             }
         }
+        dropWriter()
+    }
+
+    /// Drops the writer (an unfinished one unlinks its temporary file), under the lock: the
+    /// batch sink holds it too.
+    private func dropWriter() {
         writer?.withLock { $0 = nil }
         writer = nil
     }

@@ -12,7 +12,7 @@ package struct RunStart: Sendable {
     /// its totals go on from.
     package var carried: RunStatistics?
     /// No run was begun: the latest run under the key (`runID`) had completed, and the caller
-    /// asked only to join or continue (`RunRecording.unlessCompleted`).
+    /// asked only to join or continue (`RunRecording.whenCompleted`).
     package var alreadyCompleted = false
 
     /// Creates a start.
