@@ -17,6 +17,7 @@ extension Store {
     /// store (random bytes, another application's database), a truncated store or one
     /// written by a newer rederive.
     public static func check(path: String, mode: OpenMode) throws(RederiveError) {
+        try refuseLink(path)
         var info = stat()
         guard stat(path, &info) == 0 else {
             if mode == .createIfMissing { return }
@@ -29,6 +30,19 @@ extension Store {
         }
         try checkHeader(path: path, size: Int64(info.st_size))
         _ = try inspectSchema(path: path)
+    }
+
+    /// Refuses a symbolic link where a store is named, dangling or not: the store, its lock and
+    /// side files would be made or written wherever the link points. Nothing is created.
+    static func refuseLink(_ path: String) throws(RederiveError) {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink(path, &buffer, buffer.count - 1)
+        let target = n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
+        throw .usage(
+            "\(path): is a symbolic link (to \(PreviewText.truncated(target))), not a store file; "
+                + "name the store file itself; nothing was done")
     }
 
     /// Refuses anything but a regular file where a store is named, untouched.

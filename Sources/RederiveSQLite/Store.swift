@@ -53,6 +53,7 @@ public final class Store: @unchecked Sendable {
         self.path = path
         self.readOnly = readOnly
         let migrator = StoreSchema.migrator
+        try Self.refuseLink(path)
         var info = stat()
         let exists = stat(path, &info) == 0
         if exists { try Self.requireRegularFile(path, info) }

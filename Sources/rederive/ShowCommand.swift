@@ -60,7 +60,11 @@ struct Show: ParsableCommand {
     func run() throws {
         StderrLogHandler.bootstrap(format: .human, level: .info)
         let status = CommandRunner.run {
-            if let svg { try OutputPathCheck.writable(svg, what: "--svg") }
+            if let svg {
+                // A read-only command never overwrites the store, its side files or lock.
+                try OutputPathCheck.writable(svg, what: "--svg")
+                try OutputPathCheck.distinct([("--svg", svg)], store: db)
+            }
             let store = try ExistingStore.open(db)
             defer { store.close() }
             let key = RecordIdentity.canonicalUUID(id) ?? id

@@ -62,34 +62,32 @@ extension ChangeReport {
     }
 
     /// Writes `changes.jsonl.zst`, `preview.json`, `preview.md` and `preview.html` into
-    /// `directory` (created when absent), each through a temporary name renamed into place,
-    /// so a reader never sees half a file; logs each path. Returns the paths.
+    /// `directory` (created when absent, never through a link at its name: `OutputFolder`),
+    /// each through a temporary name renamed into place, so a reader never sees half a file;
+    /// logs each path. Returns the paths.
     @discardableResult
     public func write(toDirectory directory: String) throws(RederiveError) -> Files {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .io("\(directory): cannot create the preview directory: \(error.localizedDescription)")
-        }
+        let folder = try OutputFolder(directory, what: "preview")
         let files = Self.files(inDirectory: directory)
         let log = Logger(label: "rederive.preview")
         if let changeList {
-            try changeList.place(at: files.changes)
+            try changeList.place(at: folder.writePath(FileName.changes), shownAs: files.changes)
         } else {
             // No list was kept: an empty one, so the directory always has the same files.
             do {
-                try ZstdWriter(path: files.changes).finish()
+                try ZstdWriter(path: folder.writePath(FileName.changes)).finish()
             } catch {
                 throw .io(error.message)
             }
         }
         log.info("wrote \(files.changes) (\(wouldChange) changed records)")
-        try AtomicFile.write(json() + "\n", to: files.json)
-        log.info("wrote \(files.json)")
-        try AtomicFile.write(markdown(), to: files.markdown)
-        log.info("wrote \(files.markdown)")
-        try AtomicFile.write(html(), to: files.html)
-        log.info("wrote \(files.html)")
+        for (name, shown, text) in [
+            (FileName.json, files.json, json() + "\n"), (FileName.markdown, files.markdown, markdown()),
+            (FileName.html, files.html, html()),
+        ] {
+            try OutputFile.write(text, to: folder.writePath(name), what: "preview", shownAs: shown)
+            log.info("wrote \(shown)")
+        }
         return files
     }
 }
