@@ -29,7 +29,7 @@ struct Rederive: ParsableCommand {
         version: RederiveVersion.description,
         subcommands: [
             Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Show.self,
-            Failures.self, Export.self, Revert.self, History.self,
+            Failures.self, Export.self, Revert.self, History.self, Health.self,
             CopyStore.self,
         ]
     )
