@@ -55,25 +55,7 @@ extension RoomDrawingPlan {
         text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
     }
 
-    /// Text for XML content or an attribute: the five special characters escaped, and the
-    /// characters XML 1.0 does not allow (controls other than tab and newlines, U+FFFE,
-    /// U+FFFF) or discourages (the other noncharacters) dropped.
-    static func text(_ content: String) -> String {
-        var out = ""
-        out.reserveCapacity(content.utf8.count)
-        for ch in content.unicodeScalars {
-            switch ch.value {
-            case 0x26: out += "&amp;"
-            case 0x3C: out += "&lt;"
-            case 0x3E: out += "&gt;"
-            case 0x22: out += "&quot;"
-            case 0x27: out += "&#39;"
-            case 0x9, 0xA, 0xD: out.unicodeScalars.append(ch)
-            case 0...0x1F, 0x7F...0x9F, 0xFDD0...0xFDEF: continue
-            case let v where v & 0xFFFE == 0xFFFE: continue
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
+    /// Text for XML content or an attribute (`MarkupText.escaped`, as the HTML reports write
+    /// it): markup escaped, control characters replaced, bidi controls and noncharacters dropped.
+    static func text(_ content: String) -> String { MarkupText.escaped(content) }
 }
