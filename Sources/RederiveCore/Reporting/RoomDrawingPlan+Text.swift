@@ -50,9 +50,11 @@ extension RoomDrawingPlan {
         return String(metres) + " m"
     }
 
-    /// `text` cut to `limit` characters (an ellipsis marks the cut).
+    /// `text` cut to `limit` Unicode scalars, an ellipsis the last of them (`PreviewText`):
+    /// by scalars, not characters, so a letter followed by 100,000 combining marks (one
+    /// character) is cut too, and what is kept is at most 4 × `limit` bytes.
     static func clipped(_ text: String, limit: Int = RoomDrawing.maxText) -> String {
-        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+        PreviewText.exceeds(text, scalars: limit) ? PreviewText.truncated(text, limit: limit - 1) : text
     }
 
     /// Text for XML content or an attribute (`MarkupText.escaped`, as the HTML reports write
