@@ -35,10 +35,13 @@ public struct ChangeTally: Sendable, Equatable {
         } else {
             counts.additions += 1
         }
-        for value in [seq, Int64(storedVersion ?? -1), Int64((stored ?? "").utf8.count), Int64(newJSON.count)] {
-            withUnsafeBytes(of: value.littleEndian) { digest.update($0) }
+        // Key, stored version and both lengths (so no two writes run together alike), then both texts.
+        let stored = stored ?? ""
+        let head = (seq, Int64(storedVersion ?? -1), Int64(stored.utf8.count), Int64(newJSON.count))
+        withUnsafeBytes(of: (head.0.littleEndian, head.1.littleEndian, head.2.littleEndian, head.3.littleEndian)) {
+            digest.update($0)
         }
-        digest.update((stored ?? "").utf8)
+        digest.update(stored.utf8)
         digest.update(newJSON)
     }
 
