@@ -54,6 +54,7 @@ extension DeriveJob {
                 PlanProgress.refusal(
                     now.tally, plan, outside: now.outside, outsideCount: now.outsideCount, resumed: !runsNow.isEmpty))
         }
+        if let wrong = PlanProgress.misdescription(now.tally, plan) { throw .refused(wrong) }
         if case .unfinished(let earlier) = stateNow {
             let text =
                 "finishing this plan's apply (run \(earlier.map(String.init).joined(separator: ", ")) stopped before "

@@ -49,6 +49,8 @@ extension DeriveJob {
         settings.reportPath = nil
         settings.showProgress = false
         let counter = TallyBox()
+        // A plan's verification checks the plan's counts per field too.
+        counter.tally.countsFields = config.planProgress != nil
         _ = try BatchRunner.run(DeriveJob(config, store: store, mode: .preview(nil, counter)), settings: settings)
         return counter
     }

@@ -48,7 +48,7 @@ public enum RoomDrawing {
 
     /// Drawn wall thickness in metres: RoomPlan gives walls no thickness (`dimensions[2]` is 0).
     static let wallThickness = 0.12
-    /// Longest label or title text kept, in characters.
+    /// Longest label or title text kept, in Unicode scalars (`RoomDrawingPlan.clipped`).
     static let maxText = 60
 
     /// The drawing of `room` as a standalone SVG document (no XML declaration, so it can also

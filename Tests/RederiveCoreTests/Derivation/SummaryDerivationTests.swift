@@ -123,6 +123,22 @@ final class SummaryDerivationTests: XCTestCase {
         XCTAssertEqual(parsed?["room_shape"] as? String, summary.roomShape)
     }
 
+    /// S08 (security review 2026-11-27): category keys are sorted by their UTF-8 bytes, not by
+    /// `String`'s `<`, which compares canonical equivalents: "e" + U+0301 reads as "é" (U+00E9),
+    /// after "f", but its bytes (65 CC 81) come before "f"'s. ASCII keys keep their order.
+    func testCategoryKeysAreSortedByTheirUTF8Bytes() throws {
+        func categories(_ keys: [String]) -> String {
+            let room = Room(
+                objects: keys.map { RoomObject(category: $0, dimensions: SIMD3(1, 1, 1), transform: .identity) })
+            let json = (try? SummaryDeriver().derive(room).get().jsonString()) ?? ""
+            guard let start = json.range(of: "\"object_categories\":"), let end = json.range(of: ",\"section_labels\"")
+            else { return json }
+            return String(json[start.upperBound..<end.lowerBound])
+        }
+        XCTAssertEqual(categories(["f", "e\u{301}", "\u{E9}x"]), "{\"e\u{301}\":1,\"f\":1,\"\u{E9}x\":1}")
+        XCTAssertEqual(categories(["z", "a\"", "M", "chair", "Z", "chair"]), #"{"M":1,"Z":1,"a\"":1,"chair":2,"z":1}"#)
+    }
+
     // MARK: Fingerprint and determinism
 
     func testFingerprintIsStableAndTracksParameters() {
