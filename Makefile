@@ -21,6 +21,7 @@
 #                   with 1 and 2 worker processes), against a throwaway local cluster
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
 #   make backfill   preview a backfill and write a plan (of backfill.yml's store, or DB=); APPLY=1 applies it
+#                   (both build the release binary first, unless REDERIVE=path names one: then nothing is built)
 #   make build-fixed  a build with a simulated calculation fix (summary v2: shortest_wall_m ignores
 #                   wall slivers under 0.25 m) in $(FIXED_BUILD_DIR), to try the backfill walkthrough
 #   make fuzz       libFuzzer over the record parser, room decoder and derivation for
@@ -46,7 +47,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev libpq-dev pkg-config postgresql pgbouncer sqlite3 zstd
 
-.PHONY: dist deb dist-build build-fixed run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
+.PHONY: given-binary dist deb dist-build build-fixed run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -94,7 +95,12 @@ run: deps
 INCOMING ?= Fixtures/exports
 DB       ?= out/nightly.sqlite
 OUT      ?= out/nightly-summaries.jsonl.zst
-nightly: build
+# The walkthrough targets build the release binary unless REDERIVE= names one: then they
+# build nothing and run that binary (make build-fixed's, .build/debug/rederive after make run).
+WALKTHROUGH_BUILD = $(if $(filter command line environment,$(origin REDERIVE)),given-binary,build)
+given-binary:
+	@[ -x "$(REDERIVE)" ] || { echo "REDERIVE=$(REDERIVE) is not an executable: build it first (make build, make build-fixed)"; exit 1; }
+nightly: $(WALKTHROUGH_BUILD)
 	@mkdir -p out
 	@# 3 (skipped records, reported) is a success, as for `make run`; any other status is named.
 	$(REDERIVE) run Pipelines/nightly.yml --input $(INCOMING) --db $(DB) --out $(OUT); s=$$?; \
@@ -108,7 +114,7 @@ nightly: build
 # if the store or the build changed since). Run again after a crash or a kill, it finishes the
 # same apply; once done, it says so and succeeds. Undo: rederive revert --run N (the apply logs N).
 BACKFILL_STORE = $(if $(filter command line environment,$(origin DB)),--db $(DB))
-backfill: build
+backfill: $(WALKTHROUGH_BUILD)
 	@[ -z "$(BACKFILL_DB)" ] || { echo "backfill: BACKFILL_DB is no longer read; use DB=$(BACKFILL_DB)"; exit 1; }
 	@[ -n "$(BACKFILL_STORE)" ] || [ -f out/demo.sqlite ] || { echo "backfill: no store at out/demo.sqlite; run 'make run' or set DB=..."; exit 1; }
 	@if [ "$(APPLY)" = 1 ]; then \

@@ -57,8 +57,11 @@ struct Show: ParsableCommand {
         if svg != nil && (raw || json) { throw ValidationError("--svg cannot be combined with --raw or --json") }
     }
 
+    /// `--log-format`, `--quiet`, `--verbose`, as every command takes them.
+    @OptionGroup var log: LogOptions
+
     func run() throws {
-        StderrLogHandler.bootstrap(format: .human, level: .info)
+        log.bootstrap()
         let status = CommandRunner.run {
             if let svg {
                 // A read-only command never overwrites the store, its side files or lock.

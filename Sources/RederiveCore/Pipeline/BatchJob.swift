@@ -52,10 +52,6 @@ protocol BatchJob: AnyObject {
     func warnings(_ stats: RunStatistics) throws(RederiveError) -> [String]
     /// The output file the job wrote, if any (logged and reported).
     var outputPath: String? { get }
-    /// Why the run is over its error budget whatever the budget's figures (an export from
-    /// which no record could be read); checked once every batch is committed: the run then
-    /// ends `aborted` (exit 4) with this reason.
-    var budgetOverrun: String? { get }
 }
 
 /// How a job's run is kept in the store's history.
@@ -74,7 +70,6 @@ struct RunRecording {
 }
 
 extension BatchJob {
-    var budgetOverrun: String? { nil }
     var issuesOutOfOrder: Bool { false }
     var progressShowsBytes: Bool { false }
     func progressFraction(_ stats: RunStatistics) -> Double? { nil }

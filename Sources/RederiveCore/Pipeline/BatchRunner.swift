@@ -50,7 +50,10 @@ enum BatchRunner {
             reportPath = RunSettings.perRunReportPath(path, runID: run.runID, storeID: storeID)
         }
         let issues: IssueReport
-        do { issues = try IssueReport(path: reportPath, buffered: job.issuesOutOfOrder) } catch { throw failed(error) }
+        do {
+            issues = try IssueReport(
+                path: reportPath, buffered: job.issuesOutOfOrder, onlyWithIssues: reportPath != settings.reportPath)
+        } catch { throw failed(error) }
         let sink: BatchSink<Job.Write>
         do { sink = try job.start(run, log: log) } catch { throw failed(error) }
 
@@ -80,9 +83,6 @@ enum BatchRunner {
             try? writer.finish()
             throw failed(error)
         }
-        // Over the budget whatever its figures (an export nothing could be read from): the rest
-        // was read and committed, but the run cannot end as a success.
-        if status == .completed, let overrun = job.budgetOverrun { (status, stopReason) = (.aborted, overrun) }
         job.cancel()
         progress.finish()
         do {
@@ -105,7 +105,7 @@ enum BatchRunner {
             counts: job.counts(stats), issuesByCode: issues.countsByCode, newFailures: job.newFailures,
             summaryVersion: job.deriver.version, fingerprint: job.deriver.fingerprint, resumedFrom: run?.resumedFrom,
             stopReason: stopReason)
-        report.reportPath = reportPath
+        report.reportPath = issues.writtenPath
         report.outputPath = status == .completed ? job.outputPath : nil
         report.warnings = warnings
         return report
