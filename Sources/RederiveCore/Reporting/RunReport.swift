@@ -73,12 +73,14 @@ public struct RunReport: Sendable {
     }
 
     /// The report of a command a signal stopped before its first write and before it began a
-    /// run (during a plan check or a max-changes count): status `interrupted`, 130/143.
-    static func stoppedBeforeWriting(command: String, deriver: SummaryDeriver, during what: String) -> RunReport {
-        let signal = RunControl.receivedSignal ?? SIGINT
+    /// run (during a plan check or a max-changes count): status `interrupted`, 130/143 (`exit`,
+    /// as `RunControl` maps the signal).
+    static func stoppedBeforeWriting(
+        command: String, deriver: SummaryDeriver, during what: String, signal: Int32, exit: ExitStatus
+    ) -> RunReport {
         let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "signal \(signal)"
         return RunReport(
-            runID: 0, command: command, status: .interrupted, exitStatus: RunControl.exitStatus(forSignal: signal),
+            runID: 0, command: command, status: .interrupted, exitStatus: exit,
             statistics: RunStatistics(), counts: [], issuesByCode: [:], newFailures: 0,
             summaryVersion: deriver.version, fingerprint: deriver.fingerprint, resumedFrom: nil,
             stopReason: "\(name) during \(what)")
