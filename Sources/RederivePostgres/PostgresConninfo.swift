@@ -22,8 +22,12 @@ enum PostgresConninfo {
         return Self.values(options)
     }
 
-    /// Whether libpq reads `text` as a connection string that holds a password (even an empty one).
-    static func holdsPassword(_ text: String) -> Bool { libpqOptions(text)?["password"] != nil }
+    /// Whether libpq reads `text` as a connection string that holds a password (even an empty
+    /// one), or a client key's (`sslpassword`).
+    static func holdsPassword(_ text: String) -> Bool {
+        guard let options = libpqOptions(text) else { return false }
+        return options["password"] != nil || options["sslpassword"] != nil
+    }
 
     /// The options the redacted form keeps, in this order, when the connection string gives
     /// them: how the server is reached and checked, none of them secret, so that a command

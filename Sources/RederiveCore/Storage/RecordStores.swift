@@ -39,6 +39,8 @@ package enum RecordStores {
         package var redact: @Sendable (_ conninfo: String) -> String
         /// Opens the store a connection string names.
         package var open: Opener
+        /// Whether a connection string holds a password (`ArgumentRedaction.holdsPassword`).
+        package var holdsPassword: @Sendable (_ text: String) -> Bool = { _ in false }
 
         /// Describes a server engine.
         package init(
@@ -70,6 +72,13 @@ package enum RecordStores {
     package static func isServerConnectionString(_ text: String) -> Bool {
         guard let engine = serverEngine.withLock({ $0 }) else { return false }
         return engine.recognizes(text)
+    }
+
+    /// Whether the registered server engine reads `text` as a connection string holding a
+    /// password (false without one).
+    package static func holdsPassword(_ text: String) -> Bool {
+        guard let engine = serverEngine.withLock({ $0 }) else { return false }
+        return engine.holdsPassword(text)
     }
 
     /// A server location's shown form, as its engine rebuilds it; without one, the scheme
@@ -122,6 +131,9 @@ package enum RecordStores {
             guard let engine = serverEngine.withLock({ $0 }) else {
                 throw .usage("\(StoreLocation(location).redacted): this build has no PostgreSQL engine")
             }
+            // Whatever authenticates the connection (the string, PGPASSWORD, ~/.pgpass) is in
+            // this process's memory from now on: no core file may keep it.
+            DumpProtection.passwordHeld()
             return try engine.open(conninfo, mode)
         }
     }
