@@ -31,8 +31,9 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     private var isClosed = false
 
     /// Registers the engine for server locations (`StoreLocation.server`): the connection
-    /// strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them, and whether one
-    /// holds a password (the CLI hides such an argument from `ps`, `CommandLineSecrets`).
+    /// strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them, whether one
+    /// holds a password (the CLI hides such an argument from `ps`, `CommandLineSecrets`), and
+    /// the warning due before connecting without verified TLS.
     package static func register() {
         var engine = RecordStores.ServerEngine(
             recognizes: { PostgresConninfo.libpqOptions($0) != nil },
@@ -41,6 +42,9 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
                 try PostgresStore(url: conninfo, readOnly: mode == .readOnly)
             })
         engine.holdsPassword = { PostgresConninfo.holdsPassword($0) }
+        engine.connectionWarning = { conninfo throws(RederiveError) in
+            try PostgresConninfo.unverifiedTLSWarning(conninfo, environment: ProcessInfo.processInfo.environment)
+        }
         RecordStores.register(server: engine)
     }
 

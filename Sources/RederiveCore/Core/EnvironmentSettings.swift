@@ -8,6 +8,8 @@ package enum EnvironmentSettings {
     package static let leaseSeconds = "REDERIVE_LEASE_SECONDS"
     /// How many times a derive range is claimed before it is marked failed.
     package static let maxAttempts = "REDERIVE_MAX_ATTEMPTS"
+    /// `off` silences the warning about a remote server reached without verified TLS.
+    package static let tlsWarning = "REDERIVE_TLS_WARNING"
     /// The token `derive --processes N` gives its workers (`DeriveConfiguration.processGroupVariable`).
     package static let processGroup = "REDERIVE_PROCESS_GROUP"
 
@@ -20,6 +22,7 @@ package enum EnvironmentSettings {
     package static func check(_ environment: [String: String]) throws(RederiveError) {
         _ = try lease(environment)
         _ = try attempts(environment)
+        _ = try warnsOfPlainConnections(environment)
         _ = try group(environment)
     }
 
@@ -39,6 +42,14 @@ package enum EnvironmentSettings {
             throw refused(maxAttempts, text, "a whole number from 1 to 1000")
         }
         return value
+    }
+
+    /// Whether to warn of a remote server reached without verified TLS (`REDERIVE_TLS_WARNING`,
+    /// `on` by default).
+    package static func warnsOfPlainConnections(_ environment: [String: String]) throws(RederiveError) -> Bool {
+        guard let text = environment[tlsWarning] else { return true }
+        guard text == "on" || text == "off" else { throw refused(tlsWarning, text, "on or off") }
+        return text == "on"
     }
 
     /// `REDERIVE_PROCESS_GROUP`, nil when unset.

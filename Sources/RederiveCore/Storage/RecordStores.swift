@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 /// Opens stores by the text that names them (`--db`, `store:`), parsed once as a
@@ -41,6 +42,9 @@ package enum RecordStores {
         package var open: Opener
         /// Whether a connection string holds a password (`ArgumentRedaction.holdsPassword`).
         package var holdsPassword: @Sendable (_ text: String) -> Bool = { _ in false }
+        /// What to warn of, once, before connecting as a connection string says (TLS that does
+        /// not verify the server, to a remote host); nil for nothing.
+        package var connectionWarning: @Sendable (_ conninfo: String) throws(RederiveError) -> String? = { _ in nil }
 
         /// Describes a server engine.
         package init(
@@ -53,6 +57,13 @@ package enum RecordStores {
 
     private static let fileEngine = Mutex<FileEngine?>(nil)
     private static let serverEngine = Mutex<ServerEngine?>(nil)
+    private static let warned = Mutex<Set<String>>([])
+
+    // Logs `warning` unless this process already did (a command may open its store twice).
+    private static func warnOnce(_ warning: String) {
+        guard warned.withLock({ $0.insert(warning).inserted }) else { return }
+        Logger(label: "rederive.store").warning("\(warning)")
+    }
 
     /// Makes file paths open with `engine` (the command line registers SQLite).
     package static func register(files engine: FileEngine) {
@@ -134,6 +145,7 @@ package enum RecordStores {
             // Whatever authenticates the connection (the string, PGPASSWORD, ~/.pgpass) is in
             // this process's memory from now on: no core file may keep it.
             DumpProtection.passwordHeld()
+            if let warning = try engine.connectionWarning(conninfo) { warnOnce(warning) }
             return try engine.open(conninfo, mode)
         }
     }

@@ -31,6 +31,11 @@ final class EnvironmentSettingsTests: XCTestCase {
             XCTAssertTrue(refusal(["REDERIVE_MAX_ATTEMPTS": bad])?.contains("1 to 1000") ?? false, bad)
         }
         XCTAssertEqual(try EnvironmentSettings.attempts(["REDERIVE_MAX_ATTEMPTS": "5"]), 5)
+        for bad in ["", "yes", "OFF", "0"] {
+            XCTAssertTrue(refusal(["REDERIVE_TLS_WARNING": bad])?.contains("on or off") ?? false, bad)
+        }
+        XCTAssertFalse(try EnvironmentSettings.warnsOfPlainConnections(["REDERIVE_TLS_WARNING": "off"]))
+        XCTAssertTrue(try EnvironmentSettings.warnsOfPlainConnections([:]))
         for bad in ["", "a b", "x;rm", String(repeating: "a", count: 129), "\u{1B}[2J"] {
             let message = refusal(["REDERIVE_PROCESS_GROUP": bad])
             XCTAssertTrue(message?.contains("REDERIVE_PROCESS_GROUP") ?? false, bad)
