@@ -30,30 +30,30 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     private let closed = NSLock()
     private var isClosed = false
 
-    /// Whether libpq reads `text` as a connection string holding a password (the CLI hides
-    /// such an argument from `ps`, `CommandLineSecrets`).
-    package static func holdsPassword(_ text: String) -> Bool { PostgresConninfo.holdsPassword(text) }
-
-    /// The redacted form of a connection string (`postgres://user@host:port/dbname`).
-    package static func redacted(_ conninfo: String) -> String { PostgresConninfo.redact(conninfo) }
-
     /// Registers the engine for server locations (`StoreLocation.server`): the connection
-    /// strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them.
+    /// strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them, whether one
+    /// holds a password (the CLI hides such an argument from `ps`, `CommandLineSecrets`), and
+    /// the warning due before connecting without verified TLS.
     package static func register() {
-        RecordStores.register(
-            server: RecordStores.ServerEngine(
-                recognizes: { PostgresConninfo.libpqOptions($0) != nil },
-                redact: { PostgresConninfo.redact($0) },
-                open: { conninfo, mode throws(RederiveError) in
-                    try PostgresStore(url: conninfo, readOnly: mode == .readOnly)
-                }))
+        var engine = RecordStores.ServerEngine(
+            recognizes: { PostgresConninfo.libpqOptions($0) != nil },
+            redact: { PostgresConninfo.redact($0) },
+            open: { conninfo, mode throws(RederiveError) in
+                try PostgresStore(url: conninfo, readOnly: mode == .readOnly)
+            })
+        engine.holdsPassword = { PostgresConninfo.holdsPassword($0) }
+        engine.connectionWarning = { conninfo throws(RederiveError) in
+            try PostgresConninfo.unverifiedTLSWarning(conninfo, environment: ProcessInfo.processInfo.environment)
+        }
+        RecordStores.register(server: engine)
     }
 
     /// Opens the store at `url` (any libpq connection string), creating its schema when the
     /// database has none and bringing
     /// it up to date (unless `readOnly`). A schema with migrations this build does not know
     /// is refused before anything is written. `leaseSeconds` and `maxAttempts` default to
-    /// `REDERIVE_LEASE_SECONDS` and `REDERIVE_MAX_ATTEMPTS` from the environment, else 60 s and 3.
+    /// `REDERIVE_LEASE_SECONDS` and `REDERIVE_MAX_ATTEMPTS` from the environment (checked by
+    /// `EnvironmentSettings`: a bad value is a usage error), else 60 s and 3.
     package init(
         url: String, readOnly: Bool = false, leaseSeconds: Double? = nil, maxAttempts: Int? = nil
     ) throws(RederiveError) {
@@ -61,8 +61,10 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         path = PostgresConninfo.redact(url)
         conninfo = url
         self.readOnly = readOnly
-        self.leaseSeconds = leaseSeconds ?? environment["REDERIVE_LEASE_SECONDS"].flatMap(Double.init) ?? 60
-        self.maxAttempts = max(1, maxAttempts ?? environment["REDERIVE_MAX_ATTEMPTS"].flatMap(Int.init) ?? 3)
+        let leaseFromEnvironment = try EnvironmentSettings.lease(environment)
+        let attemptsFromEnvironment = try EnvironmentSettings.attempts(environment)
+        self.leaseSeconds = leaseSeconds ?? leaseFromEnvironment ?? 60
+        self.maxAttempts = max(1, maxAttempts ?? attemptsFromEnvironment ?? 3)
         workerName = "\(ProcessInfo.processInfo.hostName):\(getpid())"
         guard path != StoreLocation.unparsable else {
             throw .usage(

@@ -64,11 +64,15 @@ struct Rederive: ParsableCommand {
         // batch buffers stay resident across them (peak memory, not speed, is what this buys).
         _ = mallopt(-8 /* M_ARENA_MAX */, 2)
         #endif
-        // Before anything else: a password on the command line is visible to every local user.
-        CommandLineSecrets.hide()
-        // The core knows no engine: the two this build has register here.
+        // The core knows no engine: the two this build has register here (first: which
+        // argument is a connection string is the engine's to say).
         Store.register()
         PostgresStore.register()
+        // Before anything else: a password on the command line is visible to every local user,
+        // and one held in memory must not reach a core file.
+        if CommandLineSecrets.hide() > 0 || !(ProcessInfo.processInfo.environment["PGPASSWORD"] ?? "").isEmpty {
+            DumpProtection.passwordHeld()
+        }
         // Until a command routes signals to a clean stop, a signal removes its temporary files.
         TemporaryFiles.installSignalCleanup()
         do {

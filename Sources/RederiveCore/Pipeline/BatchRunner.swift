@@ -33,7 +33,7 @@ enum BatchRunner {
         if let recording {
             run = try recording.store.beginRun(
                 command: job.command, pipeline: settings.pipeline,
-                arguments: settings.arguments, resumeKey: recording.resumeKey,
+                arguments: ArgumentRedaction.scrubbed(settings.arguments), resumeKey: recording.resumeKey,
                 deriver: job.deriver, allowDowngrade: settings.allowDowngrade, rejoin: recording.rejoin,
                 unlessCompleted: recording.whenCompleted != nil)
             // A run reopened under its own id goes on from the totals it had saved.

@@ -1,3 +1,4 @@
+import Logging
 import Synchronization
 
 /// Opens stores by the text that names them (`--db`, `store:`), parsed once as a
@@ -39,6 +40,11 @@ package enum RecordStores {
         package var redact: @Sendable (_ conninfo: String) -> String
         /// Opens the store a connection string names.
         package var open: Opener
+        /// Whether a connection string holds a password (`ArgumentRedaction.holdsPassword`).
+        package var holdsPassword: @Sendable (_ text: String) -> Bool = { _ in false }
+        /// What to warn of, once, before connecting as a connection string says (TLS that does
+        /// not verify the server, to a remote host); nil for nothing.
+        package var connectionWarning: @Sendable (_ conninfo: String) throws(RederiveError) -> String? = { _ in nil }
 
         /// Describes a server engine.
         package init(
@@ -51,6 +57,13 @@ package enum RecordStores {
 
     private static let fileEngine = Mutex<FileEngine?>(nil)
     private static let serverEngine = Mutex<ServerEngine?>(nil)
+    private static let warned = Mutex<Set<String>>([])
+
+    // Logs `warning` unless this process already did (a command may open its store twice).
+    private static func warnOnce(_ warning: String) {
+        guard warned.withLock({ $0.insert(warning).inserted }) else { return }
+        Logger(label: "rederive.store").warning("\(warning)")
+    }
 
     /// Makes file paths open with `engine` (the command line registers SQLite).
     package static func register(files engine: FileEngine) {
@@ -70,6 +83,13 @@ package enum RecordStores {
     package static func isServerConnectionString(_ text: String) -> Bool {
         guard let engine = serverEngine.withLock({ $0 }) else { return false }
         return engine.recognizes(text)
+    }
+
+    /// Whether the registered server engine reads `text` as a connection string holding a
+    /// password (false without one).
+    package static func holdsPassword(_ text: String) -> Bool {
+        guard let engine = serverEngine.withLock({ $0 }) else { return false }
+        return engine.holdsPassword(text)
     }
 
     /// A server location's shown form, as its engine rebuilds it; without one, the scheme
@@ -122,6 +142,10 @@ package enum RecordStores {
             guard let engine = serverEngine.withLock({ $0 }) else {
                 throw .usage("\(StoreLocation(location).redacted): this build has no PostgreSQL engine")
             }
+            // Whatever authenticates the connection (the string, PGPASSWORD, ~/.pgpass) is in
+            // this process's memory from now on: no core file may keep it.
+            DumpProtection.passwordHeld()
+            if let warning = try engine.connectionWarning(conninfo) { warnOnce(warning) }
             return try engine.open(conninfo, mode)
         }
     }
