@@ -27,4 +27,7 @@ final class SQLiteStoreContractTests: StoreContract {
     func testExportPagingUnderChanges() throws { try contractExportPagingUnderChanges() }
     func testStaleGaugeEqualsStatus() throws { try contractStaleGaugeEqualsStatus() }
     func testRunStartUnlessCompleted() throws { try contractRunStartUnlessCompleted() }
+    func testRunStartReopensWithSavedTotals() throws { try contractRunStartReopensWithSavedTotals() }
+    func testRunStartWhereRunsAreShared() throws { try contractRunStartWhereRunsAreShared() }
+    func testSelectionPredicate() throws { try contractSelectionPredicate() }
 }
