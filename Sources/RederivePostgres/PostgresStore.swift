@@ -37,13 +37,17 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     /// The redacted form of a connection string (`postgres://user@host:port/dbname`).
     package static func redacted(_ conninfo: String) -> String { PostgresConninfo.redact(conninfo) }
 
-    /// Registers the engine for server locations (`StoreLocation.server`): the connection
-    /// strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them.
+    /// Registers the engine for server locations: `postgres://` and `postgresql://` URIs
+    /// (their passwords' `@` repaired, `PostgresConninfo.encodingEarlierAts`) and the other
+    /// connection strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them;
+    /// its processes share a derive by claiming ranges.
     package static func register() {
         RecordStores.register(
-            server: RecordStores.ServerEngine(
+            StoreEngine(
+                name: "PostgreSQL", schemes: ["postgres", "postgresql"], capabilities: .init(sharedRangeClaims: true),
                 recognizes: { PostgresConninfo.libpqOptions($0) != nil },
-                redact: { PostgresConninfo.redact($0) },
+                normalize: { PostgresConninfo.encodingEarlierAts($0) }, redact: { PostgresConninfo.redact($0) },
+                holdsPassword: { PostgresConninfo.holdsPassword($0) },
                 open: { conninfo, mode throws(RederiveError) in
                     try PostgresStore(url: conninfo, readOnly: mode == .readOnly)
                 }))
@@ -64,7 +68,7 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         self.leaseSeconds = leaseSeconds ?? environment["REDERIVE_LEASE_SECONDS"].flatMap(Double.init) ?? 60
         self.maxAttempts = max(1, maxAttempts ?? environment["REDERIVE_MAX_ATTEMPTS"].flatMap(Int.init) ?? 3)
         workerName = "\(ProcessInfo.processInfo.hostName):\(getpid())"
-        guard path != StoreLocation.unparsable else {
+        guard path != PostgresConninfo.unparsable else {
             throw .usage(
                 "\(path): not a connection string libpq reads (postgres://user@host:port/dbname or "
                     + "host=… dbname=…)")
