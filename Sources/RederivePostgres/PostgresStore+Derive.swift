@@ -142,9 +142,9 @@ extension PostgresStore {
     /// statements need the open entries read first).
     func deriveBatch(
         _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver
-    ) -> (summaries: [PostgresSession.Statement], ledger: LedgerBatch, now: String) {
+    ) -> (summaries: [PostgresSession.Statement], ledger: PostgresLedgerBatch, now: String) {
         var summaries: [SummaryWrite] = []
-        var ledger = LedgerBatch()
+        var ledger = PostgresLedgerBatch()
         for write in writes {
             switch write {
             case .summary(let seq, let id, let summary, let json, let replacing):

@@ -83,7 +83,7 @@ extension Store {
     ) throws(RederiveError) -> Int {
         try writeBatch { db in
             let now = Store.now()
-            var ledger = try LedgerBatch(self, db, runID: runID, now: now)
+            var ledger = try SQLiteLedgerBatch(self, db, runID: runID, now: now)
             // What the batch replaces goes to the history in one statement, before the
             // summaries change (one B-tree walk instead of one statement per record).
             let replacedSeqs: [Int64] = writes.compactMap {
