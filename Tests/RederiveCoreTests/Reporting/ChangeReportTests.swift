@@ -364,6 +364,8 @@ final class ChangeReportTests: XCTestCase {
         let out = dir.file("nested/preview")
         let r = mixedReport()
         let paths = try r.write(toDirectory: out)
+        XCTAssertEqual(ChangeReport.renderers.map(\.fileName), ["preview.json", "preview.md", "preview.html"])
+        XCTAssertEqual(paths.all, [out + "/changes.jsonl.zst"] + ["json", "md", "html"].map { out + "/preview." + $0 })
         XCTAssertEqual(paths.markdown, out + "/preview.md")
         XCTAssertEqual(paths.json, out + "/preview.json")
         XCTAssertEqual(paths.html, out + "/preview.html")
@@ -372,7 +374,7 @@ final class ChangeReportTests: XCTestCase {
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: paths.json))))
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: out).sorted(),
-            ["changes.jsonl.zst", "preview.html", "preview.json", "preview.md"],
+            ([ChangeReport.FileName.changes] + ChangeReport.renderers.map(\.fileName)).sorted(),
             "no temporary file left")
         // Writing again replaces the files.
         try ChangeCollector().report().write(toDirectory: out)
