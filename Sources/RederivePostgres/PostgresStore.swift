@@ -15,6 +15,8 @@ import RederiveCore
 package final class PostgresStore: RecordStore, @unchecked Sendable {
     /// The location's redacted form (`StoreLocation.redacted`: no password).
     package let path: String
+    /// The summary columns this build added after the first schema (`SummaryColumn.additions`).
+    private let additions: [SummaryColumnAddition]
     /// Whether the store was opened read-only (nothing written, nothing migrated).
     package let readOnly: Bool
     /// How long a claimed range stays this process's without a commit (seconds).
@@ -58,9 +60,13 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     /// it up to date (unless `readOnly`). A schema with migrations this build does not know
     /// is refused before anything is written. `leaseSeconds` and `maxAttempts` default to
     /// `REDERIVE_LEASE_SECONDS` and `REDERIVE_MAX_ATTEMPTS` from the environment, else 60 s and 3.
+    /// `additions`: the summary columns this build added (`SummaryColumn.additions`; a test
+    /// names a build one column ahead).
     package init(
-        url: String, readOnly: Bool = false, leaseSeconds: Double? = nil, maxAttempts: Int? = nil
+        url: String, readOnly: Bool = false, leaseSeconds: Double? = nil, maxAttempts: Int? = nil,
+        additions: [SummaryColumnAddition] = SummaryColumn.additions
     ) throws(RederiveError) {
+        self.additions = additions
         let environment = ProcessInfo.processInfo.environment
         path = PostgresConninfo.redact(url)
         conninfo = url
@@ -116,7 +122,8 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     // Refuses a newer schema (read only), then applies the missing migrations in one
     // transaction under an advisory lock, so processes opening a new store at once create it once.
     private func migrate() throws(RederiveError) {
-        let known = PostgresSchema.names
+        let migrations = PostgresSchema.migrations(adding: additions)
+        let known = migrations.map(\.name)
         let applied: [String]
         do {
             let exists =
@@ -151,7 +158,10 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
                     + "Use a newer rederive (this is rederive \(RederiveVersion.release)); nothing was modified.")
         }
         let missing = Set(known).subtracting(applied)
-        if missing.isEmpty || (readOnly && !applied.isEmpty && missing.isSubset(of: PostgresSchema.readerNeutral)) {
+        if missing.isEmpty
+            || (readOnly && !applied.isEmpty
+                && missing.isSubset(of: PostgresSchema.readerNeutral.union(additions.map(\.migrationName))))
+        {
             if readOnly {
                 reader.readOnly = true
                 writer.readOnly = true
@@ -174,7 +184,7 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
                 )
                 let done = Set(
                     try tx.run("SELECT name FROM schema_migration").rows.map { try $0.decode(String.self) })
-                for migration in PostgresSchema.migrations where !done.contains(migration.name) {
+                for migration in migrations where !done.contains(migration.name) {
                     // The extended protocol takes one statement at a time.
                     for statement in migration.sql.components(separatedBy: ";\n")
                     where statement.split(separator: "\n").contains(where: { !$0.hasPrefix("--") && !$0.isEmpty }) {
