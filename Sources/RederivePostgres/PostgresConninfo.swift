@@ -68,7 +68,7 @@ enum PostgresConninfo {
     }
 
     static func redact(_ conninfo: String) -> String {
-        guard let given = libpqOptions(conninfo) else { return StoreLocation.unparsable }
+        guard let given = libpqOptions(conninfo) else { return unparsable }
         // A service file may set what the text leaves out: only what is given is shown then.
         let service =
             given["service"] ?? (given["host"] == nil ? ProcessInfo.processInfo.environment["PGSERVICE"] : nil)
@@ -85,7 +85,7 @@ enum PostgresConninfo {
             .map { $0.isEmpty ? defaultPort : String($0) }
         guard ports.allSatisfy({ $0.isEmpty && service != nil || Int($0).map { (1...65535).contains($0) } ?? false }),
             !hosts.contains(where: { $0.contains("@") })
-        else { return StoreLocation.unparsable }
+        else { return unparsable }
         let user = (options["user"] ?? "").addingPercentEncoding(withAllowedCharacters: .urlUserAllowed) ?? ""
         let database =
             (options["dbname"] ?? options["user"] ?? "")
@@ -110,5 +110,21 @@ enum PostgresConninfo {
         let user_ = user.isEmpty ? "" : user + "@"
         return "postgres://\(user_)\(shown.joined(separator: ","))/\(database)"
             + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    }
+
+    /// What a connection string libpq does not parse shows as.
+    static let unparsable = "postgres://(a connection string that does not parse; not shown)"
+
+    /// A URI whose password holds an unencoded `@` (`postgres://u:p@ss@host/db`): libpq takes
+    /// the first `@` as the end of the user part (and `ss@host` as the host, showing a piece
+    /// of the password in its messages); the last `@` before the path ends it, as URL parsers
+    /// read it, so the earlier ones are percent-encoded.
+    static func encodingEarlierAts(_ uri: String) -> String {
+        guard let start = uri.range(of: "://")?.upperBound else { return uri }
+        let end = uri[start...].firstIndex { $0 == "/" || $0 == "?" } ?? uri.endIndex
+        let authority = uri[start..<end]
+        guard let last = authority.lastIndex(of: "@"), authority[..<last].contains("@") else { return uri }
+        let user = authority[..<last].replacingOccurrences(of: "@", with: "%40")
+        return String(uri[..<start]) + user + String(uri[last...])
     }
 }

@@ -15,6 +15,8 @@ import RederiveCore
 package final class PostgresStore: RecordStore, @unchecked Sendable {
     /// The location's redacted form (`StoreLocation.redacted`: no password).
     package let path: String
+    /// The summary columns this build added after the first schema (`SummaryColumn.additions`).
+    private let additions: [SummaryColumnAddition]
     /// Whether the store was opened read-only (nothing written, nothing migrated).
     package let readOnly: Bool
     /// How long a claimed range stays this process's without a commit (seconds).
@@ -30,22 +32,25 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     private let closed = NSLock()
     private var isClosed = false
 
-    /// Registers the engine for server locations (`StoreLocation.server`): the connection
-    /// strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them, whether one
-    /// holds a password (the CLI hides such an argument from `ps`, `CommandLineSecrets`), and
-    /// the warning due before connecting without verified TLS.
+    /// Registers the engine for server locations: `postgres://` and `postgresql://` URIs
+    /// (their passwords' `@` repaired, `PostgresConninfo.encodingEarlierAts`) and the other
+    /// connection strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them;
+    /// its processes share a derive by claiming ranges; it warns, once, before connecting
+    /// without verified TLS to another host.
     package static func register() {
-        var engine = RecordStores.ServerEngine(
-            recognizes: { PostgresConninfo.libpqOptions($0) != nil },
-            redact: { PostgresConninfo.redact($0) },
-            open: { conninfo, mode throws(RederiveError) in
-                try PostgresStore(url: conninfo, readOnly: mode == .readOnly)
-            })
-        engine.holdsPassword = { PostgresConninfo.holdsPassword($0) }
+        var engine =
+            StoreEngine(
+                name: "PostgreSQL", schemes: ["postgres", "postgresql"], capabilities: .init(sharedRangeClaims: true),
+                recognizes: { PostgresConninfo.libpqOptions($0) != nil },
+                normalize: { PostgresConninfo.encodingEarlierAts($0) }, redact: { PostgresConninfo.redact($0) },
+                holdsPassword: { PostgresConninfo.holdsPassword($0) },
+                open: { conninfo, mode throws(RederiveError) in
+                    try PostgresStore(url: conninfo, readOnly: mode == .readOnly)
+                })
         engine.connectionWarning = { conninfo throws(RederiveError) in
             try PostgresConninfo.unverifiedTLSWarning(conninfo, environment: ProcessInfo.processInfo.environment)
         }
-        RecordStores.register(server: engine)
+        RecordStores.register(engine)
     }
 
     /// Opens the store at `url` (any libpq connection string), creating its schema when the
@@ -54,9 +59,13 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     /// is refused before anything is written. `leaseSeconds` and `maxAttempts` default to
     /// `REDERIVE_LEASE_SECONDS` and `REDERIVE_MAX_ATTEMPTS` from the environment (checked by
     /// `EnvironmentSettings`: a bad value is a usage error), else 60 s and 3.
+    /// `additions`: the summary columns this build added (`SummaryColumn.additions`; a test
+    /// names a build one column ahead).
     package init(
-        url: String, readOnly: Bool = false, leaseSeconds: Double? = nil, maxAttempts: Int? = nil
+        url: String, readOnly: Bool = false, leaseSeconds: Double? = nil, maxAttempts: Int? = nil,
+        additions: [SummaryColumnAddition] = SummaryColumn.additions
     ) throws(RederiveError) {
+        self.additions = additions
         let environment = ProcessInfo.processInfo.environment
         path = PostgresConninfo.redact(url)
         conninfo = url
@@ -66,7 +75,7 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         self.leaseSeconds = leaseSeconds ?? leaseFromEnvironment ?? 60
         self.maxAttempts = max(1, maxAttempts ?? attemptsFromEnvironment ?? 3)
         workerName = "\(ProcessInfo.processInfo.hostName):\(getpid())"
-        guard path != StoreLocation.unparsable else {
+        guard path != PostgresConninfo.unparsable else {
             throw .usage(
                 "\(path): not a connection string libpq reads (postgres://user@host:port/dbname or "
                     + "host=… dbname=…)")
@@ -114,7 +123,8 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     // Refuses a newer schema (read only), then applies the missing migrations in one
     // transaction under an advisory lock, so processes opening a new store at once create it once.
     private func migrate() throws(RederiveError) {
-        let known = PostgresSchema.names
+        let migrations = PostgresSchema.migrations(adding: additions)
+        let known = migrations.map(\.name)
         let applied: [String]
         do {
             let exists =
@@ -149,7 +159,10 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
                     + "Use a newer rederive (this is rederive \(RederiveVersion.release)); nothing was modified.")
         }
         let missing = Set(known).subtracting(applied)
-        if missing.isEmpty || (readOnly && !applied.isEmpty && missing.isSubset(of: PostgresSchema.readerNeutral)) {
+        if missing.isEmpty
+            || (readOnly && !applied.isEmpty
+                && missing.isSubset(of: PostgresSchema.readerNeutral.union(additions.map(\.migrationName))))
+        {
             if readOnly {
                 reader.readOnly = true
                 writer.readOnly = true
@@ -172,7 +185,7 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
                 )
                 let done = Set(
                     try tx.run("SELECT name FROM schema_migration").rows.map { try $0.decode(String.self) })
-                for migration in PostgresSchema.migrations where !done.contains(migration.name) {
+                for migration in migrations where !done.contains(migration.name) {
                     // The extended protocol takes one statement at a time.
                     for statement in migration.sql.components(separatedBy: ";\n")
                     where statement.split(separator: "\n").contains(where: { !$0.hasPrefix("--") && !$0.isEmpty }) {

@@ -9,6 +9,14 @@ struct KeysetFilter {
     /// The conditions' arguments, in the order of their placeholders.
     private(set) var arguments: StatementArguments = []
 
+    /// No condition yet.
+    init() {}
+
+    /// Conditions already rendered (each starting with ` AND `) with their arguments.
+    init(conditions: String, _ arguments: StatementArguments) {
+        (sql, self.arguments) = (conditions, arguments)
+    }
+
     /// Adds `condition` (an SQL expression) with the arguments of its placeholders.
     mutating func and(_ condition: String, _ arguments: StatementArguments = []) {
         sql += " AND " + condition

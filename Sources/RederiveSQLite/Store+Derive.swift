@@ -3,38 +3,14 @@ import GRDB
 import RederiveCore
 
 extension Store {
-    // The WHERE clause (after the keyset bounds) and its arguments for a selection: the
-    // stale records are `SummaryFreshness.derived(allowDowngrade:)` (a newer summary only
-    // when the run may downgrade it).
+    // The WHERE clause after the keyset bounds: the core's rule, rendered in this dialect.
     private func filter(
         _ selection: DeriveSelection, deriver: SummaryDeriver,
         allowDowngrade: Bool
     ) -> KeysetFilter {
-        var filter = KeysetFilter()
-        // A plan's apply also visits what its own earlier runs wrote (no longer stale).
-        let orWritten = selection.writtenAfterRun == nil ? "" : " OR summary.run_id > ?"
-        let runArguments: StatementArguments = selection.writtenAfterRun.map { [$0] } ?? []
-        if selection.retryFailed {
-            let stages = [RecordIssue.Stage.decode, .derive].map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            filter.and(
-                "(record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL AND stage IN (\(stages)))"
-                    + orWritten + ")", runArguments)
-        } else if !selection.all {
-            filter.and(
-                freshness: SummaryFreshness.derived(allowDowngrade: allowDowngrade), deriver: deriver,
-                orElse: orWritten, runArguments)
-        }
-        if let ids = selection.ids {
-            let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }
-            filter.and(
-                "record.id IN (\(canonical.map { _ in "?" }.joined(separator: ",")))", StatementArguments(canonical))
-        }
-        if let since = selection.sinceUTC {
-            // Compare instants, not text: stored times omit a zero fraction ("…:00Z" sorts
-            // after "…:00.500Z" as text).
-            filter.and("julianday(record.stored_at) >= julianday(?)", [since])
-        }
-        return filter
+        var arguments = SQLiteArguments()
+        let sql = SelectionPredicate(selection, deriver: deriver, allowDowngrade: allowDowngrade).render(&arguments)
+        return KeysetFilter(conditions: sql, arguments.arguments)
     }
 
     /// The highest record key now: a run never goes past it, so rows added meanwhile wait
@@ -107,7 +83,7 @@ extension Store {
     ) throws(RederiveError) -> Int {
         try writeBatch { db in
             let now = Store.now()
-            var ledger = try LedgerBatch(self, db, runID: runID, now: now)
+            var ledger = try SQLiteLedgerBatch(self, db, runID: runID, now: now)
             // What the batch replaces goes to the history in one statement, before the
             // summaries change (one B-tree walk instead of one statement per record).
             let replacedSeqs: [Int64] = writes.compactMap {

@@ -13,7 +13,7 @@ extension Store {
         try writeBatch { db in
             var counts = ImportBatchCounts()
             let now = Store.now()
-            var ledger = try LedgerBatch(self, db, runID: runID, now: now)
+            var ledger = try SQLiteLedgerBatch(self, db, runID: runID, now: now)
             for item in items {
                 switch item {
                 case .row(let row):

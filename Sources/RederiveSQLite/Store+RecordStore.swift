@@ -7,11 +7,12 @@ extension Store: RecordStore {
     /// SQLite runs one writing process per store (`RunLock`): nothing to claim.
     package var rangeClaims: (any DeriveRangeClaims)? { nil }
 
-    /// Registers the engine for store files (a location that is a path, not a URL), with its
-    /// schema for `rederive --version`. The command line calls it at start-up.
+    /// Registers the engine for store files (a location no other engine reads: a path),
+    /// with its schema for `rederive --version`. The command line calls it at start-up.
     package static func register() {
         RecordStores.register(
-            files: RecordStores.FileEngine(
+            StoreEngine(
+                name: "SQLite", capabilities: .init(localFile: true, singleWriterLockFile: true),
                 schemaVersion: schemaVersion,
                 check: { path, mode throws(RederiveError) in try Store.check(path: path, mode: mode) },
                 open: { path, mode throws(RederiveError) in try Store(path: path, mode: mode) }))

@@ -2,58 +2,31 @@ import GRDB
 import RederiveCore
 
 extension Store {
-    /// Records a new run. With a `resumeKey`, an unfinished latest run with the same key
-    /// (crashed, interrupted or aborted) is continued from its checkpoint and upper bound:
-    /// by a new run that names it, or with `rejoin` by the same run, reopened (a plan's
-    /// apply stays one run, which `revert --run N` undoes whole). With `unlessCompleted`, a
-    /// completed latest run under the key begins nothing (`RunStart.completed(by:)`).
-    package func beginRun(
-        command: String, pipeline: String?, arguments: String, resumeKey: String?,
-        deriver: SummaryDeriver, allowDowngrade: Bool = false, rejoin: Bool = false, unlessCompleted: Bool = false
-    ) throws(RederiveError) -> RunStart {
+    /// Records a run as the core's `RunStartPlan` decides (one process writes at a time
+    /// here: a run left `running` crashed, and a derive continues it as a new run).
+    package func beginRun(_ request: RunStartRequest) throws(RederiveError) -> RunStart {
         do {
             return try pool.write { db in
-                var resumed: Int64?
-                var checkpoint: Int64?
-                var upper: Int64?
-                if let resumeKey,
+                var latest: LatestRun?
+                if let resumeKey = request.resumeKey,
                     let row = try Row.fetchOne(
-                        db,
-                        sql: """
-                            SELECT * FROM run WHERE resume_key = ? ORDER BY id DESC LIMIT 1
-                            """, arguments: [resumeKey])
+                        db, sql: "SELECT \(LatestRun.columns) FROM run WHERE resume_key = ? ORDER BY id DESC LIMIT 1",
+                        arguments: [resumeKey])
                 {
-                    let status: String = row["status"]
-                    if unlessCompleted && status == RunStatus.completed.rawValue { return .completed(by: row["id"]) }
-                    if rejoin && status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
-                        let id: Int64 = row["id"]
-                        try db.execute(
-                            sql: "UPDATE run SET status = ?, finished_at = NULL, exit_status = NULL WHERE id = ?",
-                            arguments: [RunStatus.running.rawValue, id])
-                        var carried = RunStatistics()
-                        carried.recordsRead = row["records_read"]
-                        carried.recordsDone = row["records_done"]
-                        carried.recordsUnchanged = row["records_unchanged"]
-                        carried.recordsSkipped = row["records_skipped"]
-                        carried.recordsNewer = row["records_newer"]
-                        carried.fileFaults = row["file_faults"]
-                        carried.decodedBytes = row["bytes_read"]
-                        (carried.carriedRecords, carried.carriedBytes) = (carried.recordsRead, carried.decodedBytes)
-                        return RunStart(
-                            runID: id, resumedFrom: id, checkpointSeq: row["checkpoint_seq"],
-                            upperBoundSeq: row["upper_bound_seq"], carried: carried)
-                    }
-                    if status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
-                        resumed = row["id"]
-                        checkpoint = row["checkpoint_seq"]
-                        upper = row["upper_bound_seq"]
-                        if status == RunStatus.running.rawValue {
-                            try db.execute(
-                                sql: "UPDATE run SET status = ? WHERE id = ?",
-                                arguments: [RunStatus.crashed.rawValue, resumed])
-                        }
-                    }
+                    latest = LatestRun(reading: { row[$0] }, status: row["status"])
                 }
+                let plan = RunStartPlan.decide(request, latest: latest, sharesRuns: rangeClaims != nil)
+                if let id = plan.reopens {
+                    try db.execute(
+                        sql: "UPDATE run SET status = ?, finished_at = NULL, exit_status = NULL WHERE id = ?",
+                        arguments: [RunStatus.running.rawValue, id])
+                }
+                if let id = plan.marksCrashed {
+                    try db.execute(
+                        sql: "UPDATE run SET status = ? WHERE id = ?", arguments: [RunStatus.crashed.rawValue, id])
+                }
+                guard plan.insertsRun else { return plan.start() }
+                let (resumed, checkpoint, upper) = plan.newRun
                 try db.execute(
                     sql: """
                         INSERT INTO run (command, pipeline, arguments, resume_key, status, started_at, summary_version,
@@ -61,12 +34,11 @@ extension Store {
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        command, pipeline, arguments, resumeKey, RunStatus.running.rawValue, Store.now(),
-                        deriver.version, deriver.fingerprint, checkpoint, upper, resumed, allowDowngrade,
+                        request.command, request.pipeline, request.arguments, request.resumeKey,
+                        RunStatus.running.rawValue, Store.now(), request.deriver.version, request.deriver.fingerprint,
+                        checkpoint, upper, resumed, request.allowDowngrade,
                     ])
-                return RunStart(
-                    runID: db.lastInsertedRowID, resumedFrom: resumed, checkpointSeq: checkpoint,
-                    upperBoundSeq: upper)
+                return plan.start(newRunID: db.lastInsertedRowID)
             }
         } catch {
             throw .io("\(path): cannot record the run: \(error)")
@@ -187,7 +159,7 @@ extension Store {
     /// already open.
     @discardableResult
     func recordFailure(_ db: Database, _ issue: RecordIssue, runID: Int64, now: String) throws -> Bool {
-        var batch = try LedgerBatch(self, db, runID: runID, now: now)
+        var batch = try SQLiteLedgerBatch(self, db, runID: runID, now: now)
         batch.failed(issue)
         return try batch.finish() == 1
     }
@@ -228,58 +200,5 @@ extension Store {
                 arguments: StatementArguments(Array(chunk)))
             start += 500
         }
-    }
-}
-
-/// One batch's changes to the failure ledger, inside the batch's transaction: a
-/// `LedgerPlanner` decides them, `finish` reads the open entries they need and executes them.
-struct LedgerBatch {
-    private let store: Store
-    private let db: Database
-    private let runID: Int64
-    private let now: String
-    /// Nothing to clear: the ledger held no entry when the batch began.
-    private let ledgerEmpty: Bool
-    private var planner = LedgerPlanner()
-
-    init(_ store: Store, _ db: Database, runID: Int64, now: String) throws {
-        self.store = store
-        self.db = db
-        self.runID = runID
-        self.now = now
-        ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
-    }
-
-    /// A record went through: its entries are cleared at the end.
-    mutating func succeeded(id: String, file: String? = nil, line: Int? = nil) {
-        if !ledgerEmpty { planner.succeeded(id: id, file: file, line: line) }
-    }
-
-    /// A record failed: its entry is added or refreshed at the end.
-    mutating func failed(_ issue: RecordIssue) { planner.failed(issue) }
-
-    /// Writes the plan; returns how many failures are new to the ledger.
-    func finish() throws -> Int {
-        var open: [String: String] = [:]
-        let keys = Array(Set(planner.failureKeys))
-        var start = 0
-        while start < keys.count {
-            let chunk = Array(keys[start..<min(start + 500, keys.count)])
-            for row in try Row.fetchAll(
-                db,
-                sql: "SELECT record_key, code FROM failure WHERE record_key IN ("
-                    + chunk.map { _ in "?" }.joined(separator: ",") + ")",
-                arguments: StatementArguments(chunk))
-            {
-                open[row["record_key"]] = row["code"]
-            }
-            start += 500
-        }
-        let plan = planner.plan(openCodes: open)
-        for (key, issue) in plan.upserts {
-            try store.upsertFailure(db, issue, key: key, runID: runID, now: now)
-        }
-        if !plan.cleared.isEmpty { try store.clearFailures(db, keys: Set(plan.cleared)) }
-        return plan.newFailures
     }
 }

@@ -49,10 +49,14 @@ public final class Store: @unchecked Sendable {
 
     /// `forceImmutable` skips straight to the read-only media fallback (tests run as root,
     /// where permissions do not stop SQLite creating files).
-    init(path: String, readOnly: Bool, forceImmutable: Bool) throws(RederiveError) {
+    /// `additions`: the summary columns this build added (`SummaryColumn.additions`; a test
+    /// names a build one column ahead).
+    init(
+        path: String, readOnly: Bool, forceImmutable: Bool, additions: [SummaryColumnAddition] = SummaryColumn.additions
+    ) throws(RederiveError) {
         self.path = path
         self.readOnly = readOnly
-        let migrator = StoreSchema.migrator
+        let migrator = StoreSchema.migrator(adding: additions)
         try Self.refuseLink(path)
         var info = stat()
         let exists = stat(path, &info) == 0
@@ -65,7 +69,7 @@ public final class Store: @unchecked Sendable {
             throw .usage("\(path): is an empty file, not a store yet")
         } else if exists && !empty {
             try Self.checkHeader(path: path, size: Int64(info.st_size))
-            pendingOnExisting = try Self.inspectSchema(path: path)
+            pendingOnExisting = try Self.inspectSchema(path: path, additions: additions)
         } else if readOnly {
             throw .usage("\(path): no such store")
         } else {
@@ -91,7 +95,7 @@ public final class Store: @unchecked Sendable {
             config.prepareDatabase { db in try StoreSchema.createStandIns(db) }
             pool = try Self.openReadOnly(path: path, configuration: config, forceImmutable: forceImmutable)
             let applied = (try? pool.read { try migrator.appliedMigrations($0) }) ?? []
-            if !StoreSchema.isReadable(applied: applied) {
+            if !StoreSchema.isReadable(applied: applied, additions: additions) {
                 throw .io(
                     "\(path): the store's schema is older than this build; "
                         + "run `rederive import` or `rederive derive` once to migrate it"
@@ -233,8 +237,10 @@ public final class Store: @unchecked Sendable {
 
     // Reads an existing file without writing to it. Returns whether migrations are pending
     // on a non-empty store; throws when the store is newer than this build or not a store.
-    static func inspectSchema(path: String) throws(RederiveError) -> Bool {
-        let migrator = StoreSchema.migrator
+    static func inspectSchema(
+        path: String, additions: [SummaryColumnAddition] = SummaryColumn.additions
+    ) throws(RederiveError) -> Bool {
+        let migrator = StoreSchema.migrator(adding: additions)
         let history = try SchemaHistoryReader.read(path: path)
         guard let applied = history.applied else {
             if !history.tables.isEmpty {

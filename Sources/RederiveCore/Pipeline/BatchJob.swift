@@ -60,9 +60,9 @@ struct RunRecording {
     var store: any RunHistory
     /// Runs with the same key continue an unfinished predecessor; nil: never continued.
     var resumeKey: String?
-    /// Continue an unfinished predecessor as the same run (reopened, its counts carried on)
-    /// rather than as a new run that names it.
-    var rejoin = false
+    /// How an unfinished predecessor is continued (`RunStartPlan`): by a new run that names
+    /// it, or as the same run (reopened, its counts carried on).
+    var continuation = RunStartRequest.Continuation.asNewRun
     /// Set: only join or continue. When the latest run under the key has completed (other
     /// processes finished a plan's apply, or their group's run, since this one looked), the
     /// job ends at once with nothing begun, its report's note what this says of that run.

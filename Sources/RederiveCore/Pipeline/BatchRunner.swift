@@ -32,10 +32,11 @@ enum BatchRunner {
 
         if let recording {
             run = try recording.store.beginRun(
-                command: job.command, pipeline: settings.pipeline,
-                arguments: ArgumentRedaction.scrubbed(settings.arguments), resumeKey: recording.resumeKey,
-                deriver: job.deriver, allowDowngrade: settings.allowDowngrade, rejoin: recording.rejoin,
-                unlessCompleted: recording.whenCompleted != nil)
+                RunStartRequest(
+                    command: job.command, pipeline: settings.pipeline,
+                    arguments: ArgumentRedaction.scrubbed(settings.arguments),
+                    resumeKey: recording.resumeKey, deriver: job.deriver, allowDowngrade: settings.allowDowngrade,
+                    continuation: recording.continuation, onlyJoin: recording.whenCompleted != nil))
             // A run reopened under its own id goes on from the totals it had saved.
             if let carried = run?.carried { stats = carried }
             if let done = run, done.alreadyCompleted, let note = recording.whenCompleted {

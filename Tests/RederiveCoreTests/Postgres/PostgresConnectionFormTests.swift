@@ -41,10 +41,9 @@ final class PostgresConnectionFormTests: PostgresTestCase {
         try assertImports(
             "host=127.0.0.1 port=\(cluster.port) dbname=\(name) user=postgres", into: name,
             shown: "postgres://postgres@127.0.0.1:\(cluster.port)/\(name)")
-        XCTAssertEqual(
-            StoreLocation("host=127.0.0.1 dbname=x"), .server(conninfo: "host=127.0.0.1 dbname=x"))
-        XCTAssertEqual(StoreLocation("out/a=b.sqlite"), .sqlite(path: "out/a=b.sqlite"))
-        XCTAssertEqual(StoreLocation("rooms.sqlite"), .sqlite(path: "rooms.sqlite"))
+        XCTAssertEqual(StoreLocation("host=127.0.0.1 dbname=x").engine?.name, "PostgreSQL")
+        XCTAssertEqual(StoreLocation("out/a=b.sqlite").filePath, "out/a=b.sqlite")
+        XCTAssertEqual(StoreLocation("rooms.sqlite").filePath, "rooms.sqlite")
     }
 
     func testAUnixSocketURIConnectsThroughTheSocket() throws {

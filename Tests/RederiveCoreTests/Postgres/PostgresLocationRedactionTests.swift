@@ -1,12 +1,16 @@
 import XCTest
 @testable import RederiveCore
 @testable import RederivePostgres
+import RederiveSQLite
 
 /// The one redacted form of a store location (`RecordStores.redacted`), built from the
 /// connection options the PostgreSQL engine parses: the password never survives, whatever it
 /// holds, and nothing else of a URL that does not parse is shown.
 final class PostgresLocationRedactionTests: XCTestCase {
-    override func setUp() { PostgresStore.register() }
+    override func setUp() {
+        PostgresStore.register()
+        Store.register()
+    }
 
     func testAPercentEncodedPasswordAndEveryParameterButTheShownOnesAreLeftOut() {
         XCTAssertEqual(
@@ -60,16 +64,22 @@ final class PostgresLocationRedactionTests: XCTestCase {
     }
 
     func testWhatLibpqReadsDecidesServerOrFile() {
-        XCTAssertTrue(StoreLocation("host=127.0.0.1 dbname=rooms").isServer)
-        XCTAssertTrue(StoreLocation("service=rooms").isServer)
-        XCTAssertTrue(StoreLocation("postgresql://u@/rooms?host=/tmp").isServer)
-        XCTAssertEqual(StoreLocation("out/rooms.sqlite"), .sqlite(path: "out/rooms.sqlite"))
-        XCTAssertEqual(StoreLocation("rooms=1.sqlite"), .sqlite(path: "rooms=1.sqlite"))  // no libpq keyword
-        XCTAssertEqual(StoreLocation("foo://x"), .unknownScheme("foo"))
+        XCTAssertTrue(StoreLocation("host=127.0.0.1 dbname=rooms").claimsRanges)
+        XCTAssertTrue(StoreLocation("service=rooms").claimsRanges)
+        XCTAssertTrue(StoreLocation("postgresql://u@/rooms?host=/tmp").claimsRanges)
+        XCTAssertEqual(StoreLocation("out/rooms.sqlite").filePath, "out/rooms.sqlite")
+        XCTAssertEqual(StoreLocation("rooms=1.sqlite").filePath, "rooms=1.sqlite")  // no libpq keyword
+        XCTAssertNil(StoreLocation("foo://x").engine)
+        XCTAssertEqual(StoreLocation("foo://x").redacted, "foo://(not shown)")
         XCTAssertTrue(StoreLocation("out/rooms.sqlite").holdsRunLockFile)
         XCTAssertFalse(StoreLocation("dbname=rooms").holdsRunLockFile)
+        XCTAssertFalse(StoreLocation("out/rooms.sqlite").claimsRanges)
         // An unencoded `@` in the password is encoded for libpq (the last `@` ends the user part).
-        XCTAssertEqual(StoreLocation("postgres://u:p@ss@h/db"), .server(conninfo: "postgres://u:p%40ss@h/db"))
+        XCTAssertEqual(StoreLocation("postgres://u:p@ss@h/db").text, "postgres://u:p%40ss@h/db")
+        XCTAssertTrue(RecordStores.holdsPassword("postgres://u:p@ss@h/db"))
+        XCTAssertTrue(RecordStores.holdsPassword("host=h dbname=d password=x"))
+        XCTAssertFalse(RecordStores.holdsPassword("postgres://u@h/db"))
+        XCTAssertFalse(RecordStores.holdsPassword("out/password=x.sqlite"))
     }
 
     func testAFilePathIsShownAsItIs() {

@@ -28,7 +28,8 @@ final class StoreEnvironmentTests: XCTestCase {
         let path = dir.file("s.sqlite")
         let store = try Store(path: path)
         _ = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver())
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver()))
         // Another connection holds a read transaction on the current WAL, as an open
         // `status` or a reporting tool would.
         var config = Configuration()
@@ -74,7 +75,8 @@ final class StoreEnvironmentTests: XCTestCase {
         // A writer that has not checkpointed (still open): its commits are in the -wal only.
         let writer = try Store(path: path)
         _ = try writer.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver())
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver()))
         defer { writer.close() }
         XCTAssertThrowsError(try Store(path: path, readOnly: true, forceImmutable: true)) { error in
             XCTAssertTrue("\(error)".contains("-wal holds"), "\(error)")

@@ -24,7 +24,8 @@ final class StoreTests: XCTestCase {
     }
 
     private func begin(_ key: String?) throws -> RunStart {
-        try store.beginRun(command: "derive", pipeline: nil, arguments: "derive", resumeKey: key, deriver: deriver)
+        try store.beginRun(
+            RunStartRequest(command: "derive", pipeline: nil, arguments: "derive", resumeKey: key, deriver: deriver))
     }
 
     private func status(_ id: Int64) throws -> String? {
@@ -33,7 +34,9 @@ final class StoreTests: XCTestCase {
 
     func testARejoinedRunIsTheSameRunReopenedWithItsCountsCarried() throws {
         let first = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver, rejoin: true)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver,
+                continuation: .asSameRun))
         var saved = RunStatistics()
         (saved.recordsRead, saved.recordsDone, saved.decodedBytes) = (300, 280, 9000)
         try store.setUpperBound(runID: first.runID, upperBoundSeq: 900)
@@ -41,7 +44,9 @@ final class StoreTests: XCTestCase {
             db, "UPDATE run SET records_read = 300, records_done = 280, bytes_read = 9000, checkpoint_seq = 310")
         // Killed: still `running`. The next start reopens it rather than starting run 2.
         let again = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver, rejoin: true)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver,
+                continuation: .asSameRun))
         XCTAssertEqual(again.runID, first.runID)
         XCTAssertEqual(again.resumedFrom, first.runID)
         XCTAssertEqual(again.checkpointSeq, 310)
@@ -58,7 +63,9 @@ final class StoreTests: XCTestCase {
         // A completed run is never reopened.
         try store.finishRun(first.runID, status: .completed, exitStatus: 0, statistics: saved)
         let next = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver, rejoin: true)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver,
+                continuation: .asSameRun))
         XCTAssertNotEqual(next.runID, first.runID)
         XCTAssertNil(next.carried)
     }

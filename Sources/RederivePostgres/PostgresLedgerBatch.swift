@@ -2,7 +2,7 @@ import RederiveCore
 
 /// A batch's changes to the failure ledger: `LedgerPlanner` decides them (the rules every
 /// engine shares); `statements` reads the open entries they need and turns them into SQL.
-struct LedgerBatch {
+struct PostgresLedgerBatch {
     private var planner = LedgerPlanner()
 
     /// A record went through: its keys are cleared.
