@@ -67,7 +67,7 @@ struct Rederive: ParsableCommand {
         // Before anything else: a password on the command line is visible to every local user.
         CommandLineSecrets.hide()
         // The core knows no engine: the two this build has register here.
-        Store.register()
+        SQLiteStore.register()
         PostgresStore.register()
         // Until a command routes signals to a clean stop, a signal removes its temporary files.
         TemporaryFiles.installSignalCleanup()
