@@ -3,7 +3,7 @@ import RederiveCore
 
 /// The PostgreSQL store (`--db postgres://user@host:port/dbname`, or any connection string
 /// libpq reads): the same schema concepts
-/// as the SQLite `Store` (raw rooms kept byte-exact apart from derived rows, summaries with
+/// as the SQLite `SQLiteStore` (raw rooms kept byte-exact apart from derived rows, summaries with
 /// version and fingerprint and their history, runs, the failure ledger, versioned
 /// migrations, a newer schema refused untouched), shared by any number of processes on any
 /// number of hosts. A derive splits its selection into keyset ranges those processes claim

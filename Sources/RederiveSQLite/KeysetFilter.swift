@@ -29,7 +29,7 @@ struct KeysetFilter {
         freshness cases: Set<SummaryFreshness>, deriver: SummaryDeriver, orElse: String = "",
         _ orArguments: StatementArguments = []
     ) {
-        let (condition, arguments) = Store.freshnessSQL(cases, deriver: deriver)
+        let (condition, arguments) = SQLiteStore.freshnessSQL(cases, deriver: deriver)
         and(orElse.isEmpty ? condition : "(" + condition + orElse + ")", arguments + orArguments)
     }
 

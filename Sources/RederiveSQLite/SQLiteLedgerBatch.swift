@@ -4,7 +4,7 @@ import RederiveCore
 /// One batch's changes to the failure ledger, inside the batch's transaction: a
 /// `LedgerPlanner` decides them, `finish` reads the open entries they need and executes them.
 struct SQLiteLedgerBatch {
-    private let store: Store
+    private let store: SQLiteStore
     private let db: Database
     private let runID: Int64
     private let now: String
@@ -12,7 +12,7 @@ struct SQLiteLedgerBatch {
     private let ledgerEmpty: Bool
     private var planner = LedgerPlanner()
 
-    init(_ store: Store, _ db: Database, runID: Int64, now: String) throws {
+    init(_ store: SQLiteStore, _ db: Database, runID: Int64, now: String) throws {
         self.store = store
         self.db = db
         self.runID = runID

@@ -66,7 +66,7 @@ struct Rederive: ParsableCommand {
         #endif
         // The core knows no engine: the two this build has register here (first: which
         // argument is a connection string is the engine's to say).
-        Store.register()
+        SQLiteStore.register()
         PostgresStore.register()
         // Before anything else: a password on the command line is visible to every local user,
         // and one held in memory must not reach a core file.

@@ -23,7 +23,7 @@ final class ConventionsCommandTests: XCTestCase {
     }
 
     func testVersionNamesReleaseSummaryAndSchema() throws {
-        Store.register()  // the schema the banner names is the registered file engine's, as in the CLI
+        SQLiteStore.register()  // the schema the banner names is the registered file engine's, as in the CLI
         let r = try rederive(["--version"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, RederiveVersion.description + "\n")

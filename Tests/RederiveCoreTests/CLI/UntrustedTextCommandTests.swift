@@ -102,7 +102,7 @@ final class UntrustedTextCommandTests: XCTestCase {
         // derive --dry-run: every rendered file (a new format gets its checks here), and the
         // log lines. Import derives, so the summary is removed to make the record a
         // never-derived one.
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         try StoreFixtures.execute(
             store, "DELETE FROM summary WHERE record_seq = (SELECT seq FROM record WHERE id = ?)", [storedID])
         store.close()

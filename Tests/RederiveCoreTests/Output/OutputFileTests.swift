@@ -170,7 +170,7 @@ final class OutputFileTests: XCTestCase {
 
     func testAnOutputIsNeverTheStoreItsSideFilesOrAnInputHoweverSpelled() throws {
         let store = dir.file("s.sqlite")
-        try Store(path: store).close()
+        try SQLiteStore(path: store).close()
         let input = dir.file("in.jsonl")
         try "{}\n".write(toFile: input, atomically: false, encoding: .utf8)
         XCTAssertEqual(symlink(store, dir.file("link.sqlite")), 0)

@@ -8,13 +8,13 @@ import XCTest
 final class DeriveJobTests: XCTestCase {
     private var dir: TemporaryDirectory!
     private var db: String!
-    private var store: Store!
+    private var store: SQLiteStore!
     private let n = StoreFixtures.committedGoodRecords
 
     override func setUpWithError() throws {
         dir = try TemporaryDirectory()
         db = dir.file("store.sqlite")
-        store = try Store(path: db)
+        store = try SQLiteStore(path: db)
         try StoreFixtures.importFiles(try StoreFixtures.committedExportFiles, into: store)
     }
 
@@ -32,7 +32,7 @@ final class DeriveJobTests: XCTestCase {
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: db + suffix) {
             try FileManager.default.copyItem(atPath: db + suffix, toPath: copy + suffix)
         }
-        store = try Store(path: db)
+        store = try SQLiteStore(path: db)
         return copy
     }
 
@@ -240,7 +240,7 @@ final class DeriveJobTests: XCTestCase {
         XCTAssertEqual(rerun.status, .completed)
         XCTAssertEqual(rerun.exitStatus, .skippedRecords)
         XCTAssertEqual(rerun.statistics.recordsRead, n - 15)
-        let referenceStore = try Store(path: reference)
+        let referenceStore = try SQLiteStore(path: reference)
         try StoreFixtures.derive(referenceStore, batchSize: 5, deriver: v2)
         referenceStore.close()
         StoreInspection.assertEqual(
@@ -273,7 +273,7 @@ final class DeriveJobTests: XCTestCase {
         XCTAssertEqual(rerun.resumedFrom, stoppedAgain.runID)
         XCTAssertEqual(rerun.statistics.recordsRead, n - 8)
         XCTAssertEqual(try stale(v2), 0)
-        let referenceStore = try Store(path: reference)
+        let referenceStore = try SQLiteStore(path: reference)
         try StoreFixtures.derive(referenceStore, batchSize: 4, deriver: v2)
         referenceStore.close()
         StoreInspection.assertEqual(

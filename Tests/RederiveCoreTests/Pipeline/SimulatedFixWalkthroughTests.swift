@@ -17,7 +17,7 @@ final class SimulatedFixWalkthroughTests: XCTestCase {
     override func tearDown() { dir = nil }
 
     private func importFiles(_ paths: [String], into db: String, deriver: SummaryDeriver) throws -> RunReport {
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         defer { store.close() }
         let files = try ExportFiles.resolve(paths)
         return try ImportJob.run(ImportConfiguration(files: files, deriver: deriver, showProgress: false), store: store)
@@ -64,7 +64,7 @@ final class SimulatedFixWalkthroughTests: XCTestCase {
         XCTAssertEqual(try importFiles([exports], into: db, deriver: old).statistics.recordsDone, 32)
 
         // 1. The fixed build sees every summary stale by version; the hint is the reviewed path.
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         defer { store.close() }
         let status = try store.status(deriver: fixed)
         XCTAssertEqual(status.stale.version, 32)

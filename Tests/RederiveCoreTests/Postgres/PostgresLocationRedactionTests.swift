@@ -9,7 +9,7 @@ import RederiveSQLite
 final class PostgresLocationRedactionTests: XCTestCase {
     override func setUp() {
         PostgresStore.register()
-        Store.register()
+        SQLiteStore.register()
     }
 
     func testAPercentEncodedPasswordAndEveryParameterButTheShownOnesAreLeftOut() {

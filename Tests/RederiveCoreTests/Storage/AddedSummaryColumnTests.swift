@@ -43,15 +43,15 @@ final class AddedSummaryColumnTests: XCTestCase {
 
     func testSQLiteReadsAStoreOneAddedColumnBehindAndMigratesItOnWrite() throws {
         let path = dir.file("rooms.sqlite")
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         try importFixtures(store)
         store.close()
-        let reader = try Store(path: path, readOnly: true, forceImmutable: false, additions: added)
+        let reader = try SQLiteStore(path: path, readOnly: true, forceImmutable: false, additions: added)
         try assertReadOnlyCommandsRead(reader)
         reader.close()
         XCTAssertThrowsError(try StoreInspection.int(path, "SELECT COUNT(skylight_count) FROM summary"), "not migrated")
 
-        let writer = try Store(path: path, readOnly: false, forceImmutable: false, additions: added)
+        let writer = try SQLiteStore(path: path, readOnly: false, forceImmutable: false, additions: added)
         writer.close()
         XCTAssertEqual(try StoreInspection.int(path, "SELECT COUNT(*) FROM summary WHERE skylight_count = 0"), 32)
         XCTAssertEqual(try StoreInspection.int(path, "SELECT COUNT(skylight_count) FROM summary_history"), 0)

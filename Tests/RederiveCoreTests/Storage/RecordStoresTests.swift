@@ -11,12 +11,12 @@ import XCTest
 /// whatever they are. Each test registers fakes and puts the real engines back.
 final class RecordStoresTests: XCTestCase {
     override func setUp() {
-        Store.register()
+        SQLiteStore.register()
         PostgresStore.register()
     }
 
     override func tearDown() {
-        Store.register()
+        SQLiteStore.register()
         PostgresStore.register()
     }
 
@@ -38,12 +38,12 @@ final class RecordStoresTests: XCTestCase {
     }
 
     func testTheSQLiteEngineRegistersItsSchemaAndOpensFiles() throws {
-        Store.register()
-        XCTAssertEqual(RederiveVersion.storeSchema, Store.schemaVersion)
+        SQLiteStore.register()
+        XCTAssertEqual(RederiveVersion.storeSchema, SQLiteStore.schemaVersion)
         let dir = try TemporaryDirectory()
         let store = try RecordStores.open(dir.file("rooms.sqlite"), mode: .createIfMissing)
         defer { store.close() }
-        XCTAssertTrue(store is Store)
+        XCTAssertTrue(store is SQLiteStore)
     }
 
     func testAConnectionStringIsWhatTheServerEngineSays() {

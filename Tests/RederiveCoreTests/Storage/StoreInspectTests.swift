@@ -4,10 +4,10 @@ import XCTest
 @testable import RederiveCore
 @testable import RederiveSQLite
 
-/// `Store.record(id:)` and `Store.openFailures(matching:)`: the read side of `show` and `failures`.
+/// `SQLiteStore.record(id:)` and `SQLiteStore.openFailures(matching:)`: the read side of `show` and `failures`.
 final class StoreInspectTests: XCTestCase {
     private var dir: TemporaryDirectory!
-    private var store: Store!
+    private var store: SQLiteStore!
 
     override func setUpWithError() throws {
         dir = try TemporaryDirectory()

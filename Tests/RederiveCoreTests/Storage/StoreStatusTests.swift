@@ -3,7 +3,7 @@ import XCTest
 @testable import RederiveCore
 @testable import RederiveSQLite
 
-/// `Store.status`: counts by version, staleness by reason, the failure ledger, the run
+/// `SQLiteStore.status`: counts by version, staleness by reason, the failure ledger, the run
 /// history, both renderings, and that a read-only status never changes the file.
 final class StoreStatusTests: XCTestCase {
     /// The ledger after importing Fixtures/: one entry per corrupt line of
@@ -100,7 +100,7 @@ final class StoreStatusTests: XCTestCase {
         store.close()  // checkpoints the WAL into the main file
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
-        let reader = try Store(path: path, readOnly: true)
+        let reader = try SQLiteStore(path: path, readOnly: true)
         let status = try reader.status()
         _ = status.text()
         _ = status.json()
@@ -185,7 +185,7 @@ final class StoreStatusTests: XCTestCase {
     }
 
     func testReadOnlyOpeningOfAMissingStoreIsAUsageError() {
-        XCTAssertThrowsError(try Store(path: "/nonexistent-dir/rooms.sqlite", readOnly: true)) { error in
+        XCTAssertThrowsError(try SQLiteStore(path: "/nonexistent-dir/rooms.sqlite", readOnly: true)) { error in
             XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage)
         }
     }

@@ -8,13 +8,13 @@ import XCTest
 final class StoreTests: XCTestCase {
     private var dir: TemporaryDirectory!
     private var db: String!
-    private var store: Store!
+    private var store: SQLiteStore!
     private let deriver = SummaryDeriver()
 
     override func setUpWithError() throws {
         dir = try TemporaryDirectory()
         db = dir.file("store.sqlite")
-        store = try Store(path: db)
+        store = try SQLiteStore(path: db)
     }
 
     override func tearDown() {
@@ -146,11 +146,12 @@ final class StoreTests: XCTestCase {
             file: "a.jsonl", line: 9, id: "X", stage: .upgrade, code: "duplicate_id", message: "m")
         let fault = RecordIssue(
             file: "b.jsonl.zst", line: nil, byteOffset: 10, stage: .read, code: "truncated_frame", message: "m")
-        XCTAssertEqual(Store.ledgerKey(byID), "id:X")
-        XCTAssertEqual(Store.ledgerKey(byLine), "line:a.jsonl:4")
+        XCTAssertEqual(SQLiteStore.ledgerKey(byID), "id:X")
+        XCTAssertEqual(SQLiteStore.ledgerKey(byLine), "line:a.jsonl:4")
         XCTAssertEqual(
-            Store.ledgerKey(duplicate), "line:a.jsonl:9", "a duplicate is keyed by its line, not the kept record's id")
-        XCTAssertEqual(Store.ledgerKey(fault), "file:b.jsonl.zst")
+            SQLiteStore.ledgerKey(duplicate), "line:a.jsonl:9",
+            "a duplicate is keyed by its line, not the kept record's id")
+        XCTAssertEqual(SQLiteStore.ledgerKey(fault), "file:b.jsonl.zst")
         let run = try begin(nil)
         let firstSeen = try store.pool.write { db -> [Bool] in
             try [byID, byLine, duplicate, fault].map {
@@ -176,7 +177,7 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(row["first_seen_at"] as String, "2026-01-03T00:00:00Z")
         // The record goes through from line 4: its id and line failures close, the duplicate's stays.
         try store.pool.write {
-            try store.clearFailures($0, keys: Set(Store.clearedKeys(id: "X", file: "a.jsonl", line: 4)))
+            try store.clearFailures($0, keys: Set(SQLiteStore.clearedKeys(id: "X", file: "a.jsonl", line: 4)))
         }
         XCTAssertEqual(
             try StoreInspection.rows(db, "SELECT record_key FROM failure ORDER BY record_key").map {

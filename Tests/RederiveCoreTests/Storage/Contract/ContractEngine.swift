@@ -21,11 +21,11 @@ struct ContractEngine: Sendable {
     static let sqlite = ContractEngine(
         name: "SQLite",
         makeLocation: { dir in
-            Store.register()
+            SQLiteStore.register()
             return dir.file("contract-\(UUID().uuidString.prefix(8)).sqlite")
         },
         execute: { location, sql in
-            let store = try Store(path: location, mode: .existing)
+            let store = try SQLiteStore(path: location, mode: .existing)
             defer { store.close() }
             try StoreFixtures.execute(store, sql)
         })

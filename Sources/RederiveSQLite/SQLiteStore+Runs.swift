@@ -1,7 +1,7 @@
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// Records a run as the core's `RunStartPlan` decides (one process writes at a time
     /// here: a run left `running` crashed, and a derive continues it as a new run).
     package func beginRun(_ request: RunStartRequest) throws(RederiveError) -> RunStart {
@@ -35,7 +35,8 @@ extension Store {
                         """,
                     arguments: [
                         request.command, request.pipeline, request.arguments, request.resumeKey,
-                        RunStatus.running.rawValue, Store.now(), request.deriver.version, request.deriver.fingerprint,
+                        RunStatus.running.rawValue, SQLiteStore.now(), request.deriver.version,
+                        request.deriver.fingerprint,
                         checkpoint, upper, resumed, request.allowDowngrade,
                     ])
                 return plan.start(newRunID: db.lastInsertedRowID)
@@ -143,7 +144,7 @@ extension Store {
                 try saveProgress(db, runID: runID, statistics: s, checkpointSeq: nil)
                 try db.execute(
                     sql: "UPDATE run SET status = ?, exit_status = ?, finished_at = ?, duration_s = ? WHERE id = ?",
-                    arguments: [status.rawValue, exitStatus, Store.now(), s.seconds, runID])
+                    arguments: [status.rawValue, exitStatus, SQLiteStore.now(), s.seconds, runID])
             }
         } catch {
             throw .io("\(path): cannot record the end of the run: \(error)")

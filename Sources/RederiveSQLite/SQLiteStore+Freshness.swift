@@ -1,7 +1,7 @@
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// `SummaryFreshness.sqlCondition` for `cases` in SQLite's words, with its arguments.
     static func freshnessSQL(
         _ cases: Set<SummaryFreshness>, deriver: SummaryDeriver

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     // The WHERE clause after the keyset bounds: the core's rule, rendered in this dialect.
     private func filter(
         _ selection: DeriveSelection, deriver: SummaryDeriver,
@@ -82,7 +82,7 @@ extension Store {
         progress: RunStatistics
     ) throws(RederiveError) -> Int {
         try writeBatch { db in
-            let now = Store.now()
+            let now = SQLiteStore.now()
             var ledger = try SQLiteLedgerBatch(self, db, runID: runID, now: now)
             // What the batch replaces goes to the history in one statement, before the
             // summaries change (one B-tree walk instead of one statement per record).
@@ -112,7 +112,7 @@ extension Store {
     }
 }
 
-extension Store {
+extension SQLiteStore {
     /// Ids of up to `limit` records a selection holds past key `after` (records added after
     /// a plan was made, for the log).
     package func selectedIDs(

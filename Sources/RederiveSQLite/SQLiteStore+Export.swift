@@ -1,7 +1,7 @@
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     // The WHERE clause after the keyset bounds: fresh summaries only unless `includeStale`,
     // and derived at or after `derivedSince` (UTC with milliseconds) when given. Records without a summary are
     // excluded by the inner join.

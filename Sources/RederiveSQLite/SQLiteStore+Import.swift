@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// Writes one import batch in one transaction (with the run's progress: `progress`, the
     /// totals before the batch, plus the batch, `ImportPlanner.progress`), so a crash leaves
     /// either all of it or none of it. What each record gets is `ImportPlanner`'s decision.
@@ -12,7 +12,7 @@ extension Store {
     ) throws(RederiveError) -> ImportBatchCounts {
         try writeBatch { db in
             var counts = ImportBatchCounts()
-            let now = Store.now()
+            let now = SQLiteStore.now()
             var ledger = try SQLiteLedgerBatch(self, db, runID: runID, now: now)
             for item in items {
                 switch item {

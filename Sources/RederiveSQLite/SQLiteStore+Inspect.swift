@@ -5,7 +5,7 @@ import RederiveCore
 /// Read-only look-ups of single records and open failures, for `rederive show` and
 /// `rederive failures`. Nothing here writes: on a store opened with `readOnly: true` the
 /// file stays byte-identical.
-extension Store {
+extension SQLiteStore {
     /// The schema version this build writes: the name of its newest migration.
     public static var schemaVersion: String { StoreSchema.migrator.migrations.last ?? "none" }
 

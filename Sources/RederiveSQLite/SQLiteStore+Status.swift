@@ -1,7 +1,7 @@
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// What the store holds and how current it is, judged against `deriver` (default: this
     /// build's), with the latest `runLimit` runs newest first.
     ///

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// The next page of records to copy by keyset (`seq > after AND seq <= upTo ORDER BY seq
     /// LIMIT limit`): each record's metadata and its raw room as stored, nothing derived.
     package func fetchCopyPage(after: Int64, upTo: Int64, limit: Int) throws(RederiveError) -> [CopyRow] {

@@ -9,7 +9,7 @@ import RederiveCore
 /// the text at its first NUL. Such columns are bound as the text's UTF-8 bytes, stored as
 /// TEXT through `CAST(? AS TEXT)` (`bindText`), and read through `CAST(column AS BLOB)`
 /// (`selectText`, then `text(_:)`).
-extension Store {
+extension SQLiteStore {
     /// The SQL placeholder of a text argument given by `textArgument`.
     static let bindText = "CAST(? AS TEXT)"
 

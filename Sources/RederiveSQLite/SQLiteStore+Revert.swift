@@ -1,7 +1,7 @@
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// Copies summary rows into the history as replaced by run `?` at time `?`; the caller
     /// appends the `WHERE` clause. `OR IGNORE`: a run's first replacement of a record is kept
     /// (what the record held before the run).
@@ -84,7 +84,7 @@ extension Store {
         progress: RunStatistics
     ) throws(RederiveError) {
         try writeBatch { db in
-            let now = Store.now()
+            let now = SQLiteStore.now()
             try keepHistory(db, of: restores.map(\.seq), runID: runID, now: now)
             for restore in restores { try restore.summary.upsert(db, seq: restore.seq) }
             try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpoint)

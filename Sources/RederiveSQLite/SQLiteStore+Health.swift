@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import RederiveCore
 
-extension Store: StoreHealthReading {
+extension SQLiteStore: StoreHealthReading {
     /// The store file's health: the `-wal` file's size, and the frames a passive checkpoint
     /// could not copy back because a reader still uses them (a long read keeps the WAL
     /// growing). A store opened read-only cannot checkpoint: that signal is unmeasurable there.

@@ -1,7 +1,7 @@
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// The fault recorded for an export file with this content hash, if it had one.
     package func faultedFile(contentHash: String) throws(RederiveError) -> FaultedFile? {
         do {
@@ -31,7 +31,7 @@ extension Store {
                         VALUES (?, ?, ?, ?, ?, ?, ?)
                         """,
                     arguments: [
-                        file.contentHash, file.path, file.bytes, file.code, file.message, file.runID, Store.now(),
+                        file.contentHash, file.path, file.bytes, file.code, file.message, file.runID, SQLiteStore.now(),
                     ])
             }
         } catch {

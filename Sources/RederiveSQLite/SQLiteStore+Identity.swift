@@ -1,7 +1,7 @@
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// The store's identity: a random id set when its schema was created (or first migrated
     /// to `v2-summary-history`). Plans are bound to it, so a plan made on one store is never
     /// applied to another, even at the same path.

@@ -1,7 +1,7 @@
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// Records up to `upTo` whose summary is not fresh for `deriver` — `stale` (another
     /// version or fingerprint, newer ones included) or `missing` (never derived) — which an
     /// export of fresh summaries leaves out (`SummaryFreshness.Counts.notFresh`).

@@ -10,7 +10,7 @@ import Darwin
 
 /// The embedded SQLite store (WAL): raw rooms kept byte-exact, derived summaries beside
 /// them, run history and the failure ledger. One writer at a time; reads may run alongside.
-public final class Store: @unchecked Sendable {
+public final class SQLiteStore: @unchecked Sendable {
     /// How a command may open its store (the engine-neutral `StoreOpenMode`).
     public typealias OpenMode = StoreOpenMode
 
@@ -256,8 +256,8 @@ public final class Store: @unchecked Sendable {
             throw RederiveError.io(
                 "\(path): this store was written by a newer rederive (schema migrations \(migrations) are unknown "
                     + "to this build); refusing to open it. Use a newer rederive (this is rederive "
-                    + "\(RederiveVersion.release), store schema \(Store.schemaVersion); see `rederive --version`); "
-                    + "the file was not modified."
+                    + "\(RederiveVersion.release), store schema \(SQLiteStore.schemaVersion); "
+                    + "see `rederive --version`); the file was not modified."
             )
         }
         return !applied.isEmpty && applied.count < known.count

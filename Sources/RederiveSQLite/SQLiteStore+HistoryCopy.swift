@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// Runs `statements` (`$n` placeholders read as SQLite's `?n`) in one transaction: a read
     /// one when they only read (the source of a copy is opened read-only); returns each one's
     /// rows as engine-neutral values.

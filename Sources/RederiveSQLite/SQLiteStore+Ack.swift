@@ -1,7 +1,7 @@
 import GRDB
 import RederiveCore
 
-extension Store {
+extension SQLiteStore {
     /// Acknowledges the open failures `filter` matches (`rederive failures --ack`): `status
     /// --check` leaves them out until they clear and come back, or change code. Returns how
     /// many were newly acknowledged. Acknowledgements of entries no longer open are dropped.

@@ -1,6 +1,6 @@
 import RederiveCore
 
-extension Store: RecordStore {
+extension SQLiteStore: RecordStore {
     /// SQLite's next run id is the highest plus one.
     package var runIDFixups: [String] { [] }
 
@@ -14,7 +14,7 @@ extension Store: RecordStore {
             StoreEngine(
                 name: "SQLite", capabilities: .init(localFile: true, singleWriterLockFile: true),
                 schemaVersion: schemaVersion,
-                check: { path, mode throws(RederiveError) in try Store.check(path: path, mode: mode) },
-                open: { path, mode throws(RederiveError) in try Store(path: path, mode: mode) }))
+                check: { path, mode throws(RederiveError) in try SQLiteStore.check(path: path, mode: mode) },
+                open: { path, mode throws(RederiveError) in try SQLiteStore(path: path, mode: mode) }))
     }
 }

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-extension Store {
+extension SQLiteStore {
     /// Decides whether the file at `path` is a store this build may open as `mode` says,
     /// without creating, locking or changing anything, beside it or in it: commands call it
     /// before they take the run lock (`STORE.lock`) or create folders, so a refused file
