@@ -4,12 +4,19 @@ extension MetricsFile.StoreFigures {
     /// and newer are disjoint `SummaryFreshness` cases, so nothing is subtracted).
     public init(_ status: StoreStatus) {
         self.init(staleRecords: status.stale.total, openFailures: status.openFailures, newerSummaries: status.newer)
+        control = RunControlState.inForce(status.controls)
     }
 
     /// The figures of `store`, read through the connection the run already has open (a
     /// store is never reopened from its shown location, which holds no password); nil when
     /// it cannot be read (the metrics then leave them out).
     package static func read(from store: any StoreInspector) -> Self? {
-        (try? store.status(deriver: SummaryDeriver(), runLimit: 0)).map(Self.init)
+        guard var status = try? store.status(deriver: SummaryDeriver(), runLimit: 0) else { return nil }
+        // The control, when the store keeps one (every engine's store is also its run history).
+        if let history = store as? any RunHistory, let controls = try? history.openRunControls() {
+            status.controls = (try? controls.allControls()) ?? []
+            controls.closeControls()
+        }
+        return Self(status)
     }
 }
