@@ -64,7 +64,9 @@ enum BatchRunner {
             do { controls = try recording.store.openRunControls() } catch { throw failed(error) }
         }
         defer { controls?.closeControls() }
-        let governor = RunGovernor(settings: settings, controls: controls, runID: run?.runID ?? 0)
+        let governor = RunGovernor(
+            settings: settings, controls: controls, runID: run?.runID ?? 0,
+            health: run == nil ? nil : recording?.store as? any StoreHealthReading)
         let ledger = governor.ledger
         // The writer thread sees the job's sink and the governor's ledger only.
         let writer = BackgroundWriter<(Job.Write, RunStatistics, Int)> { item throws(RederiveError) in
@@ -84,6 +86,13 @@ enum BatchRunner {
                     writer.drain()
                     try job.yieldForPause()
                     decision = governor.waitOutPause(paused)
+                    if decision == .goOn { try job.resumeAfterPause() }
+                    continue
+                }
+                if decision == .waitForHealth {
+                    writer.drain()
+                    try job.yieldForPause()
+                    decision = governor.waitOutHealth()
                     if decision == .goOn { try job.resumeAfterPause() }
                     continue
                 }
