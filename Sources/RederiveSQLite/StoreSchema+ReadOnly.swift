@@ -16,6 +16,8 @@ extension StoreSchema {
     static let readableWithout: [(migration: String, table: String, standIn: String)] = [
         ("v3-failure-ack", "failure_ack", standIn(failureAckDDL)),
         ("v4-faulted-files", "faulted_file", standIn(faultedFileDDL)),
+        ("v5-run-batch-and-control", "run_batch", standIn(runBatchDDL)),
+        ("v5-run-batch-and-control", "run_control", standIn(runControlDDL)),
     ]
 
     /// `ddl`'s `CREATE TABLE` as `CREATE TEMP TABLE IF NOT EXISTS`.

@@ -13,6 +13,7 @@ enum StoreSchema {
         migrator.registerMigration("v2-summary-history", migrate: addSummaryHistory)
         migrator.registerMigration("v3-failure-ack", migrate: addFailureAck)
         migrator.registerMigration("v4-faulted-files", migrate: addFaultedFiles)
+        migrator.registerMigration("v5-run-batch-and-control", migrate: addBatchesAndControl)
         for addition in additions {
             migrator.registerMigration(addition.migrationName) { db in
                 for statement in addition.statements { try db.execute(sql: statement) }
@@ -190,5 +191,50 @@ enum StoreSchema {
             run_id INTEGER NOT NULL,
             faulted_at TEXT NOT NULL
         );
+        """
+
+    /// The record of every batch and the operator's control over runs (`rederive pause`,
+    /// `resume`, `throttle`), which every process reads between batches.
+    private static func addBatchesAndControl(_ db: Database) throws {
+        try db.execute(sql: runBatchDDL)
+        try db.execute(sql: "CREATE INDEX run_batch_by_run ON run_batch(run_id, id)")
+        try db.execute(sql: runControlDDL)
+    }
+
+    /// v5's batch record (frozen; also the read-only stand-in's).
+    static let runBatchDDL = """
+        -- One row per committed batch: who, which keys, how many records, where the time went
+        -- and what the run waited for after it. Pruned with the run's summary history.
+        CREATE TABLE run_batch (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL,
+            worker TEXT NOT NULL,
+            seq_from INTEGER,
+            seq_to INTEGER,
+            records INTEGER NOT NULL,
+            read_s REAL NOT NULL,
+            derive_s REAL NOT NULL,
+            commit_s REAL NOT NULL,
+            waited_s REAL NOT NULL,
+            wait_reason TEXT,
+            finished_at TEXT NOT NULL
+        )
+        """
+
+    /// v5's control (frozen; also the read-only stand-in's).
+    static let runControlDDL = """
+        -- The operator's control: run_id 0 for every run of the store, else one run (and the
+        -- runs that continue it). rate_next is the shared rate budget's next free moment
+        -- (seconds since 2001-01-01), which every process of the run takes its batches from.
+        CREATE TABLE run_control (
+            run_id INTEGER PRIMARY KEY,
+            paused_since TEXT,
+            paused_by TEXT,
+            pause_reason TEXT,
+            paused_until TEXT,
+            max_rate REAL,
+            rate_set_by TEXT,
+            rate_next REAL
+        )
         """
 }

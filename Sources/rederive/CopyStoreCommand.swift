@@ -74,6 +74,7 @@ struct CopyStore: ParsableCommand {
             try StoreFolderCheck.check(to, createDirs: createDirs)
             let source = try ExistingStore.open(from)
             defer { source.close() }
+            try Self.refuseControlled(source)
             try RecordStores.check(to, mode: .createIfMissing)  // before the lock: see RunLock
             if StoreLocation(to).filePath != nil, !FileManager.default.fileExists(atPath: to) {
                 logger.notice("creating a new store at \(to)")
@@ -89,6 +90,21 @@ struct CopyStore: ParsableCommand {
             return try output.finish([report], store: destination)
         }
         throw ExitCode(status)
+    }
+
+    /// Refuses a source with a pause or a rate in force: the copy's runs have other ids, so the
+    /// control would hold the wrong runs (or none), and a copy that starts unpaused is a surprise.
+    static func refuseControlled(_ source: any RecordStore) throws {
+        guard let controls = try source.openRunControls() else { return }
+        defer { controls.closeControls() }
+        let set = try controls.allControls().filter { $0.isPaused() || $0.maxRate != nil }
+        guard let first = set.first else { return }
+        let what = first.isPaused() ? first.pauseText : "throttled to \(first.maxRate ?? 0) records/s"
+        let scope = first.runID.map { "run \($0)" } ?? "every run"
+        throw RederiveError.usage(
+            "\(source.path): \(scope) is \(what); copy-store does not carry the run control over (the copy's runs "
+                + "have other ids): lift it first (`rederive resume --db SRC` / `rederive throttle --db SRC --clear`), "
+                + "nothing was written")
     }
 
     /// Whether two locations name the same store: the same file (through links and relative

@@ -103,6 +103,8 @@ struct Derive: ParsableCommand {
 
     @OptionGroup var locking: LockOptions
 
+    @OptionGroup var sharing: SharingOptions
+
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
@@ -164,7 +166,7 @@ struct Derive: ParsableCommand {
             // A mistyped --db must not quietly create (and "derive") an empty store.
             return try ExistingStore.withLockedStore(options.db, locking: locking) { store in
                 RunControl.installSignalHandlers()
-                var config = DeriveConfiguration(selection: selection, settings: options.settings)
+                var config = DeriveConfiguration(selection: selection, settings: sharing.applied(to: options.settings))
                 config.rewriteUnchanged = rewrite
                 config.maxChanges = maxChanges.flatMap(ChangeLimit.init)
                 config.processGroup = try EnvironmentSettings.group(ProcessInfo.processInfo.environment)

@@ -70,7 +70,10 @@ struct History: ParsableCommand {
                     let cutoff = before.map { TimestampText.utcMilliseconds($0) ?? $0 }
                     let removed = try store.pruneHistory(keepRuns: keepRuns, before: cutoff)
                     let ranges = try store.pruneRanges(keepRuns: keepRuns, before: cutoff)
-                    let rangeText = ranges.map { ", \($0) derive range rows of pruned runs" } ?? ""
+                    let batches = try store.pruneBatches(keepRuns: keepRuns, before: cutoff)
+                    let rangeText =
+                        (ranges.map { ", \($0) derive range rows of pruned runs" } ?? "")
+                        + (batches.map { ", \($0) batch rows" } ?? "")
                     logger.info("history: \(removed) replaced summaries removed\(rangeText)")
                     return .ok
                 }

@@ -23,6 +23,7 @@ struct Rederive: ParsableCommand {
               6    another writing run holds the store (--wait SECONDS to wait)
               7    refused: --max-changes, or a plan that no longer matches
               8    export kept an output file that holds records (--allow-empty)
+              9    paused (--exit-when-paused): the same command carries on after `resume`
               130  interrupted by SIGINT (the batch in hand was committed)
               143  terminated by SIGTERM (the batch in hand was committed)
             """,
@@ -30,7 +31,7 @@ struct Rederive: ParsableCommand {
         subcommands: [
             Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Show.self,
             Failures.self, Export.self, Revert.self, History.self, Health.self,
-            CopyStore.self,
+            CopyStore.self, Pause.self, Resume.self, Throttle.self,
         ]
     )
 

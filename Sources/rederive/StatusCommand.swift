@@ -94,6 +94,19 @@ struct Status: ParsableCommand {
             valueName: "duration"))
     var within: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "With --check: a pause (`rederive pause`) in force longer than this needs attention (e.g. 2h).",
+            valueName: "duration"))
+    var maxPaused: String?
+
+    @Option(
+        name: .customLong("run"), parsing: .unconditional,
+        help: ArgumentHelp(
+            "Show run N's batches instead (who, keys, records, read/derive/commit seconds, waits) and its control.",
+            valueName: "n"))
+    var runID: Int64?
+
     /// Runs the HTML page charts at least (the text lists `--runs`).
     private static let htmlRunLimit = 50
 
@@ -105,12 +118,19 @@ struct Status: ParsableCommand {
         ] where value < 0 {
             throw ValidationError("\(flag) must not be negative")
         }
-        if let within, StoreStatus.CheckPolicy.seconds(ofWindow: within) == nil {
-            throw ValidationError("--within \(within): not a duration (a number and s, m, h or d, e.g. 24h)")
+        for (flag, value) in [("--within", within), ("--max-paused", maxPaused)] {
+            if let value, StoreStatus.CheckPolicy.seconds(ofWindow: value) == nil {
+                throw ValidationError("\(flag) \(value): not a duration (a number and s, m, h or d, e.g. 24h)")
+            }
         }
-        let thresholds = maxOpenFailures != 0 || maxStale != 0 || maxFailedRanges != nil || within != nil
+        let thresholds =
+            maxOpenFailures != 0 || maxStale != 0 || maxFailedRanges != nil || within != nil || maxPaused != nil
         if thresholds && !check {
-            throw ValidationError("--max-open-failures, --max-stale, --max-failed-ranges and --within need --check")
+            throw ValidationError(
+                "--max-open-failures, --max-stale, --max-failed-ranges, --within and --max-paused need --check")
+        }
+        if runID != nil && (check || html != nil) {
+            throw ValidationError("--run cannot be combined with --check or --html")
         }
     }
 
@@ -126,12 +146,26 @@ struct Status: ParsableCommand {
             }
             let store = try ExistingStore.open(db)
             defer { store.close() }
+            let controls = try store.openRunControls()
+            defer { controls?.closeControls() }
+            if let runID {
+                guard let controls, let runStatus = try controls.runStatus(runID) else {
+                    throw RederiveError.usage("\(store.path): no run \(runID) in the history")
+                }
+                let report = RunBatchesReport(
+                    runID: runID, status: runStatus, batches: try controls.batches(runID: runID),
+                    control: RunControlState.inForce(try controls.controls(forRun: runID)))
+                print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
+                return .ok
+            }
             // One read for both, so the page and the text agree; the text shows the latest --runs.
-            let full = try store.status(
+            var full = try store.status(
                 deriver: SummaryDeriver(),
                 runLimit: html == nil ? (check ? max(runs, 1) : runs) : max(runs, Self.htmlRunLimit))
             var status = full
             status.recentRuns = Array(full.recentRuns.prefix(check ? max(runs, 1) : runs))
+            status.controls = try controls?.allControls() ?? []
+            full.controls = status.controls
             status.acknowledgedFailures = try store.openFailures(matching: FailureFilter(acknowledged: true)).count
             if check {
                 // Only what is not acknowledged (and, with --within, first seen in the window) counts.
@@ -140,9 +174,10 @@ struct Status: ParsableCommand {
                 }
                 status.failures = StoreStatus.failureCounts(
                     try store.openFailures(matching: FailureFilter(acknowledged: false, firstSeenSince: since)))
-                let policy = StoreStatus.CheckPolicy(
+                var policy = StoreStatus.CheckPolicy(
                     maxOpenFailures: maxOpenFailures, maxStale: maxStale, maxFailedRanges: maxFailedRanges,
                     window: within)
+                policy.maxPausedSeconds = maxPaused.flatMap(StoreStatus.CheckPolicy.seconds(ofWindow:))
                 if json {
                     print(status.checkJSON(policy: policy))
                 } else {

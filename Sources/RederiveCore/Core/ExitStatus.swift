@@ -33,6 +33,10 @@ public enum ExitStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
     /// `export` kept the existing output file, which holds records, because the new one would
     /// hold none (every summary stale, say); `--allow-empty` replaces it anyway.
     case emptyExport = 8
+    /// `--exit-when-paused`: the run (or the store) is paused (`rederive pause`); what was
+    /// handed over was committed, its claims given back, and the same command carries on
+    /// once it is resumed (cron: "paused", not "broken").
+    case paused = 9
     /// Stopped by SIGINT after committing the batch in hand (128 + 2).
     case interrupted = 130
     /// Stopped by SIGTERM after committing the batch in hand (128 + 15).

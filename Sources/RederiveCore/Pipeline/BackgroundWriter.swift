@@ -8,6 +8,10 @@ final class BackgroundWriter<Job: Sendable>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var error: RederiveError?
+    // Batches submitted and written (or skipped after a failure), for `drain()`.
+    private let progress = NSCondition()
+    private var submitted = 0
+    private var written = 0
     // Read and dropped by the writer thread only.
     private var write: (@Sendable (Job) throws(RederiveError) -> Void)?
 
@@ -15,6 +19,12 @@ final class BackgroundWriter<Job: Sendable>: @unchecked Sendable {
         self.write = write
         let thread = Thread { [self] in
             while let job = queue.pop() {
+                defer {
+                    progress.lock()
+                    written += 1
+                    progress.broadcast()
+                    progress.unlock()
+                }
                 if failed { continue }
                 do throws(RederiveError) { try self.write?(job) } catch {
                     let failure = error
@@ -34,7 +44,19 @@ final class BackgroundWriter<Job: Sendable>: @unchecked Sendable {
     var failed: Bool { lock.withLock { error != nil } }
 
     /// Queues a batch (blocks while the previous one is still waiting).
-    func submit(_ job: Job) { queue.push(job) }
+    func submit(_ job: Job) {
+        progress.lock()
+        submitted += 1
+        progress.unlock()
+        queue.push(job)
+    }
+
+    /// Waits until every batch submitted so far is written (a pause: nothing is in flight).
+    func drain() {
+        progress.lock()
+        while written < submitted { progress.wait() }
+        progress.unlock()
+    }
 
     /// Waits for every queued write; throws the first write error.
     func finish() throws(RederiveError) {

@@ -52,6 +52,18 @@ protocol BatchJob: AnyObject {
     func warnings(_ stats: RunStatistics) throws(RederiveError) -> [String]
     /// The output file the job wrote, if any (logged and reported).
     var outputPath: String? { get }
+    /// The first and last key a batch's write covers, for the batch record (nil: no keys).
+    func batchKeys(_ write: Write) -> (from: Int64, to: Int64)?
+    /// Seconds the job spent reading `batch` on its own thread, when it times its reads (nil:
+    /// the driver's wait for it counts).
+    func readSeconds(_ batch: Batch) -> Double?
+    /// The size of the batches to read next (`--batch-seconds`); a job with fixed batches ignores it.
+    func resize(to size: Int)
+    /// Before a pause, with nothing in flight: gives back what the job holds (claimed ranges)
+    /// and drops what it read ahead, so a pause of any length loses nothing.
+    func yieldForPause() throws(RederiveError)
+    /// After a pause: reads on from where the last batch handed over ended.
+    func resumeAfterPause() throws(RederiveError)
 }
 
 /// How a job's run is kept in the store's history.
@@ -76,4 +88,9 @@ extension BatchJob {
     var newFailures: Int { 0 }
     func warnings(_ stats: RunStatistics) throws(RederiveError) -> [String] { [] }
     var outputPath: String? { nil }
+    func batchKeys(_ write: Write) -> (from: Int64, to: Int64)? { nil }
+    func readSeconds(_ batch: Batch) -> Double? { nil }
+    func resize(to size: Int) {}
+    func yieldForPause() throws(RederiveError) {}
+    func resumeAfterPause() throws(RederiveError) {}
 }

@@ -58,26 +58,65 @@ enum BatchRunner {
         let sink: BatchSink<Job.Write>
         do { sink = try job.start(run, log: log) } catch { throw failed(error) }
 
-        // The writer thread sees the job's sink only.
-        let writer = BackgroundWriter<(Job.Write, RunStatistics)> { item throws(RederiveError) in
+        // Between batches the governor decides (signals, the error budget, the operator's control,
+        // the rate budget, the next batch's size); a run kept in no history has signals and budget only.
+        var controls: (any RunControls)?
+        if let recording, run != nil {
+            do { controls = try recording.store.openRunControls() } catch { throw failed(error) }
+        }
+        defer { controls?.closeControls() }
+        let governor = RunGovernor(
+            settings: settings, controls: controls, runID: run?.runID ?? 0,
+            health: run == nil ? nil : recording?.store as? any StoreHealthReading)
+        let ledger = governor.ledger
+        // The writer thread sees the job's sink and the governor's ledger only.
+        let writer = BackgroundWriter<(Job.Write, RunStatistics, Int)> { item throws(RederiveError) in
+            let commit = Stopwatch()
             try sink.write(item.0, item.1)
+            ledger.committed(item.2, seconds: commit.seconds)
         }
         let progress = ProgressLine(label: job.command, enabled: settings.showProgress && isatty(2) == 1)
         var status = RunStatus.completed
         var stopReason: String?
+        var exitOverride: ExitStatus?
         do {
-            while let batch = try job.nextBatch() {
+            var decision = governor.decideFirst()
+            while true {
+                if case .pause(let paused) = decision {
+                    // Nothing in flight, nothing held: a pause of any length loses nothing.
+                    writer.drain()
+                    try job.yieldForPause()
+                    decision = governor.waitOutPause(paused)
+                    if decision == .goOn { try job.resumeAfterPause() }
+                    continue
+                }
+                if decision == .waitForHealth {
+                    writer.drain()
+                    try job.yieldForPause()
+                    decision = governor.waitOutHealth()
+                    if decision == .goOn { try job.resumeAfterPause() }
+                    continue
+                }
+                if case .stop(let stopStatus, let reason, let exit) = decision {
+                    (status, stopReason, exitOverride) = (stopStatus, reason, exit)
+                    break
+                }
+                let reading = Stopwatch()
+                guard let batch = try job.nextBatch() else { break }
+                let waitedForRead = reading.seconds
+                let (before, working) = (stats.recordsRead, Stopwatch())
                 let write = try job.process(batch, stats: &stats, issues: issues)
-                writer.submit((write, stats))
+                let ticket = governor.handedOver(
+                    records: stats.recordsRead - before, keys: job.batchKeys(write),
+                    readSeconds: job.readSeconds(batch) ?? waitedForRead, deriveSeconds: working.seconds)
+                writer.submit((write, stats, ticket))
                 if writer.failed { break }
                 let skipped = stats.recordsSkipped + stats.fileFaults
                 progress.update(
                     records: stats.recordsRead, bytes: job.progressShowsBytes ? stats.decodedBytes : 0,
                     fraction: job.progressFraction(stats), skipped: skipped)
-                if let stop = settings.control.stopRequest(skipped: skipped, read: stats.recordsRead) {
-                    (status, stopReason) = (stop.status, stop.reason)
-                    break
-                }
+                decision = governor.decide(skipped: skipped, read: stats.recordsRead)
+                if let size = governor.batchSize { job.resize(to: size) }
             }
         } catch {
             progress.finish()
@@ -88,6 +127,7 @@ enum BatchRunner {
         progress.finish()
         do {
             try writer.finish()
+            governor.finish()
             try issues.finish()
             try job.finish(status: status, stats: &stats)
         } catch {
@@ -96,7 +136,8 @@ enum BatchRunner {
         let warnings: [String]
         do { warnings = status == .completed ? try job.warnings(stats) : [] } catch { throw failed(error) }
         stats.seconds = clock.seconds
-        var exit = RunControl.exitStatus(for: status, skipped: stats.recordsSkipped + stats.fileFaults)
+        var exit =
+            exitOverride ?? RunControl.exitStatus(for: status, skipped: stats.recordsSkipped + stats.fileFaults)
         if exit == .ok && !warnings.isEmpty { exit = .skippedRecords }
         if let recording, let run {
             try recording.store.finishRun(run.runID, status: status, exitStatus: exit.rawValue, statistics: stats)
@@ -109,6 +150,7 @@ enum BatchRunner {
         report.reportPath = issues.writtenPath
         report.outputPath = status == .completed ? job.outputPath : nil
         report.warnings = warnings
+        if run != nil { report.batches = governor.totals }
         return report
     }
 }

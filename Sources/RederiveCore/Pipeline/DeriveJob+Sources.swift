@@ -35,25 +35,33 @@ extension DeriveJob {
                 "after": "\(first)", "upTo": "\(upper)",
                 "selection": "\(config.selection.description)",
             ])
-        let (store, selection, deriver, limit) = (store, readSelection, deriver, config.settings.batchSize)
-        let allowDowngrade = config.settings.allowDowngrade
+        walked = (first, upper)
+        startWalking()
+        return makeSink(claims: nil, leases: nil)
+    }
+
+    /// Reads the selection by keyset after `walked.cursor` (at the start, and again after a
+    /// pause), each batch at the size the governor last gave (`sizeHint`).
+    func startWalking() {
+        let (store, selection, deriver, hint) = (store, readSelection, deriver, sizeHint)
+        let (first, upper, allowDowngrade) = (walked.cursor, walked.upTo, config.settings.allowDowngrade)
         fetcher = Prefetcher(capacity: 1) { emit in
             var cursor = first
             while true {
                 do throws(RederiveError) {
+                    let reading = Stopwatch()
                     let batch = try store.fetchRooms(
                         selection, deriver: deriver, allowDowngrade: allowDowngrade,
-                        after: cursor, upTo: upper, limit: limit)
+                        after: cursor, upTo: upper, limit: hint.value)
                     guard let last = batch.last else { return }
                     cursor = last.seq
-                    if !emit(.success(RoomBatch(rooms: batch, claim: nil))) { return }
+                    if !emit(.success(RoomBatch(rooms: batch, claim: nil, readSeconds: reading.seconds))) { return }
                 } catch {
                     _ = emit(.failure(error))
                     return
                 }
             }
         }
-        return makeSink(claims: nil, leases: nil)
     }
 
     /// The sink of this run's writes (a dry run's commits nothing).
@@ -79,9 +87,16 @@ extension DeriveJob {
         log.info(
             "claiming ranges of run \(run.runID) as \(claims.workerName)",
             metadata: ["ranges": "\(cut.ranges)", "upTo": "\(cut.upTo)"])
-        let (store, selection, deriver, runID) = (store, readSelection, deriver, run.runID)
-        let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
         let leases = LeaseKeeper(claims)
+        startClaimLoop(claims, leases: leases)
+        return leases
+    }
+
+    /// Claims one range after another and reads each (at the start, and again after a pause).
+    func startClaimLoop(_ claims: any DeriveRangeClaims, leases: LeaseKeeper) {
+        let (store, selection, deriver, runID) = (store, readSelection, deriver, self.runID)
+        let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
+        let log = Logger(label: "rederive.derive")
         fetcher = Prefetcher(capacity: 1) { emit in
             var waitLogged: ContinuousClock.Instant?  // when the current wait was last said, if waiting
             var waits = 0  // pauses that ran out since the last claim or release (`RangeWait.pause`)
@@ -107,6 +122,7 @@ extension DeriveJob {
                         let woken = leases.waitForRelease(since: releases, timeout: wait.pause(afterWaits: waits))
                         waits = woken ? 0 : waits + 1
                     case .claimed(let claim):
+                        let reading = Stopwatch()
                         (waitLogged, waits) = (nil, 0)
                         leases.hold(claim)
                         var rooms: [StoredRoom] = []
@@ -121,7 +137,8 @@ extension DeriveJob {
                             guard let last = page.last, page.count == limit, last.seq < claim.upTo else { break }
                             cursor = last.seq
                         }
-                        if !emit(.success(RoomBatch(rooms: rooms, claim: claim))) { return }
+                        let batch = RoomBatch(rooms: rooms, claim: claim, readSeconds: reading.seconds)
+                        if !emit(.success(batch)) { return }
                     }
                 } catch {
                     _ = emit(.failure(error))
@@ -129,6 +146,5 @@ extension DeriveJob {
                 }
             }
         }
-        return leases
     }
 }

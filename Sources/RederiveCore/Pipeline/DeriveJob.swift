@@ -27,6 +27,8 @@ public final class DeriveJob: BatchJob {
     struct RoomBatch: Sendable {
         var rooms: [StoredRoom]
         var claim: RangeClaim?
+        /// Seconds the producer spent reading it (and claiming it).
+        var readSeconds = 0.0
     }
 
     /// One batch's results and the key it ends at.
@@ -35,11 +37,20 @@ public final class DeriveJob: BatchJob {
         var lastSeq: Int64
         var claim: RangeClaim?
         var counts = RunStatistics()
+        /// The first key it covers (a claimed range's first), nil for an empty batch.
+        var firstSeq: Int64?
     }
 
     /// Set when the run stops: a producer waiting for leases to run out returns.
     final class StopFlag: Sendable {
         let stopped = Atomic<Bool>(false)
+    }
+
+    /// The size the producer reads its next batch at (`RunGovernor`'s, with `--batch-seconds`).
+    final class SizeHint: Sendable {
+        let size: Atomic<Int>
+        init(_ size: Int) { self.size = Atomic(max(1, size)) }
+        var value: Int { size.load(ordering: .relaxed) }
     }
 
     let deriver: SummaryDeriver
@@ -57,6 +68,10 @@ public final class DeriveJob: BatchJob {
     var runID: Int64 = 0
     var fetcher: Prefetcher<Result<RoomBatch, RederiveError>>?
     var total = 0
+    /// The size of the batches read next.
+    let sizeHint: SizeHint
+    /// Where a keyset walk reads on after a pause (the last key handed over) and its bound.
+    var walked: (cursor: Int64, upTo: Int64) = (0, 0)
 
     init(_ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter, mode: Mode) {
         self.config = config
@@ -84,6 +99,7 @@ public final class DeriveJob: BatchJob {
             recording = nil
         }
         let deriver = config.deriver
+        sizeHint = SizeHint(config.settings.batchSize)
         pool = WorkerPool(workers: config.settings.workers) { RecordProcessor(deriver: deriver) }
     }
 
@@ -163,9 +179,10 @@ public final class DeriveJob: BatchJob {
         counts.recordsSkipped = stats.recordsSkipped - before.recordsSkipped
         counts.recordsNewer = stats.recordsNewer - before.recordsNewer
         counts.decodedBytes = stats.decodedBytes - before.decodedBytes
+        if roomBatch.claim == nil, let last = batch.last { walked.cursor = max(walked.cursor, last.seq) }
         return Results(
             writes: writes, lastSeq: batch.last?.seq ?? roomBatch.claim?.upTo ?? 0, claim: roomBatch.claim,
-            counts: counts)
+            counts: counts, firstSeq: roomBatch.claim.map { $0.after + 1 } ?? batch.first?.seq)
     }
 
     /// The selection as this job reads it: a preview's rooms carry what the preview shows.

@@ -37,6 +37,16 @@ public struct RunSettings: Sendable {
     /// path given to a single command is written as given. Runs kept in no history (dry
     /// runs, `summarize`) always use the path as given.
     public var reportPerRun = false
+    /// Seconds each batch should take (`--batch-seconds`): batches are then sized to it
+    /// (`BatchSizer`), `batchSize` being the first and the largest; nil: every batch `batchSize`.
+    public var batchSeconds: Double?
+    /// Records per second for all processes of the run together (`--max-rate`); the control's
+    /// `throttle --max-rate` applies too (the lower wins).
+    public var maxRate: Double?
+    /// Exit (status 9) instead of waiting when the run is paused (`--exit-when-paused`).
+    public var exitWhenPaused = false
+    /// How the run answers the server's health (`--throttle`, the limits); nil: it reads none.
+    public var health: HealthPolicy?
 
     /// `path` with `-run<id>` before its `.jsonl` / `.jsonl.zst` suffix (or at its end),
     /// after the store's tag when `storeID` is given (`issues-1a2b3c4d-run12.jsonl`, see

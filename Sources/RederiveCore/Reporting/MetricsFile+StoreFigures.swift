@@ -6,6 +6,7 @@ extension MetricsFile.StoreFigures {
         self.init(
             staleRecords: status.stale.total, openFailures: status.openFailures, newerSummaries: status.newer,
             unacknowledgedFailures: max(0, status.openFailures - status.acknowledgedFailures))
+        control = RunControlState.inForce(status.controls)
     }
 
     /// The figures of `store`, read through the connection the run already has open (a
@@ -15,6 +16,11 @@ extension MetricsFile.StoreFigures {
         guard var status = try? store.status(deriver: SummaryDeriver(), runLimit: 0) else { return nil }
         // As `status` counts them: the acknowledged ones are what `status --check` leaves out.
         status.acknowledgedFailures = (try? store.openFailures(matching: FailureFilter(acknowledged: true)).count) ?? 0
+        // The control, when the store keeps one (every engine's store is also its run history).
+        if let history = store as? any RunHistory, let controls = try? history.openRunControls() {
+            status.controls = (try? controls.allControls()) ?? []
+            controls.closeControls()
+        }
         return Self(status)
     }
 }

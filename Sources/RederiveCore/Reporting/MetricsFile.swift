@@ -26,6 +26,8 @@ public enum MetricsFile {
         /// Open failures no operator acknowledged: what `status --check` counts (without
         /// `--within`), so an alert on it clears when the check does.
         public var unacknowledgedFailures = 0
+        /// The operator's control in force (`rederive pause`, `throttle`), when the store keeps one.
+        public var control: RunControlState?
     }
 
     /// The text for `reports` (one per command or pipeline stage), labelled `labels` (default:
@@ -94,6 +96,28 @@ public enum MetricsFile {
             // Not `rederive_summary_version`: promtool's lint rejects a type name (`_summary_`) in a name.
             "rederive_summaries_version", "gauge", "Summary algorithm version the run derived with.",
             indexed.map { (labels($1, $0), Double($1.summaryVersion)) })
+        let batched = indexed.compactMap { i, r in r.batches.map { (i, r, $0) } }
+        family(
+            "rederive_batches", "gauge", "Batches the last run committed (this process).",
+            batched.map { (labels($1, $0), Double($2.batches)) })
+        family(
+            "rederive_batch_seconds", "gauge",
+            "Seconds the last run's batches spent, by phase (read, derive, commit, waited: paused or max-rate).",
+            batched.flatMap { i, r, t in
+                [
+                    ("read", t.readSeconds), ("derive", t.deriveSeconds), ("commit", t.commitSeconds),
+                    ("waited", t.waitedSeconds),
+                ].map { (labels(r, i, "phase=\"\($0.0)\""), ($0.1 * 1000).rounded() / 1000) }
+            })
+        if let control = store?.control {
+            family(
+                "rederive_paused", "gauge",
+                "1 while a pause (`rederive pause`) holds the store or a run, with its reason.",
+                [(pipelineLabel + ",reason=\"\(escape(control.reason ?? ""))\"", control.isPaused() ? 1 : 0)])
+            family(
+                "rederive_max_rate", "gauge", "Records per second `rederive throttle` allows a run (all processes).",
+                control.maxRate.map { [(pipelineLabel, $0)] } ?? [])
+        }
         if let store {
             family(
                 "rederive_store_stale_records", "gauge", "Records whose summary is stale or missing, after the run.",

@@ -34,6 +34,8 @@ public struct RunReport: Sendable {
     /// that need a re-import, records an export left out as stale). A completed run with
     /// warnings ends with exit status 3, like one that skipped records.
     public var warnings: [String] = []
+    /// The run's batches summed (this process's), when the run was recorded.
+    public var batches: BatchTotals?
     /// Said instead of the counts when the run did nothing by design (a plan already
     /// applied by this run): the tally line and the JSON (`note`) carry it.
     public var note: String?

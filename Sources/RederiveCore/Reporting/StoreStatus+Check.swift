@@ -11,6 +11,8 @@ extension StoreStatus {
             case unfinishedRun = "unfinished_run"
             /// Ranges of the latest split derive run failed after their last attempt.
             case failedRanges = "failed_ranges"
+            /// A pause (`rederive pause`) in force for longer than `--max-paused`.
+            case longPause = "long_pause"
         }
 
         /// The kind.
@@ -37,6 +39,10 @@ extension StoreStatus {
         public var maxFailedRanges: Int?
         /// How far back a failure's first sighting counts, as given (`--within 24h`); nil: any time.
         public var window: String?
+        /// Seconds a pause may last before it needs attention (`--max-paused`); nil: not judged.
+        public var maxPausedSeconds: Double?
+        /// The moment pauses are judged at (UTC with milliseconds).
+        public var now = RunControlState.now()
 
         /// Creates a policy.
         public init(maxOpenFailures: Int = 0, maxStale: Int = 0, maxFailedRanges: Int? = nil, window: String? = nil) {
@@ -121,9 +127,12 @@ extension StoreStatus {
                         "derive run \(ranges.runID) has \(ranges.failed) failed range\(ranges.failed == 1 ? "" : "s")"
                         + (max > 0 ? " (more than \(max))" : "") + ": run the same derive again to retry them"))
         }
+        problems += pauseProblems(policy: policy)
         var seen = Set<String>()
         for run in recentRuns.sorted(by: { $0.id > $1.id }) where seen.insert(run.command).inserted {
             guard Self.attentionRunStatuses.contains(run.status) else { continue }
+            // Exited as told by a pause (`--exit-when-paused`): judged by `--max-paused`, not as a fault.
+            if run.exitStatus == Int(ExitStatus.paused.rawValue) { continue }
             let exit = run.exitStatus.map { ", exit \($0)" } ?? ""
             problems.append(
                 Problem(

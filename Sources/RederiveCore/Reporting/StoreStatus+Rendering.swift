@@ -65,6 +65,7 @@ extension StoreStatus {
         if let kept = rangeRows {
             fields.append("\"rangeRows\":{\"rows\":\(kept.rows),\"runs\":\(kept.runs)}")
         }
+        fields.append(controlJSON)
         return "{" + fields.joined(separator: ",") + "}"
     }
 
@@ -153,6 +154,7 @@ extension StoreStatus {
                 "range rows     \(kept.rows) kept for \(kept.runs) run(s); "
                     + "`rederive history --prune` removes those of pruned runs")
         }
+        out += controlText
         return out
     }
 

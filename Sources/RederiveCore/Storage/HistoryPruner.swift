@@ -8,9 +8,15 @@ package protocol HistoryPruner: StoreHandle {
     /// never those of a run a rerun could still continue. Returns the rows removed, or nil on
     /// an engine without ranges.
     func pruneRanges(keepRuns: Int?, before: String?) throws(RederiveError) -> Int?
+    /// Deletes the batch record (`run_batch`) of all but the latest `keepRuns` runs that have
+    /// one, and (when given) of runs that ended (or, never ended, started) before `before`.
+    /// Returns the rows removed, or nil on an engine without it.
+    func pruneBatches(keepRuns: Int?, before: String?) throws(RederiveError) -> Int?
 }
 
 extension HistoryPruner {
     /// No ranges to prune (an engine that does not split derives).
     package func pruneRanges(keepRuns: Int?, before: String?) throws(RederiveError) -> Int? { nil }
+    /// No batch record to prune.
+    package func pruneBatches(keepRuns: Int?, before: String?) throws(RederiveError) -> Int? { nil }
 }

@@ -20,4 +20,12 @@ package protocol RunHistory: StoreHandle {
     func finishRun(
         _ runID: Int64, status: RunStatus, exitStatus: Int32, statistics: RunStatistics)
         throws(RederiveError)
+    /// A channel to the control and the batch record (`RunControls`) for one run's governor,
+    /// `pause` and `status`; nil on an engine without them.
+    func openRunControls() throws(RederiveError) -> (any RunControls)?
+}
+
+extension RunHistory {
+    /// No control (a store that keeps none).
+    package func openRunControls() throws(RederiveError) -> (any RunControls)? { nil }
 }

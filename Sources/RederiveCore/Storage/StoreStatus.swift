@@ -176,6 +176,9 @@ public struct StoreStatus: Sendable, Equatable {
     /// Range rows kept for all runs, and how many runs they belong to (`history --prune`
     /// removes those of pruned runs); nil on a store without ranges (SQLite).
     public var rangeRows: RangeRows?
+    /// The operator's control rows in force (pauses and rates; `rederive pause`, `throttle`),
+    /// the store's first; filled by `status` from the store's `RunControls`.
+    public var controls: [RunControlState] = []
 
     /// The derive range rows a store keeps.
     public struct RangeRows: Sendable, Equatable {

@@ -15,7 +15,7 @@ final class KubernetesExamplesTests: XCTestCase {
     private static func expectedAction(_ status: ExitStatus) -> String? {
         switch status {
         case .ok: nil  // not a failure at all
-        case .skippedRecords, .interrupted, .terminated: "Ignore"
+        case .skippedRecords, .interrupted, .terminated, .paused: "Ignore"
         case .usage, .errorBudget, .refused, .emptyExport: "FailJob"
         case .failure, .busy: nil  // a lost server or a busy store: worth a retry
         case .needsAttention: nil  // status --check only

@@ -151,7 +151,7 @@ final class StoreStatusTests: XCTestCase {
             Set(object.keys),
             [
                 "store", "currentSummaryVersion", "currentFingerprint", "records", "stale", "newer", "history",
-                "failures", "runs",
+                "failures", "runs", "control",
             ])
         XCTAssertEqual(object["currentSummaryVersion"] as? Int, 1)
         XCTAssertEqual(object["currentFingerprint"] as? String, SummaryDeriver().fingerprint)

@@ -1,0 +1,63 @@
+import XCTest
+
+@testable import RederiveCore
+
+/// `--batch-seconds`: the controller alone, with scripted timings (no clock).
+final class BatchSizerTests: XCTestCase {
+    /// A job that derives `rate` records a second, plus `overhead` seconds a batch.
+    private func seconds(_ records: Int, rate: Double, overhead: Double = 0) -> Double {
+        Double(records) / rate + overhead
+    }
+
+    func testSlowBatchesShrinkAtOnceToTheTarget() {
+        var sizer = BatchSizer(targetSeconds: 1, first: 10_000)
+        XCTAssertEqual(sizer.size, 10_000, "--batch-size is the first batch")
+        // 500 records/s: 10,000 records take 20 s; the next batch is what one second holds.
+        let next = sizer.observe(records: 10_000, seconds: seconds(10_000, rate: 500))
+        XCTAssertEqual(next, 500, "shrinking is not capped")
+    }
+
+    func testFastBatchesGrowByAtMostATwentiethAStepUpToTheFirstSize() {
+        var sizer = BatchSizer(targetSeconds: 1, first: 1_000, minimum: 10)
+        sizer.observe(records: 1_000, seconds: 10)  // 100 records/s
+        XCTAssertEqual(sizer.size, 100)
+        // Now 100,000 records/s: the size may grow by 20 % a step only, and never past 1,000.
+        var sizes: [Int] = []
+        for _ in 0..<20 {
+            let size = sizer.size
+            sizes.append(sizer.observe(records: size, seconds: seconds(size, rate: 100_000)))
+        }
+        for (before, after) in zip([100] + sizes, sizes) {
+            XCTAssertLessThanOrEqual(Double(after), (Double(before) * 1.2).rounded(.down) + 1, "\(sizes)")
+        }
+        XCTAssertEqual(sizes.last, 1_000, "bounded by the first size: \(sizes)")
+        XCTAssertGreaterThan(sizes.first ?? 0, 100, "the slow past decays: \(sizes)")
+    }
+
+    func testSteadyRateSettlesWithinThirtyPercentOfTheTargetAfterTenBatches() {
+        var sizer = BatchSizer(targetSeconds: 0.5, first: 5_000)
+        var times: [Double] = []
+        for i in 0..<30 {
+            let size = sizer.size
+            // 2,000 records/s with a 20 ms fixed cost and a little scripted jitter.
+            let t = seconds(size, rate: 2_000, overhead: 0.02) * (i % 2 == 0 ? 1.05 : 0.95)
+            times.append(t)
+            sizer.observe(records: size, seconds: t)
+        }
+        for t in times.dropFirst(10) { XCTAssertEqual(t, 0.5, accuracy: 0.15, "\(times)") }
+    }
+
+    func testTheMinimumHoldsAndBadTimingsChangeNothing() {
+        var sizer = BatchSizer(targetSeconds: 0.1, first: 500, minimum: 50)
+        XCTAssertEqual(sizer.observe(records: 500, seconds: 100), 50, "never below the minimum")
+        XCTAssertEqual(sizer.observe(records: 0, seconds: 1), 50, "an empty batch says nothing")
+        XCTAssertEqual(sizer.observe(records: 10, seconds: .nan), 50)
+        XCTAssertEqual(sizer.observe(records: 10, seconds: -1), 50)
+        var tiny = BatchSizer(targetSeconds: 1, first: 3)
+        tiny.observe(records: 3, seconds: 3)
+        XCTAssertEqual(tiny.size, 1)
+        var grown: [Int] = []
+        for _ in 0..<6 { grown.append(tiny.observe(records: tiny.size, seconds: 0.001)) }
+        XCTAssertEqual(grown.last, 3, "a size of 1 still grows, by one at least: \(grown)")
+    }
+}

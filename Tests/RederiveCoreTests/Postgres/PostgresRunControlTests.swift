@@ -1,0 +1,128 @@
+import Foundation
+import XCTest
+
+@testable import RederiveCore
+
+/// Issue 33 on PostgreSQL: a `pause` from a third process reaches two worker processes that
+/// share a run; they commit nothing more, give their claimed ranges back and wait through more
+/// than ten leases, and once resumed every range is derived once, to the store an
+/// uninterrupted run leaves. A paused worker killed with SIGKILL held nothing.
+final class PostgresRunControlTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+    private var cluster: PostgresCluster!
+
+    override func setUpWithError() throws {
+        dir = try TemporaryDirectory()
+        cluster = try PostgresCluster.shared()
+        // Short leases: the pause below lasts more than ten of them.
+        setenv("REDERIVE_LEASE_SECONDS", "0.3", 1)
+    }
+
+    override func tearDown() {
+        unsetenv("REDERIVE_LEASE_SECONDS")
+        dir = nil
+    }
+
+    private func rederive(_ arguments: [String]) throws -> CommandLineResult {
+        try CommandLineTool.invoke(arguments, scratch: dir)
+    }
+
+    private func count(_ sql: String, _ url: String) throws -> Int {
+        Int(try cluster.sql(sql, url: url).first ?? "") ?? -1
+    }
+
+    /// A database holding the corpus, imported.
+    private func imported(records: Int) throws -> String {
+        let url = try cluster.newDatabase()
+        let corpus = try GeneratedCorpus.path(records: records, seed: 33, coreModelBytes: 200)
+        XCTAssertEqual(try rederive(["import", corpus, "--db", url, "-q"]).status, 0)
+        return url
+    }
+
+    /// The stored summaries, in key order, as one digest (what a derive leaves).
+    private func summaries(_ url: String) throws -> [String] {
+        try cluster.sql(
+            "SELECT count(*), md5(string_agg(record.id || summary.summary_json, ',' ORDER BY record.id)) "
+                + "FROM summary JOIN record ON record.seq = summary.record_seq", url: url)
+    }
+
+    private static let derive = ["derive", "--all", "--rewrite", "--batch-size", "25", "--workers", "1"]
+
+    func testAPauseFromAThirdProcessHoldsTwoWorkersThroughTenLeasesAndLosesNothing() throws {
+        let reference = try imported(records: 1000)
+        XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "-q"]).status, 0)
+        let url = try imported(records: 1000)
+        let command = Self.derive + ["--db", url, "--max-rate", "250"]
+        let workers = try (0..<2).map {
+            try CommandLineTool.Child(command, stderrPath: dir.file("worker\($0).err"))
+        }
+        let deadline = Date().addingTimeInterval(60)
+        // Both workers deriving: each has committed a range.
+        let committers = "SELECT count(DISTINCT claimed_by) FROM derive_range WHERE state = 'done'"
+        while try count(committers, url) < 2, Date() < deadline { usleep(20_000) }
+        let pause = try rederive(["pause", "--db", url, "--reason", "replica lag"])
+        XCTAssertEqual(pause.status, 0, pause.stderr)
+        // Within one batch (0.1 s of budget) and a second, both obey: nothing claimed, nothing new done.
+        Thread.sleep(forTimeInterval: 2)
+        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
+        let done = try count("SELECT count(*) FROM derive_range WHERE state = 'done'", url)
+        Thread.sleep(forTimeInterval: 2.5)  // more than ten 0.3 s leases in all
+        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'done'", url), done)
+        XCTAssertLessThan(done, 40, "the run was paused part way")
+        XCTAssertTrue(workers.allSatisfy(\.isRunning), "paused workers wait")
+        let status = try rederive(["status", "--db", url])
+        XCTAssertTrue(status.stdout.contains("paused         every run since"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("(replica lag)"), status.stdout)
+
+        XCTAssertEqual(try rederive(["resume", "--db", url]).status, 0)
+        for worker in workers {
+            let (exit, _) = worker.wait()
+            XCTAssertEqual(exit, 0, worker.stderr)
+            XCTAssertFalse(worker.stderr.contains("taken over by another process"), worker.stderr)
+        }
+        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
+        XCTAssertEqual(
+            try count("SELECT count(*) FROM derive_range WHERE attempt - released <> 1", url), 0,
+            "every range committed by its one counted attempt")
+        XCTAssertEqual(try summaries(url), try summaries(reference), "paused and resumed vs uninterrupted")
+        let run = try cluster.sql("SELECT max(run_id) FROM derive_range", url: url)[0]
+        XCTAssertEqual(try count("SELECT sum(records) FROM run_batch WHERE run_id = \(run)", url), 1000)
+        XCTAssertEqual(try count("SELECT count(DISTINCT worker) FROM run_batch WHERE run_id = \(run)", url), 2)
+        XCTAssertEqual(
+            try count("SELECT count(*) FROM run_batch WHERE run_id = \(run) AND wait_reason = 'paused'", url), 2,
+            "each worker recorded its wait")
+    }
+
+    func testAPausedWorkerKilledHoldsNothingAndExitWhenPausedCarriesOn() throws {
+        setenv("REDERIVE_LEASE_SECONDS", "60", 1)  // a held range would keep the rerun waiting a minute
+        let reference = try imported(records: 500)
+        XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "-q"]).status, 0)
+        let url = try imported(records: 500)
+        let command = Self.derive + ["--db", url, "--max-rate", "200"]
+        let worker = try CommandLineTool.Child(command, stderrPath: dir.file("killed.err"))
+        let deadline = Date().addingTimeInterval(60)
+        while try count("SELECT count(*) FROM derive_range WHERE state = 'done'", url) < 2, Date() < deadline {
+            usleep(20_000)
+        }
+        XCTAssertEqual(try rederive(["pause", "--db", url]).status, 0)
+        Thread.sleep(forTimeInterval: 2)
+        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0)
+        worker.signal(SIGKILL)
+        XCTAssertTrue(worker.wait().signaled)
+        // Still paused: a worker that should not wait exits 9, having claimed nothing.
+        let paused = try rederive(command + ["--exit-when-paused"])
+        XCTAssertEqual(paused.status, 9, paused.stderr)
+        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0)
+
+        XCTAssertEqual(try rederive(["resume", "--db", url]).status, 0)
+        let rerun = try rederive(command + ["--exit-when-paused"])
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertFalse(
+            rerun.stderr.contains("waiting for"), "no lease of the killed worker to wait on: \(rerun.stderr)")
+        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
+        XCTAssertEqual(try summaries(url), try summaries(reference))
+        // The control survives nothing it should not: a finished run cannot be paused.
+        let finished = try cluster.sql("SELECT max(id) FROM run", url: url)[0]
+        XCTAssertEqual(try rederive(["pause", "--db", url, "--run", finished]).status, 1)
+    }
+}
