@@ -263,7 +263,9 @@ final class CrashRecoveryTests: XCTestCase {
                 let checkpoint: Int64 = try XCTUnwrap(run.row["checkpoint_seq"])
                 XCTAssertEqual(
                     try StoreInspection.int(
-                        db, "SELECT COUNT(*) FROM summary WHERE summary_version = 1 AND record_seq > ?", [checkpoint]),
+                        db,
+                        "SELECT COUNT(*) FROM summary WHERE summary_version = \(SummaryDeriver.currentVersion) "
+                            + "AND record_seq > ?", [checkpoint]),
                     0)
                 XCTAssertEqual(
                     try StoreInspection.int(
@@ -441,7 +443,8 @@ final class CrashRecoveryTests: XCTestCase {
         // Derived values equal the reference's (they do not depend on the renamed column).
         XCTAssertEqual(
             try StoreInspection.dump(db)["summary"]!.map {
-                $0.replacingOccurrences(of: "summary_version=0", with: "summary_version=1")
+                $0.replacingOccurrences(
+                    of: "summary_version=0", with: "summary_version=\(SummaryDeriver.currentVersion)")
             },
             corpus.referenceDump["summary"]!.map { $0 } + [])
         // The next run picks up exactly what was left: the new records and the rows made stale behind.
