@@ -371,6 +371,8 @@ struct OutlineGraph {
                 if turn <= 0 { turn += 4 }
                 if turn < best.turn || (turn == best.turn && e < best.edge) { best = (turn, e) }
             }
+            // Corners beyond the doubles' range (their means overflowed) compare as NaN: no side.
+            guard best.edge != Int.max else { return nil }
             let e = best.edge
             if at == start && e == firstEdge {
                 return FloorArea.WallOutline(points: points, closing: closing, corners: visited)

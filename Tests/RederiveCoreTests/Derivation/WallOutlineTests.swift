@@ -265,6 +265,37 @@ final class WallOutlineTests: XCTestCase {
             try area(Room(walls: Array(walls.prefix(n - 1))), SummaryDeriver()).floorAreaMethod, .wallOutline)
     }
 
+    /// Hostile coordinates: walls near the doubles' limits, whose corners' means or closures
+    /// overflow, never crash and never give a value that is not finite (the hull or a failure).
+    func testHugeCoordinatesNeverCrash() {
+        let layouts: [[FloorArea.WallSegment]] = [
+            // A closed triangle whose first corner's mean overflows to x = −infinity (two ends at
+            // −1.7e308): every side's direction from it is NaN.
+            [
+                .init(start: SIMD2(-1.7e308, 0), end: SIMD2(0, 0)), .init(start: SIMD2(0, 0), end: SIMD2(0, 1)),
+                .init(start: SIMD2(0, 1), end: SIMD2(-1.7e308, 0)),
+            ],
+            [
+                .init(start: SIMD2(1.7e308, 1.7e308), end: SIMD2(1.7e308, 1.7e308)),
+                .init(start: SIMD2(1.7e308, 1.7e308), end: SIMD2(-1.7e308, 1.7e308)),
+                .init(start: SIMD2(-1.7e308, -1.7e308), end: SIMD2(1.7e308, -1.7e308)),
+            ],
+            [
+                .init(start: SIMD2(-1e300, 0), end: SIMD2(1e300, 0)),
+                .init(start: SIMD2(1e300, 1), end: SIMD2(0, 1e300)),
+                .init(start: SIMD2(0, 1e300), end: SIMD2(-1e300, 5)),
+            ],
+        ]
+        for (i, layout) in layouts.enumerated() {
+            for tolerance in [0.30, 0, 1e300] {
+                if let outline = FloorArea.wallOutline(layout, tolerance: tolerance) {
+                    let area = FloorArea.shoelaceArea(outline.points)
+                    XCTAssertTrue(area.isFinite && area > 0, "layout \(i), tolerance \(tolerance): \(area)")
+                }
+            }
+        }
+    }
+
     /// Hand measurement of a derive of floorless rooms that do not close, up to the 10,000 walls
     /// a record may have: `REDERIVE_MEASURE_WALK=1 swift test --filter WallOutlineTests`.
     func testMeasureLargeOpenRoomsByHand() throws {
