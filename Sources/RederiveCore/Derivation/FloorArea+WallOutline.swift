@@ -285,9 +285,14 @@ struct OutlineGraph {
     func shortestLinks(_ chains: [(Int, Int)], closure: (Int, Int) -> [SIMD2<Double>]) -> [(Int, Int)] {
         let k = chains.count
         var best: (length: Double, links: [(Int, Int)])? = nil
+        // Each closure's length once: the orders share them (at most (2k)² of them).
+        var lengths: [Int: Double] = [:]
         func length(_ p: Int, _ q: Int) -> Double {
+            if let known = lengths[p * corners.count + q] { return known }
             let path = [corners[p]] + closure(p, q) + [corners[q]]
-            return zip(path, path.dropFirst()).reduce(0) { $0 + FloorArea.distance($1.0, $1.1) }
+            let total = zip(path, path.dropFirst()).reduce(0) { $0 + FloorArea.distance($1.0, $1.1) }
+            lengths[p * corners.count + q] = total
+            return total
         }
         for order in Self.permutations(Array(1..<k)) {
             for flips in 0..<(1 << (k - 1)) {

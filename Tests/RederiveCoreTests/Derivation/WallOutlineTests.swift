@@ -296,6 +296,35 @@ final class WallOutlineTests: XCTestCase {
         }
     }
 
+    /// Random walls (crossing, overlapping, repeated, of zero length, in any number of groups):
+    /// an outline, when there is one, is a finite positive area; the same walls give the same bits.
+    func testRandomWallsGiveAFiniteOutlineOrNone() {
+        var rng = SplitMix64(seed: 99)
+        func coordinate() -> Double { Double(rng.next() % 2_001) / 200 - 5 }
+        var outlined = 0
+        for trial in 0..<1_500 {
+            var walls: [FloorArea.WallSegment] = []
+            for _ in 0..<(3 + Int(rng.next() % 10)) {
+                let a = SIMD2(coordinate(), coordinate())
+                switch rng.next() % 4 {
+                case 0 where !walls.isEmpty: walls.append(.init(start: walls[walls.count - 1].end, end: a))
+                case 1 where !walls.isEmpty: walls.append(walls[Int(rng.next() % UInt64(walls.count))])
+                case 2: walls.append(.init(start: a, end: a))
+                default: walls.append(.init(start: a, end: SIMD2(coordinate(), coordinate())))
+                }
+            }
+            let tolerance = [0.30, 0, 1, 3][trial % 4]
+            let outline = FloorArea.wallOutline(walls, tolerance: tolerance)
+            XCTAssertEqual(outline, FloorArea.wallOutline(walls, tolerance: tolerance), "trial \(trial)")
+            guard let outline else { continue }
+            outlined += 1
+            let area = FloorArea.shoelaceArea(outline.points)
+            XCTAssertTrue(area.isFinite && area > 0, "trial \(trial): \(area)")
+            XCTAssertEqual(outline.points.count, outline.closing.count, "trial \(trial)")
+        }
+        XCTAssertGreaterThan(outlined, 150)
+    }
+
     /// Hand measurement of a derive of floorless rooms that do not close, up to the 10,000 walls
     /// a record may have: `REDERIVE_MEASURE_WALK=1 swift test --filter WallOutlineTests`.
     func testMeasureLargeOpenRoomsByHand() throws {
