@@ -23,6 +23,11 @@ extension FloorArea {
     /// Above this many open chains of walls the gaps are not closed (`wall_hull`): the tour that
     /// links them is quadratic in chains.
     public static let wallOutlineMaxChains = 64
+    /// The wall ends sorted by x, an end followed by this many others within the tolerance of
+    /// its x (walls piled on one spot or one line, not a room): no outline (`wall_hull`). It
+    /// bounds the corner search, and each corner's sides, to this many per end, so the outline
+    /// stays linear in walls.
+    public static let wallOutlineMaxCrowd = 65
     /// Two walls whose directions differ by less than this (degrees) are parallel for a gap's
     /// closure: the gap is closed straight.
     public static let wallOutlineParallelDegrees = 20.0
@@ -58,7 +63,7 @@ extension FloorArea {
         for s in segments where !(s.start.x.isFinite && s.start.y.isFinite && s.end.x.isFinite && s.end.y.isFinite) {
             return nil
         }
-        var graph = OutlineGraph(segments, tolerance: tolerance)
+        guard var graph = OutlineGraph(segments, tolerance: tolerance) else { return nil }
         guard let chains = graph.openChains(), chains.count <= wallOutlineMaxChains else { return nil }
         graph.linkChains(chains, tolerance: tolerance)
         guard let outline = graph.outerBoundary() else { return nil }
@@ -149,7 +154,8 @@ struct OutlineGraph {
     /// The corner of each wall end (2 per wall: start, end).
     var cornerOfEnd: [Int] = []
 
-    init(_ segments: [FloorArea.WallSegment], tolerance: Double) {
+    /// Nil when an end is followed, in x, by `wallOutlineMaxCrowd` others within the tolerance.
+    init?(_ segments: [FloorArea.WallSegment], tolerance: Double) {
         self.segments = segments
         let ends = segments.flatMap { [$0.start, $0.end] }
         // 1. Ends within the tolerance are one corner: union-find over pairs found by a sweep in x.
@@ -163,6 +169,12 @@ struct OutlineGraph {
             return i
         }
         let order = ends.indices.sorted { ends[$0].x != ends[$1].x ? ends[$0].x < ends[$1].x : $0 < $1 }
+        let crowd = FloorArea.wallOutlineMaxCrowd
+        if order.count > crowd {
+            for k in 0..<(order.count - crowd) where !(ends[order[k + crowd]].x - ends[order[k]].x > tolerance) {
+                return nil
+            }
+        }
         for (k, i) in order.enumerated() {
             for j in order[(k + 1)...] {
                 if ends[j].x - ends[i].x > tolerance { break }

@@ -108,7 +108,8 @@ public struct SummaryDeriver: Sendable {
                     + ",corner-reach-\(bits(FloorArea.wallOutlineCornerReach))"
                     + ",axis-snap-cos-\(bits(FloorArea.cosAxisSnap))"
                     + ",outer-boundary-right-turns,max-walls-\(FloorArea.wallOutlineMaxWalls)"
-                    + ",max-chains-\(FloorArea.wallOutlineMaxChains)" : "")
+                    + ",max-chains-\(FloorArea.wallOutlineMaxChains)"
+                    + ",max-crowd-\(FloorArea.wallOutlineMaxCrowd)" : "")
             + ";json_rounding=2dp-schoolbook"
             // Only when on, so the fingerprint of the real derivation stays what it was.
             + (simulatedFix ? ";shortest_wall=ignores-under-\(bits(sliverWidth))" : "")

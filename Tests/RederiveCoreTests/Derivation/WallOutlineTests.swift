@@ -325,6 +325,20 @@ final class WallOutlineTests: XCTestCase {
         XCTAssertGreaterThan(outlined, 150)
     }
 
+    func testWallsPiledOnOneSpotGiveNoOutline() throws {
+        // A U of three walls, closed by one side; with 66 walls piled across its open side (66
+        // ends at x = 2, one followed by 65 others), none.
+        let u: [FloorArea.WallSegment] = [
+            .init(start: SIMD2(0, 3), end: SIMD2(0, 0)), .init(start: SIMD2(0, 0), end: SIMD2(4, 0)),
+            .init(start: SIMD2(4, 0), end: SIMD2(4, 3)),
+        ]
+        let pile = (0..<66).map { i in FloorArea.WallSegment(start: SIMD2(2, 1), end: SIMD2(3, 1 + Double(i) / 100)) }
+        XCTAssertNotNil(FloorArea.wallOutline(u, tolerance: 0.30))
+        XCTAssertNil(FloorArea.wallOutline(u + pile, tolerance: 0.30))
+        let star = (0..<1_000).map { i in RoomBuilder.wall(from: SIMD2(0, 0), to: SIMD2(Double(i % 7) + 1, 1)) }
+        XCTAssertEqual(try area(Room(walls: star), SummaryDeriver()).floorAreaMethod, .wallHull)
+    }
+
     /// Hand measurement of a derive of floorless rooms that do not close, up to the 10,000 walls
     /// a record may have: `REDERIVE_MEASURE_WALK=1 swift test --filter WallOutlineTests`.
     func testMeasureLargeOpenRoomsByHand() throws {

@@ -94,6 +94,7 @@ REACH = 1.5
 EXHAUSTIVE = 5
 MAX_WALLS = 1000
 MAX_CHAINS = 64
+MAX_CROWD = 65
 
 
 def cross(a, b):
@@ -139,6 +140,9 @@ def wall_outline(segs):
     if not 3 <= len(segs) <= MAX_WALLS:
         return None
     ends = [e for seg in segs for e in seg]
+    xs = sorted(e[0] for e in ends)
+    if any(not xs[k + MAX_CROWD] - xs[k] > TOL for k in range(len(xs) - MAX_CROWD)):
+        return None  # more than MAX_CROWD ends within the tolerance's width of x
     # Corners: connected groups of ends within TOL of each other, numbered by their lowest end, at their mean.
     corner_of = [None] * len(ends)
     corners = []
