@@ -25,8 +25,7 @@ extension FloorArea {
     public static let wallOutlineMaxChains = 64
     /// The wall ends sorted by x, an end followed by this many others within the tolerance of
     /// its x (walls piled on one spot or one line, not a room): no outline (`wall_hull`). It
-    /// bounds the corner search, and each corner's sides, to this many per end, so the outline
-    /// stays linear in walls.
+    /// bounds the corner search to this many pairs per end, so it stays linear in walls.
     public static let wallOutlineMaxCrowd = 65
     /// Two walls whose directions differ by less than this (degrees) are parallel for a gap's
     /// closure: the gap is closed straight.
@@ -139,6 +138,27 @@ extension FloorArea {
 
 /// The corners and sides `FloorArea.wallOutline` works on: walls, then the gaps' closures.
 struct OutlineGraph {
+    /// Union-find over 0..<count; each set is named by its lowest member.
+    struct DisjointSets {
+        var parent: [Int]
+
+        init(count: Int) { parent = Array(0..<count) }
+
+        mutating func find(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i {
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            }
+            return i
+        }
+
+        mutating func join(_ a: Int, _ b: Int) {
+            let (ra, rb) = (find(a), find(b))
+            if ra != rb { parent[max(ra, rb)] = min(ra, rb) }
+        }
+    }
+
     struct Edge {
         var u: Int
         var v: Int
@@ -159,15 +179,7 @@ struct OutlineGraph {
         self.segments = segments
         let ends = segments.flatMap { [$0.start, $0.end] }
         // 1. Ends within the tolerance are one corner: union-find over pairs found by a sweep in x.
-        var parent = Array(ends.indices)
-        func find(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i {
-                parent[i] = parent[parent[i]]
-                i = parent[i]
-            }
-            return i
-        }
+        var sets = DisjointSets(count: ends.count)
         let order = ends.indices.sorted { ends[$0].x != ends[$1].x ? ends[$0].x < ends[$1].x : $0 < $1 }
         let crowd = FloorArea.wallOutlineMaxCrowd
         if order.count > crowd {
@@ -178,10 +190,7 @@ struct OutlineGraph {
         for (k, i) in order.enumerated() {
             for j in order[(k + 1)...] {
                 if ends[j].x - ends[i].x > tolerance { break }
-                if FloorArea.distance(ends[i], ends[j]) <= tolerance {
-                    let (ri, rj) = (find(i), find(j))
-                    if ri != rj { parent[max(ri, rj)] = min(ri, rj) }
-                }
+                if FloorArea.distance(ends[i], ends[j]) <= tolerance { sets.join(i, j) }
             }
         }
         // Corners numbered by their lowest end; each at the mean of its ends.
@@ -189,7 +198,7 @@ struct OutlineGraph {
         var sums: [SIMD2<Double>] = []
         var counts: [Double] = []
         cornerOfEnd = ends.indices.map { i in
-            let r = find(i)
+            let r = sets.find(i)
             if cornerOfRoot[r] < 0 {
                 cornerOfRoot[r] = sums.count
                 sums.append(.zero)
@@ -218,21 +227,10 @@ struct OutlineGraph {
     /// The open chains, each as its two free corners (lowest first), ordered by their lowest
     /// corner; nil when a connected group has more than two free ends.
     func openChains() -> [(Int, Int)]? {
-        var group = Array(corners.indices)
-        func find(_ i: Int) -> Int {
-            var i = i
-            while group[i] != i {
-                group[i] = group[group[i]]
-                i = group[i]
-            }
-            return i
-        }
-        for e in edges {
-            let (a, b) = (find(e.u), find(e.v))
-            if a != b { group[max(a, b)] = min(a, b) }
-        }
+        var groups = DisjointSets(count: corners.count)
+        for e in edges { groups.join(e.u, e.v) }
         var free: [Int: [Int]] = [:]
-        for c in corners.indices where adjacency[c].count == 1 { free[find(c), default: []].append(c) }
+        for c in corners.indices where adjacency[c].count == 1 { free[groups.find(c), default: []].append(c) }
         var chains: [(Int, Int)] = []
         for ends in free.values {
             if ends.count > 2 { return nil }
