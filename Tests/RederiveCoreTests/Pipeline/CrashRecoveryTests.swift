@@ -211,7 +211,9 @@ final class CrashRecoveryTests: XCTestCase {
                 }
             }
             try assertMatchesReference(db, "derive trial \(index) (all: \(all), killed after \(threshold) records)")
-            XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version <> 1"), 0)
+            XCTAssertEqual(
+                try StoreInspection.int(
+                    db, "SELECT COUNT(*) FROM summary WHERE summary_version <> \(SummaryDeriver.currentVersion)"), 0)
         }
         XCTAssertGreaterThan(midRunKills, 0, "at least one kill landed mid-run")
     }
@@ -426,7 +428,7 @@ final class CrashRecoveryTests: XCTestCase {
             let row = try XCTUnwrap(
                 try StoreInspection.rows(db, "SELECT summary_version, run_id FROM summary WHERE record_seq = ?", [seq])
                     .first)
-            XCTAssertEqual(row["summary_version"] as Int, 1, "seq \(seq) ahead")
+            XCTAssertEqual(row["summary_version"] as Int, SummaryDeriver.currentVersion, "seq \(seq) ahead")
             XCTAssertEqual(row["run_id"] as Int64, id, "seq \(seq) ahead")
         }
         // The run wrote derived columns only: the concurrent renames all survived.
@@ -452,6 +454,8 @@ final class CrashRecoveryTests: XCTestCase {
         let next = try XCTUnwrap(CommandLineTool.latestRun(db))
         XCTAssertNil(next["resumed_from"] as Int64?)
         XCTAssertEqual(next["records_read"] as Int, inserted.count + behind.count)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version <> 1"), 0)
+        XCTAssertEqual(
+            try StoreInspection.int(
+                db, "SELECT COUNT(*) FROM summary WHERE summary_version <> \(SummaryDeriver.currentVersion)"), 0)
     }
 }
