@@ -22,8 +22,11 @@
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
 #   make backfill   preview a backfill and write a plan (of backfill.yml's store, or DB=); APPLY=1 applies it
 #                   (both build the release binary first, unless REDERIVE=path names one: then nothing is built)
-#   make build-fixed  a build with a simulated calculation fix (summary v2: shortest_wall_m ignores
-#                   wall slivers under 0.25 m) in $(FIXED_BUILD_DIR), to try the backfill walkthrough
+#   make build-v1   a build that derives summary v1 exactly as builds before v2 did, in $(V1_BUILD_DIR):
+#                   a store it derives is what the backfill walkthrough starts from
+#   make build-fixed  a build with a simulated calculation fix on top of the current summary (version
+#                   1000000, reserved: shortest_wall_m ignores wall slivers under 0.25 m) in
+#                   $(FIXED_BUILD_DIR), to try the backfill walkthrough again on a current store
 #   make fuzz       libFuzzer over the record parser, room decoder and derivation for
 #                   $(FUZZ_SECONDS) s (default 60), seeded from Fixtures/fuzz-corpus
 #   make deps       only install the system packages (libzstd-dev, libsqlite3-dev, libsimdjson-dev,
@@ -47,7 +50,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev libpq-dev pkg-config postgresql pgbouncer sqlite3 zstd
 
-.PHONY: given-binary dist deb dist-build build-fixed run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
+.PHONY: given-binary dist deb dist-build build-fixed build-v1 run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -68,14 +71,24 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product rederive
 
-# The backfill walkthrough without editing Swift: the same sources compiled with
+# The backfill walkthrough (README) from a store derived by summary v1: the same sources compiled
+# with REDERIVE_SUMMARY_V1 (SummaryDeriver.summaryV1Built: version 1, v1's floor area and
+# fingerprint) into their own build folder; the normal build is the fixed one, summary v2.
+V1_BUILD_DIR ?= .build-v1
+V1_REDERIVE  := $(V1_BUILD_DIR)/$(CONFIG)/rederive
+build-v1: deps
+	$(SWIFT) build -c $(CONFIG) --product rederive --scratch-path $(V1_BUILD_DIR) -Xswiftc -DREDERIVE_SUMMARY_V1
+	@echo "Summary v1 build: $(V1_REDERIVE)"
+	@echo "Make a v1 store: $(V1_REDERIVE) run Pipelines/demo.yml --db out/demo.sqlite; then: make backfill"
+
+# The walkthrough once more without editing Swift: the same sources compiled with
 # REDERIVE_SIMULATED_FIX (SummaryDeriver.simulatedFixBuilt) into their own build folder, so the
 # normal build stays the "old" one. Use it with REDERIVE=..., e.g. make backfill REDERIVE=...
 FIXED_BUILD_DIR ?= .build-fixed
 FIXED_REDERIVE  := $(FIXED_BUILD_DIR)/$(CONFIG)/rederive
 build-fixed: deps
 	$(SWIFT) build -c $(CONFIG) --product rederive --scratch-path $(FIXED_BUILD_DIR) -Xswiftc -DREDERIVE_SIMULATED_FIX
-	@echo "Fixed build (summary v2, simulated fix): $(FIXED_REDERIVE)"
+	@echo "Fixed build (simulated fix, summary version 1000000): $(FIXED_REDERIVE)"
 	@echo "Try the backfill: make backfill DB=out/demo.sqlite REDERIVE=$(FIXED_REDERIVE)"
 
 # The demo: import every fixture (good and corrupt) into a local store, then re-derive

@@ -222,7 +222,10 @@ public final class ChangeCollector {
         out.byFormatVersion = byFormat.values.sorted(by: byNumber)
         out.byStoredVersion = byStoredVersion.values.sorted(by: byNumber)
         if let oldest = oldestStoredVersion, oldest < summaryVersion {
-            out.versionNotes = (oldest + 1...summaryVersion).map {
+            // The versions between that have a note, and the new one (noted or not): the simulated
+            // fix's reserved number is far above the real ones, and the numbers between are none.
+            let noted = SummaryDeriver.versionNotes.keys.filter { $0 > oldest && $0 < summaryVersion }
+            out.versionNotes = (noted.sorted() + [summaryVersion]).map {
                 ChangeReport.VersionNote(version: $0, note: SummaryDeriver.versionNotes[$0])
             }
         }

@@ -59,7 +59,9 @@ final class BackfillSafetyCommandTests: XCTestCase {
         let before = try summaries()
 
         let status = try rederive(["status", "--db", db])
-        XCTAssertTrue(status.stdout.contains("\(n) derived by a newer rederive (v3); this is v1"), status.stdout)
+        XCTAssertTrue(
+            status.stdout.contains("\(n) derived by a newer rederive (v3); this is v\(SummaryDeriver.currentVersion)"),
+            status.stdout)
         XCTAssertTrue(status.stdout.contains("records        \(n) (0 fresh, 0 stale, \(n) newer)"), status.stdout)
 
         let imported = try rederive(["import", "Fixtures/exports", "--db", db, "--json"])
@@ -83,7 +85,9 @@ final class BackfillSafetyCommandTests: XCTestCase {
         XCTAssertTrue(allowed.stdout.contains("\"derived\":\(n)"), allowed.stdout)
         let run = try XCTUnwrap(StoreInspection.run(db))
         XCTAssertEqual(run["allow_downgrade"] as Int, 1, "the downgrade is recorded in the run history")
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 1"), n)
+        XCTAssertEqual(
+            try StoreInspection.int(
+                db, "SELECT COUNT(*) FROM summary WHERE summary_version = \(SummaryDeriver.currentVersion)"), n)
     }
 
     // MARK: one writing run per store

@@ -34,9 +34,9 @@ final class BackfillAcceptanceTests: XCTestCase {
     func testVersionBumpWithAChangedCalculation() throws {
         let db = dir.file("rooms.sqlite")
         try importFixtures(db)
-        // The "fixed" build: version 2, and a looser wall-join tolerance that changes the
+        // The "fixed" build: version 3, and a looser wall-join tolerance that changes the
         // floor area of floorless rooms (gappy wall loops now close: loop area instead of the convex hull).
-        let fixed = SummaryDeriver(version: 2, wallJoinTolerance: 1.5)
+        let fixed = SummaryDeriver(version: 3, wallJoinTolerance: 1.5)
 
         // status: every record stale, because of its version.
         do {
@@ -75,7 +75,7 @@ final class BackfillAcceptanceTests: XCTestCase {
         let after = try store.status(deriver: fixed)
         XCTAssertEqual(after.stale.total, 0)
         let versions = try store.pool.read { try Int.fetchAll($0, sql: "SELECT DISTINCT summary_version FROM summary") }
-        XCTAssertEqual(versions, [2])
+        XCTAssertEqual(versions, [3])
         let hulls = try store.pool.read {
             try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM summary WHERE floor_area_method = 'wall_loop'")
         }
@@ -89,7 +89,7 @@ final class BackfillAcceptanceTests: XCTestCase {
     func testForgottenVersionBumpIsCaughtByTheFingerprint() throws {
         let db = dir.file("rooms.sqlite")
         try importFixtures(db)
-        let changedButNotBumped = SummaryDeriver(version: 1, wallJoinTolerance: 1.5)
+        let changedButNotBumped = SummaryDeriver(version: 2, wallJoinTolerance: 1.5)
         let store = try SQLiteStore(path: db)
         defer { store.close() }
         let status = try store.status(deriver: changedButNotBumped)

@@ -58,7 +58,7 @@ final class StoreInspectTests: XCTestCase {
     func testHistoryListsTheSummariesARunReplaced() throws {
         let id = try XCTUnwrap(StoreFixtures.strings(store, "SELECT id FROM record ORDER BY seq LIMIT 1").first)
         // A derivation change (version 2) replaces every summary; the v1 ones go to the history.
-        _ = try StoreFixtures.derive(store, DeriveSelection(ids: [id]), deriver: SummaryDeriver(version: 2))
+        _ = try StoreFixtures.derive(store, DeriveSelection(ids: [id]), deriver: SummaryDeriver(version: 3))
         let history = try XCTUnwrap(try store.record(id: id)?.history)
         XCTAssertEqual(history.map(\.summaryVersion), [SummaryDeriver.currentVersion])
         XCTAssertTrue(try XCTUnwrap(store.record(id: id)).text().contains("1 earlier summary"))

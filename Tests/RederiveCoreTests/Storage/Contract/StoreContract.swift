@@ -164,7 +164,8 @@ final class StoreContract {
             previewSelection, deriver: SummaryDeriver(), allowDowngrade: false, after: 0,
             upTo: store.maxSeq(), limit: 100)
         for room in rooms {
-            let version = room.seq == keys[2] || room.seq == keys[3] || room.seq == keys[4] ? 9 : 1
+            let version =
+                room.seq == keys[2] || room.seq == keys[3] || room.seq == keys[4] ? 9 : SummaryDeriver.currentVersion
             XCTAssertEqual(room.storedVersion, version, "record \(room.seq)")
             XCTAssertEqual(room.roomName, byID[room.id]?.record.roomName)
             XCTAssertEqual(room.formatVersion, byID[room.id]?.sourceFormatVersion)
