@@ -192,7 +192,8 @@ format-check:
 # libFuzzer) run side by side: the suite mostly waits on the rederive processes and the PostgreSQL
 # server it starts, so on 2 cores the fuzz build and run take the idle core instead of adding
 # about 95 s after the suite. Either failing fails.
-# The suite runs as TEST_SHARDS processes at once (.ci/test-shards: its classes dealt out in turn;
+# The suite runs as TEST_SHARDS processes at once (.ci/test-shards: its classes dealt by their measured
+# time, .ci/test-durations or the last run's .build/test-durations;
 # TEST_SHARDS=1 is one plain swift test), make fuzz beside them. CI keeps only the output's end, so the
 # suite's log follows the fuzzing's and a summary (counts, then every failing line) comes last.
 TEST_SHARDS ?= 2
