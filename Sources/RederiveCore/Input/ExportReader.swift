@@ -25,6 +25,23 @@ public final class ExportReader {
     public private(set) var decodedBytes: Int64 = 0
     /// Compressed (file) bytes consumed so far.
     public private(set) var fileBytes: Int64 = 0
+    /// The SHA-256 (hex) of the file's bytes as this reader read them through its one
+    /// descriptor (see `Hashing`), set once it has returned its last line. Nil when not asked
+    /// for, or when a read failed (no identity).
+    public private(set) var contentHash: String?
+
+    /// When a reader hashes the file (`contentHash`): a file's identity is the bytes it read.
+    public enum Hashing: Sendable {
+        /// Never.
+        case never
+        /// Every byte as it is read; after a fault, the rest of the file is read for the hash
+        /// alone, so a fault is recorded under the whole file.
+        case asRead
+        /// Only a file that ends in a fault: read again from its start through the same
+        /// descriptor, so a name replaced meanwhile changes nothing (SHA-256 costs about 4 ms
+        /// of CPU per MB, which every file read would pay under `asRead`).
+        case afterFault
+    }
 
     private var file: UnsafeMutablePointer<FILE>?
     private var dstream: OpaquePointer?
@@ -39,6 +56,8 @@ public final class ExportReader {
     private var skippingOversized = false
     private var lineNumber = 0
     private var finished = false
+    private let hashing: Hashing
+    private var hasher: SHA256?
 
     /// The default longest line: 48 MiB. Importing one record takes about 4.3 times its line
     /// in memory at its peak (the line, the parser's padded copy and DOM, the raw room split
@@ -49,8 +68,11 @@ public final class ExportReader {
 
     /// Opens `path`. Throws `unsupported_file_type` for a name that is not an export and
     /// `file_unreadable` when it cannot be opened or is not a regular file (a FIFO, socket or
-    /// device is refused from its `stat`, never opened: see `RegularFile`).
-    public init(path: String, maxLineBytes: Int = ExportReader.defaultMaxLineBytes) throws(ExportReadError) {
+    /// device is refused from its `stat`, never opened: see `RegularFile`). `hashing`: when the
+    /// file's bytes are hashed (`contentHash`).
+    public init(
+        path: String, maxLineBytes: Int = ExportReader.defaultMaxLineBytes, hashing: Hashing = .never
+    ) throws(ExportReadError) {
         guard let kind = ExportFileKind(path: path) else {
             throw ExportReadError(
                 code: .unsupportedFileType, path: path, byteOffset: 0,
@@ -69,6 +91,8 @@ public final class ExportReader {
         self.file = file
         self.input = [UInt8](repeating: 0, count: 1 << 20)
         self.chunk = [UInt8](repeating: 0, count: kind == .zstd ? (1 << 20) : 0)
+        self.hashing = hashing
+        self.hasher = hashing == .asRead ? SHA256() : nil
         if kind == .zstd {
             dstream = ZSTD_createDStream()
             ZSTD_initDStream(dstream)
@@ -86,6 +110,7 @@ public final class ExportReader {
             if chunkPos == chunkSize {
                 if finished || !refill() {
                     finished = true
+                    finishHash()
                     closeFile()
                     // A last line without "\n" is a record in a clean file; after a fault it
                     // is a fragment and belongs to the fault.
@@ -169,6 +194,20 @@ public final class ExportReader {
         return ExportLine(number: lineNumber, bytes: bytes)
     }
 
+    // The rest of the file (after a fault), or all of it again (`afterFault`), then the digest:
+    // all through the descriptor the lines were read from.
+    private func finishHash() {
+        guard let file else { return }
+        if hashing == .afterFault, fault != nil {
+            rewind(file)
+            hasher = SHA256()
+        }
+        guard hasher != nil else { return }
+        while ferror(file) == 0, let n = readInput(), n > 0 {}
+        if ferror(file) == 0, let hash = hasher.take() { contentHash = hash.hex }
+        hasher = nil
+    }
+
     private func closeFile() {
         if let file {
             fclose(file)
@@ -188,11 +227,14 @@ public final class ExportReader {
         guard let file else { return 0 }
         let n = input.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
         if n == 0, ferror(file) != 0 {
-            fault = ExportReadError(
-                code: .fileUnreadable, path: path, byteOffset: fileBytes,
-                message: "read failed: \(String(cString: strerror(errno)))")
+            if fault == nil {
+                fault = ExportReadError(
+                    code: .fileUnreadable, path: path, byteOffset: fileBytes,
+                    message: "read failed: \(String(cString: strerror(errno)))")
+            }
             return nil
         }
+        if hasher != nil { input.withUnsafeBytes { hasher?.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) } }
         return n
     }
 

@@ -1,32 +1,28 @@
-import CRoomJSON
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// Content hash of a whole file, read in chunks (bounded memory): the hash of the
-/// concatenated per-chunk hashes. Keys "already imported" by content, not by name.
+/// A whole file's SHA-256, read in chunks (bounded memory): the file identity "already
+/// imported" and "faulted" are keyed by (`FaultedFile.contentHash`), checked before a file is
+/// read. What is recorded after reading is the hash of the bytes the reader read
+/// (`ExportReader.contentHash`, the same digest), so a file replaced in between is recorded
+/// under what was read.
 public enum FileHasher {
-    /// The file's content hash as hex, or nil when it cannot be read.
+    /// The file's SHA-256 as lowercase hex, or nil when it cannot be read.
     public static func hash(path: String) -> String? {
         // Never fopen: a FIFO would block forever (see RegularFile).
         guard case .success(let file) = RegularFile.openForReading(path: path) else { return nil }
         defer { fclose(file) }
-        var chunk = [UInt8](repeating: 0, count: 4 << 20)
-        var digests: [UInt8] = []
-        var total: UInt64 = 0
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var hash = SHA256()
         while true {
             let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
             if n == 0 { break }
-            total += UInt64(n)
-            digests += chunk.withUnsafeBufferPointer {
-                ContentHash.digest(UnsafeBufferPointer(rebasing: $0[..<n])).bytes
-            }
+            chunk.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
         }
         if ferror(file) != 0 { return nil }
-        withUnsafeBytes(of: total.littleEndian) { digests.append(contentsOf: $0) }
-        return ContentHash.digest(digests).hex
+        return hash.hex
     }
 }

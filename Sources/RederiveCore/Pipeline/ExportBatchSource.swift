@@ -14,6 +14,9 @@ public struct ExportBatch: Sendable {
     public var decodedBytes: Int64
     /// File (compressed) bytes this batch accounts for.
     public var fileBytes: Int64
+    /// With `endOfFile`, when the source hashes: the SHA-256 of the file's bytes as they were
+    /// read (`ExportReader.contentHash`), the file's identity for what was read from it.
+    public var contentHash: String? = nil
 }
 
 /// Reads export files one after another on a background thread, a few batches ahead of
@@ -22,10 +25,14 @@ public struct ExportBatch: Sendable {
 public final class ExportBatchSource: Sendable {
     private let prefetcher: Prefetcher<ExportBatch>
 
-    /// Starts reading `files` in order.
-    public init(files: [String], maxLines: Int = 512, maxBytes: Int = 16 << 20, prefetch: Int = 2) {
+    /// Starts reading `files` in order; each file's last batch carries the hash of the bytes read
+    /// when `hashing` asks for it (`ExportBatch.contentHash`).
+    public init(
+        files: [String], maxLines: Int = 512, maxBytes: Int = 16 << 20, prefetch: Int = 2,
+        hashing: ExportReader.Hashing = .never
+    ) {
         prefetcher = Prefetcher(capacity: prefetch, stackSize: 1 << 20) { emit in
-            Self.produce(files: files, maxLines: maxLines, maxBytes: maxBytes, emit: emit)
+            Self.produce(files: files, maxLines: maxLines, maxBytes: maxBytes, hashing: hashing, emit: emit)
         }
     }
 
@@ -35,11 +42,13 @@ public final class ExportBatchSource: Sendable {
     /// Stops reading early; pending batches are dropped.
     public func cancel() { prefetcher.cancel() }
 
-    private static func produce(files: [String], maxLines: Int, maxBytes: Int, emit: (ExportBatch) -> Bool) {
+    private static func produce(
+        files: [String], maxLines: Int, maxBytes: Int, hashing: ExportReader.Hashing, emit: (ExportBatch) -> Bool
+    ) {
         for file in files {
             let reader: ExportReader
             do {
-                reader = try ExportReader(path: file)
+                reader = try ExportReader(path: file, hashing: hashing)
             } catch {
                 if !emit(
                     ExportBatch(file: file, lines: [], endOfFile: true, fault: error, decodedBytes: 0, fileBytes: 0))
@@ -53,7 +62,8 @@ public final class ExportBatchSource: Sendable {
                 let lines = reader.nextLines(maxLines: maxLines, maxBytes: maxBytes)
                 let batch = ExportBatch(
                     file: file, lines: lines, endOfFile: lines.isEmpty, fault: lines.isEmpty ? reader.fault : nil,
-                    decodedBytes: reader.decodedBytes - decoded, fileBytes: reader.fileBytes - consumed)
+                    decodedBytes: reader.decodedBytes - decoded, fileBytes: reader.fileBytes - consumed,
+                    contentHash: lines.isEmpty ? reader.contentHash : nil)
                 decoded = reader.decodedBytes
                 consumed = reader.fileBytes
                 if !emit(batch) { return }

@@ -15,6 +15,9 @@ public struct ImportConfiguration: Sendable {
     public var retryFiles = false
     /// Workers, batch size, report, error budget and run-history details.
     public var settings: RunSettings
+    /// Called once the files have been checked against the store, before any is opened for
+    /// reading: a test's way to change a file in between (the review's S06 race).
+    package var afterCheckingFiles: (@Sendable () -> Void)? = nil
 
     /// Creates a configuration.
     public init(
@@ -68,7 +71,7 @@ public final class ImportJob: BatchJob {
     private var source: ExportBatchSource?
     private var log = Logger(label: "rederive.import")
     private var filesSkipped = 0
-    private var fileHashes: [String: String] = [:]
+    private var checkedHashes: [String: String] = [:]
     private var totalBytes: Int64 = 0
     private var duplicates = DuplicateIDTracker()
     private var currentFile = ""
@@ -111,14 +114,19 @@ public final class ImportJob: BatchJob {
                     metadata: ["file": "\(file)", "code": "\(fault.code)"])
                 filesSkipped += 1
             } else {
-                fileHashes[file] = hash
+                checkedHashes[file] = hash
                 files.append(file)
             }
         }
+        config.afterCheckingFiles?()
         totalBytes = files.reduce(Int64(0)) { sum, f in
             sum + ((try? FileManager.default.attributesOfItem(atPath: f)[.size] as? Int64) ?? 0)
         }
-        source = ExportBatchSource(files: files, maxLines: config.settings.batchSize)
+        // A file is recorded (imported or faulted) under the bytes that were read: hashed as read
+        // when imports are recorded, else only a file that faults (SHA-256's cost on every byte).
+        source = ExportBatchSource(
+            files: files, maxLines: config.settings.batchSize,
+            hashing: config.skipImportedFiles ? .asRead : .afterFault)
         return .importing(
             into: store, runID: runID, deriver: deriver, allowDowngrade: config.settings.allowDowngrade,
             totals: totals)
@@ -157,6 +165,9 @@ public final class ImportJob: BatchJob {
         }
         if batch.endOfFile {
             log.debug("file read", metadata: ["file": "\(file)", "records": "\(recordsInFile)"])
+            if let checked = checkedHashes[file], let read = batch.contentHash, read != checked {
+                log.notice("\(file): changed after it was checked; recorded under the bytes read")
+            }
             if let fault = batch.fault {
                 // A file nothing could be read from is a file fault like a truncated one: it costs
                 // its own records, never the other files' (the budget counts records).
@@ -168,7 +179,7 @@ public final class ImportJob: BatchJob {
                     code: fault.code, message: fault.message)
                 items.append(.issue(issue))
                 try issues.add(issue)
-                if let hash = fileHashes[file] ?? FileHasher.hash(path: file) {
+                if let hash = batch.contentHash {
                     faults.append(
                         FaultedFile(
                             contentHash: hash, path: file, bytes: bytesInFile, code: fault.code.rawValue,
@@ -178,7 +189,7 @@ public final class ImportJob: BatchJob {
             // Only a file read to its end without fault counts as imported.
             items.append(
                 .fileDone(
-                    path: file, contentHash: batch.fault == nil ? fileHashes[file] : nil,
+                    path: file, contentHash: batch.fault == nil && config.skipImportedFiles ? batch.contentHash : nil,
                     bytes: bytesInFile, records: recordsInFile))
         }
         return items

@@ -2,7 +2,8 @@
 /// unreadable file), kept by content hash: the same bytes are not read again by a nightly
 /// import (`--skip-imported-files`) until `--retry-files`. New bytes are a new file.
 public struct FaultedFile: Sendable, Equatable {
-    /// The SHA-256 of the file's bytes (`FileHasher`).
+    /// The SHA-256 (hex) of the bytes that faulted, as the reader read them
+    /// (`ExportReader.contentHash`; `FileHasher` computes the same digest of a file by name).
     public var contentHash: String
     /// The path it was read from.
     public var path: String

@@ -4,6 +4,6 @@ public enum ImportItem: Sendable {
     case row(ImportRow)
     /// A skipped record or a file fault.
     case issue(RecordIssue)
-    /// A file fully read (registered by content hash when `contentHash` is set).
+    /// A file fully read (registered by the SHA-256 of the bytes read when `contentHash` is set).
     case fileDone(path: String, contentHash: String?, bytes: Int64, records: Int)
 }

@@ -177,6 +177,79 @@ final class ExportReaderTests: XCTestCase {
         XCTAssertEqual(r.texts, Array(lines.prefix(r.lines.count)))
     }
 
+    // MARK: Content hash (the file's identity: the bytes read)
+
+    /// Reads `path` to its end: the lines read, the fault and the reader's hash.
+    private func readHashing(
+        _ path: String, _ hashing: ExportReader.Hashing = .asRead
+    ) throws -> (lines: [String], fault: String?, hash: String?) {
+        let reader = try ExportReader(path: path, hashing: hashing)
+        var lines: [String] = []
+        while let line = reader.nextLine() { lines.append(String(decoding: line.bytes, as: UTF8.self)) }
+        return (lines, reader.fault?.code.rawValue, reader.contentHash)
+    }
+
+    private func sha256(_ path: String) throws -> String {
+        var hash = SHA256()
+        hash.update(try bytes(path))
+        return hash.hex
+    }
+
+    func testContentHashIsTheWholeFilesSHA256PlainZstdAndAfterAFault() throws {
+        let plain = dir.file("t.jsonl"), zst = dir.file("t.jsonl.zst")
+        let lines = makeLines(5000)
+        try ExportFixtures.write(lines: lines, to: plain)
+        try ExportFixtures.write(lines: lines, to: zst)
+        for path in [plain, zst] {
+            let read = try readHashing(path)
+            XCTAssertEqual(read.lines, lines)
+            XCTAssertEqual(read.hash, try sha256(path), path)
+            XCTAssertEqual(read.hash, FileHasher.hash(path: path), "the check before reading uses the same digest")
+        }
+        // Damaged in the middle: reading stops there, the rest is still read for the hash, so
+        // the fault is recorded under the whole file's bytes.
+        _ = try readDamaged { data, blocks in data[blocks[blocks.count / 2]] |= 0b110 }
+        let damaged = try readHashing(dir.file("bad.jsonl.zst"))
+        XCTAssertEqual(damaged.fault, "damaged_frame")
+        XCTAssertEqual(damaged.hash, try sha256(dir.file("bad.jsonl.zst")))
+        XCTAssertNil(try ExportReader(path: plain).contentHash, "no hash unless asked for")
+    }
+
+    /// The review's S06 race at its root: the name is replaced after the reader opened it. The
+    /// hash is of what this reader read (the old bytes), not of what the name now holds.
+    func testContentHashIsOfTheBytesReadWhenTheNameIsReplacedMeanwhile() throws {
+        let path = dir.file("export.jsonl"), other = dir.file("other.jsonl")
+        try ExportFixtures.write(lines: makeLines(3000), to: path)
+        let original = try sha256(path)
+        let reader = try ExportReader(path: path, hashing: .asRead)
+        try ExportFixtures.write(lines: ["{\"replaced\":true}"], to: other)
+        XCTAssertEqual(rename(other, path), 0)
+        var count = 0
+        while reader.nextLine() != nil { count += 1 }
+        XCTAssertEqual(count, 3000)
+        XCTAssertEqual(reader.contentHash, original)
+        XCTAssertNotEqual(FileHasher.hash(path: path), original)
+    }
+
+    /// `afterFault` hashes only a file that faults, all of it, through the descriptor it read:
+    /// a good file replaced by a truncated one after the open changes nothing.
+    func testAfterFaultHashesOnlyAFaultedFileThroughItsOwnDescriptor() throws {
+        let good = dir.file("good.jsonl.zst"), truncated = dir.file("truncated.jsonl.zst")
+        try ExportFixtures.write(lines: makeLines(3000), to: good)
+        try put(Array(try bytes(good).prefix(2000)), truncated)
+        XCTAssertNil(try readHashing(good, .afterFault).hash, "a clean file is not hashed")
+        let faulted = try readHashing(truncated, .afterFault)
+        XCTAssertEqual(faulted.fault, "truncated_frame")
+        XCTAssertEqual(faulted.hash, try sha256(truncated))
+
+        let bytesThatFault = try sha256(truncated)
+        let reader = try ExportReader(path: truncated, hashing: .afterFault)
+        XCTAssertEqual(rename(good, truncated), 0)
+        while reader.nextLine() != nil {}
+        XCTAssertEqual(reader.fault?.code, "truncated_frame")
+        XCTAssertEqual(reader.contentHash, bytesThatFault)
+    }
+
     func testNotZstdDataNamedZstIsDamagedAtOffsetZero() throws {
         let path = dir.file("plain-text.jsonl.zst")
         try put(Array("{\"roomName\":\"Bedroom\"}\n{\"roomName\":\"Kitchen\"}\n".utf8), path)

@@ -296,4 +296,131 @@ final class ImportJobTests: XCTestCase {
         XCTAssertEqual(retried.statistics.recordsUnchanged, 6)
         store.close()
     }
+
+    // MARK: File identity (review 2026-11-27, S06 and S16)
+
+    private func export(_ name: String) -> String {
+        RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports/\(name)").path
+    }
+
+    private func sha256(_ data: Data) -> String {
+        var hash = SHA256()
+        hash.update([UInt8](data))
+        return hash.hex
+    }
+
+    private func lineCount(_ path: String) throws -> Int {
+        let reader = try ExportReader(path: path)
+        var count = 0
+        while reader.nextLine() != nil { count += 1 }
+        return count
+    }
+
+    /// Puts `data` at `path` as `mv` does (a new file renamed over the name).
+    private static func replace(_ path: String, with data: Data) {
+        try? data.write(to: URL(fileURLWithPath: path + ".tmp"))
+        rename(path + ".tmp", path)
+    }
+
+    /// S06: a good export checked, then replaced by a truncated copy before it is read. The fault
+    /// is recorded under the bytes that faulted, so the good bytes, back in place, are read the
+    /// next night (before, the fault was stored under the good bytes' hash and they were skipped).
+    func testAFaultIsRecordedUnderTheBytesReadNotTheBytesChecked() throws {
+        let incoming = dir.file("incoming")
+        try FileManager.default.createDirectory(atPath: incoming, withIntermediateDirectories: true)
+        let path = incoming + "/b-good.jsonl.zst"
+        let good = try Data(contentsOf: URL(fileURLWithPath: export("rooms-v3-multiframe.jsonl.zst")))
+        let truncated = good.prefix(good.count / 2)
+        try good.write(to: URL(fileURLWithPath: path))
+        let store = try SQLiteStore(path: dir.file("store.sqlite"))
+        var config = ImportConfiguration(
+            files: [path], workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false)
+        config.afterCheckingFiles = { Self.replace(path, with: truncated) }
+        let first = try ImportJob.run(config, store: store)
+        XCTAssertEqual(first.statistics.fileFaults, 1)
+        XCTAssertNil(try store.faultedFile(contentHash: sha256(good)), "the good bytes never faulted")
+        XCTAssertEqual(try store.faultedFile(contentHash: sha256(truncated))?.code, "truncated_frame")
+
+        Self.replace(path, with: good)
+        config.afterCheckingFiles = nil
+        let next = try ImportJob.run(config, store: store)
+        XCTAssertEqual(next.count("filesSkipped"), 0, "the good export is read")
+        XCTAssertEqual(next.statistics.fileFaults, 0)
+        XCTAssertEqual(next.statistics.recordsRead, try lineCount(path))
+        XCTAssertGreaterThan(next.statistics.recordsRead, first.statistics.recordsRead)
+        XCTAssertTrue(try store.hasImportedFile(contentHash: sha256(good)))
+        store.close()
+    }
+
+    /// The "already imported" record has the same race: an export checked as one content and
+    /// replaced before it is read is registered under what was read, so the checked content is
+    /// still read when it comes back.
+    func testAnImportIsRecordedUnderTheBytesReadNotTheBytesChecked() throws {
+        let path = dir.file("export.jsonl.zst")
+        let checked = try Data(contentsOf: URL(fileURLWithPath: export("rooms-v1.jsonl.zst")))
+        let read = try Data(contentsOf: URL(fileURLWithPath: export("rooms-floorless.jsonl.zst")))
+        try checked.write(to: URL(fileURLWithPath: path))
+        let store = try SQLiteStore(path: dir.file("store.sqlite"))
+        var config = ImportConfiguration(
+            files: [path], workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false)
+        config.afterCheckingFiles = { Self.replace(path, with: read) }
+        _ = try ImportJob.run(config, store: store)
+        XCTAssertTrue(try store.hasImportedFile(contentHash: sha256(read)))
+        XCTAssertFalse(try store.hasImportedFile(contentHash: sha256(checked)))
+
+        Self.replace(path, with: checked)
+        config.afterCheckingFiles = nil
+        let next = try ImportJob.run(config, store: store)
+        XCTAssertEqual(next.count("filesSkipped"), 0)
+        XCTAssertEqual(next.statistics.recordsRead, try lineCount(path))
+        store.close()
+    }
+
+    /// The hash earlier builds recorded (two fixed-seed xxh64 lanes over 4 MiB chunk digests and
+    /// the length, 32 hex digits), rebuilt here to write a store as they left it.
+    private func oldStyleHash(_ path: String) throws -> String {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var digests: [UInt8] = []
+        for start in stride(from: 0, to: bytes.count, by: 4 << 20) {
+            digests += ContentHash.digest(Array(bytes[start..<min(start + (4 << 20), bytes.count)])).bytes
+        }
+        withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { digests.append(contentsOf: $0) }
+        return ContentHash.digest(digests).hex
+    }
+
+    /// S16: file identity is SHA-256 (64 hex digits). A store written by an earlier build names its
+    /// imported and faulted files by the old 128-bit hash, which never equals a SHA-256: those
+    /// files are read once more (records already stored are left as they are) and recorded anew,
+    /// never skipped on the old hash's word, and nothing fails on the old rows.
+    func testFilesRecordedUnderTheOldHashAreReadAgainOnce() throws {
+        let imported = export("rooms-v1.jsonl.zst")
+        let faulted = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt/truncated.jsonl.zst").path
+        let db = dir.file("store.sqlite")
+        let store = try SQLiteStore(path: db)
+        var config = ImportConfiguration(
+            files: [imported], workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false)
+        _ = try ImportJob.run(config, store: store)
+        // As an earlier build left it: the same files under their old hashes.
+        try StoreInspection.execute(db, "DELETE FROM imported_file")
+        try StoreInspection.execute(
+            db, "INSERT INTO imported_file VALUES (?, ?, 1, 1, 1, '2026-11-01T00:00:00Z')",
+            [try oldStyleHash(imported), imported])
+        try store.recordFaultedFile(
+            FaultedFile(
+                contentHash: try oldStyleHash(faulted), path: faulted, bytes: 1, code: "truncated_frame",
+                message: "zstd frame is truncated", runID: 1))
+        XCTAssertEqual(FileHasher.hash(path: imported)?.count, 64)
+
+        config.files = [imported, faulted]
+        let again = try ImportJob.run(config, store: store)
+        XCTAssertEqual(again.count("filesSkipped"), 0, "an old-style hash never matches")
+        XCTAssertEqual(again.statistics.recordsRead, try lineCount(imported) + 6)
+        XCTAssertEqual(again.statistics.fileFaults, 1)
+        XCTAssertEqual(again.count("imported"), 6, "only the truncated file's records are new")
+        XCTAssertTrue(try store.hasImportedFile(contentHash: try XCTUnwrap(FileHasher.hash(path: imported))))
+        // Recorded anew under SHA-256: the next night skips both.
+        let third = try ImportJob.run(config, store: store)
+        XCTAssertEqual(third.count("filesSkipped"), 2)
+        store.close()
+    }
 }
