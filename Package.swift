@@ -8,11 +8,14 @@ let package = Package(
         .executable(name: "rederive", targets: ["rederive"]),
         .library(name: "RederiveCore", targets: ["RederiveCore"]),
     ],
+    // Exact versions, so every build (the .deb, the tarball, the image) compiles the same
+    // dependency sources; Package.resolved stays uncommitted (our mirrors' commit ids differ from
+    // upstream's). Moving a pin: docs/install.md, "Pinned inputs".
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "5.0.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "5.0.1"),
     ],
     targets: [
         // libzstd from the system (streaming decompression and compression).
@@ -31,11 +34,12 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         // A small C++17 bridge over the system simdjson with a plain C header:
-        // full-validating JSON parsing and field extraction at GB/s.
+        // full-validating JSON parsing and field extraction at GB/s. Always optimised, so
+        // _FORTIFY_SOURCE (glibc's checked memcpy, snprintf...) applies in every build.
         .target(
             name: "CRoomJSON",
             path: "Sources/CRoomJSON",
-            cxxSettings: [.unsafeFlags(["-O3"])],
+            cxxSettings: [.unsafeFlags(["-O3"]), .define("_FORTIFY_SOURCE", to: "2")],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
         .target(
