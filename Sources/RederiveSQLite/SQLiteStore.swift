@@ -270,6 +270,9 @@ public final class SQLiteStore: @unchecked Sendable {
     /// With the busy timeout at 0 it copies what it can at once, like `PASSIVE`, and leaves
     /// the rest (and the WAL file's size) to the next writer when a reader is in the way.
     public func close() {
+        // Readers first: a read-only connection that closed last could not checkpoint, and the
+        // store would keep its -wal and -shm files after the run.
+        pool.invalidateReadOnlyConnections()
         if !readOnly {
             _ = try? pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA busy_timeout = 0")

@@ -14,7 +14,7 @@ package enum EnvironmentSettings {
     package static let processGroup = "REDERIVE_PROCESS_GROUP"
 
     /// The seconds `REDERIVE_LEASE_SECONDS` accepts.
-    package static let leaseRange: ClosedRange<Double> = 1...86_400
+    package static let leaseRange: ClosedRange<Double> = 0.1...86_400
     /// The counts `REDERIVE_MAX_ATTEMPTS` accepts.
     package static let attemptsRange: ClosedRange<Int> = 1...1_000
 
@@ -30,7 +30,7 @@ package enum EnvironmentSettings {
     package static func lease(_ environment: [String: String]) throws(RederiveError) -> Double? {
         guard let text = environment[leaseSeconds] else { return nil }
         guard let value = Double(text), value.isFinite, leaseRange.contains(value) else {
-            throw refused(leaseSeconds, text, "a number of seconds from 1 to 86400")
+            throw refused(leaseSeconds, text, "a number of seconds from 0.1 to 86400")
         }
         return value
     }

@@ -20,7 +20,7 @@ final class ConnectionSettingsCommandTests: XCTestCase {
             let result = try rederive(server, ["REDERIVE_LEASE_SECONDS": value])
             XCTAssertEqual(result.status, 1, "\(value): \(result.stderr)")
             XCTAssertTrue(
-                result.stderr.contains("REDERIVE_LEASE_SECONDS=\(value): must be a number of seconds from 1 to 86400"),
+                result.stderr.contains("REDERIVE_LEASE_SECONDS=\(value): must be a number of seconds from 0.1 to 86400"),
                 result.stderr)
         }
         let attempts = try rederive(server, ["REDERIVE_MAX_ATTEMPTS": "0"])
