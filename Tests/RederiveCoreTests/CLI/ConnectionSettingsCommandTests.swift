@@ -19,9 +19,8 @@ final class ConnectionSettingsCommandTests: XCTestCase {
         for value in ["nan", "1e300", "-1", ""] {
             let result = try rederive(server, ["REDERIVE_LEASE_SECONDS": value])
             XCTAssertEqual(result.status, 1, "\(value): \(result.stderr)")
-            XCTAssertTrue(
-                result.stderr.contains("REDERIVE_LEASE_SECONDS=\(value): must be a number of seconds from 0.1 to 86400"),
-                result.stderr)
+            let expected = "REDERIVE_LEASE_SECONDS=\(value): must be a number of seconds from 0.1 to 86400"
+            XCTAssertTrue(result.stderr.contains(expected), result.stderr)
         }
         let attempts = try rederive(server, ["REDERIVE_MAX_ATTEMPTS": "0"])
         XCTAssertEqual(attempts.status, 1, attempts.stderr)
