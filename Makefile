@@ -24,8 +24,12 @@
 #                   with 1 and 2 worker processes), against a throwaway local cluster
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
 #   make backfill   preview a backfill and write a plan (of backfill.yml's store, or DB=); APPLY=1 applies it
-#   make build-fixed  a build with a simulated calculation fix (summary v2: shortest_wall_m ignores
-#                   wall slivers under 0.25 m) in $(FIXED_BUILD_DIR), to try the backfill walkthrough
+#                   (both build the release binary first, unless REDERIVE=path names one: then nothing is built)
+#   make build-v1   a build that derives summary v1 exactly as builds before v2 did, in $(V1_BUILD_DIR):
+#                   a store it derives is what the backfill walkthrough starts from
+#   make build-fixed  a build with a simulated calculation fix on top of the current summary (version
+#                   1000000, reserved: shortest_wall_m ignores wall slivers under 0.25 m) in
+#                   $(FIXED_BUILD_DIR), to try the backfill walkthrough again on a current store
 #   make fuzz       libFuzzer over the record parser, room decoder and derivation for
 #                   $(FUZZ_SECONDS) s (default 60), seeded from Fixtures/fuzz-corpus
 #   make deps       only install the system packages (libzstd-dev, libsqlite3-dev, libsimdjson-dev,
@@ -49,7 +53,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev libpq-dev pkg-config postgresql pgbouncer sqlite3 zstd
 
-.PHONY: dist deb dist-build build-fixed run test fixtures bench bench-compare bench-postgres bench-gentle scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
+.PHONY: given-binary dist deb dist-build build-fixed build-v1 run test fixtures bench bench-compare bench-postgres bench-gentle scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -70,14 +74,24 @@ deps:
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product rederive
 
-# The backfill walkthrough without editing Swift: the same sources compiled with
+# The backfill walkthrough (README) from a store derived by summary v1: the same sources compiled
+# with REDERIVE_SUMMARY_V1 (SummaryDeriver.summaryV1Built: version 1, v1's floor area and
+# fingerprint) into their own build folder; the normal build is the fixed one, summary v2.
+V1_BUILD_DIR ?= .build-v1
+V1_REDERIVE  := $(V1_BUILD_DIR)/$(CONFIG)/rederive
+build-v1: deps
+	$(SWIFT) build -c $(CONFIG) --product rederive --scratch-path $(V1_BUILD_DIR) -Xswiftc -DREDERIVE_SUMMARY_V1
+	@echo "Summary v1 build: $(V1_REDERIVE)"
+	@echo "Make a v1 store: $(V1_REDERIVE) run Pipelines/demo.yml --db out/demo.sqlite; then: make backfill"
+
+# The walkthrough once more without editing Swift: the same sources compiled with
 # REDERIVE_SIMULATED_FIX (SummaryDeriver.simulatedFixBuilt) into their own build folder, so the
 # normal build stays the "old" one. Use it with REDERIVE=..., e.g. make backfill REDERIVE=...
 FIXED_BUILD_DIR ?= .build-fixed
 FIXED_REDERIVE  := $(FIXED_BUILD_DIR)/$(CONFIG)/rederive
 build-fixed: deps
 	$(SWIFT) build -c $(CONFIG) --product rederive --scratch-path $(FIXED_BUILD_DIR) -Xswiftc -DREDERIVE_SIMULATED_FIX
-	@echo "Fixed build (summary v2, simulated fix): $(FIXED_REDERIVE)"
+	@echo "Fixed build (simulated fix, summary version 1000000): $(FIXED_REDERIVE)"
 	@echo "Try the backfill: make backfill DB=out/demo.sqlite REDERIVE=$(FIXED_REDERIVE)"
 
 # The demo: import every fixture (good and corrupt) into a local store, then re-derive
@@ -97,7 +111,12 @@ run: deps
 INCOMING ?= Fixtures/exports
 DB       ?= out/nightly.sqlite
 OUT      ?= out/nightly-summaries.jsonl.zst
-nightly: build
+# The walkthrough targets build the release binary unless REDERIVE= names one: then they
+# build nothing and run that binary (make build-fixed's, .build/debug/rederive after make run).
+WALKTHROUGH_BUILD = $(if $(filter command line environment,$(origin REDERIVE)),given-binary,build)
+given-binary:
+	@[ -x "$(REDERIVE)" ] || { echo "REDERIVE=$(REDERIVE) is not an executable: build it first (make build, make build-fixed)"; exit 1; }
+nightly: $(WALKTHROUGH_BUILD)
 	@mkdir -p out
 	@# 3 (skipped records, reported) is a success, as for `make run`; any other status is named.
 	$(REDERIVE) run Pipelines/nightly.yml --input $(INCOMING) --db $(DB) --out $(OUT); s=$$?; \
@@ -111,7 +130,7 @@ nightly: build
 # if the store or the build changed since). Run again after a crash or a kill, it finishes the
 # same apply; once done, it says so and succeeds. Undo: rederive revert --run N (the apply logs N).
 BACKFILL_STORE = $(if $(filter command line environment,$(origin DB)),--db $(DB))
-backfill: build
+backfill: $(WALKTHROUGH_BUILD)
 	@[ -z "$(BACKFILL_DB)" ] || { echo "backfill: BACKFILL_DB is no longer read; use DB=$(BACKFILL_DB)"; exit 1; }
 	@[ -n "$(BACKFILL_STORE)" ] || [ -f out/demo.sqlite ] || { echo "backfill: no store at out/demo.sqlite; run 'make run' or set DB=..."; exit 1; }
 	@if [ "$(APPLY)" = 1 ]; then \

@@ -99,6 +99,8 @@ let package = Package(
             dependencies: [
                 "RederiveCore", "RederiveCorpus", "RederivePostgres", "RederiveSQLite", "rederive",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The Kubernetes examples in docs/ are parsed as YAML.
+                .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/RederiveCoreTests",
             // The independent Python reference for the derivation tests' expected values.

@@ -1,3 +1,5 @@
+import RederiveCore
+
 /// The PostgreSQL store's schema, built by named migrations recorded in `schema_migration`.
 /// A migration is never edited once it has shipped: change the schema with a new one
 /// appended here. The concepts are SQLite's (`StoreSchema`): raw rooms byte-exact and apart
@@ -19,6 +21,12 @@ enum PostgresSchema {
 
     /// The names this build knows.
     static var names: [String] { migrations.map(\.name) }
+
+    /// The migrations, then one per summary column added after them (`SummaryColumnAddition`):
+    /// those a read-only command can do without too (no reader selects a typed summary column).
+    static func migrations(adding additions: [SummaryColumnAddition]) -> [(name: String, sql: String)] {
+        migrations + additions.map { ($0.migrationName, $0.statements.joined(separator: ";\n")) }
+    }
 
     private static let summaryColumns = """
         summary_version INTEGER NOT NULL,

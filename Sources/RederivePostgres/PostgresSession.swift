@@ -8,9 +8,10 @@ import RederiveCore
 /// works through a transaction-pooling PgBouncer, and a dropped one is reconnected before
 /// the next statement or transaction.
 final class PostgresSession: @unchecked Sendable {
-    private var connection: OpaquePointer?
+    // Internal, not private: the COPY extension (`PostgresSession+Copy.swift`) uses them too.
+    var connection: OpaquePointer?
     private let conninfo: String
-    private let lock = NSLock()
+    let lock = NSLock()
     /// `SET LOCAL` settings each transaction starts with (a session `SET` would outlive it
     /// behind a pooler).
     private let transactionSettings: [String]
@@ -23,7 +24,7 @@ final class PostgresSession: @unchecked Sendable {
     private var broken = false
     /// Round trips to the server so far (a statement alone, a pipelined batch, a COPY):
     /// what a range costs over a network, counted for tests (not timed).
-    private var trips = 0
+    var trips = 0
     /// BEGIN and its settings, held back until a transaction's first statements so they
     /// travel in the same pipeline (nil: sent, or no transaction open).
     private var pendingBegin: [Statement]?
@@ -211,7 +212,7 @@ final class PostgresSession: @unchecked Sendable {
 
     /// A dropped connection (server restart, network, a pooler's idle cut) is made again
     /// before the next statement: nothing of a session is relied on across transactions.
-    private func reconnectIfLost() throws {
+    func reconnectIfLost() throws {
         guard let connection, broken || PQstatus(connection) != CONNECTION_OK else { return }
         broken = false
         PQreset(connection)
@@ -263,7 +264,7 @@ final class PostgresSession: @unchecked Sendable {
     }
 
     // The outcome of a finished statement, or its error (freeing the result).
-    private func outcome(_ handle: OpaquePointer?) throws -> Outcome {
+    func outcome(_ handle: OpaquePointer?) throws -> Outcome {
         guard let handle else { throw failure() }
         switch PQresultStatus(handle) {
         case PGRES_TUPLES_OK, PGRES_COMMAND_OK, PGRES_SINGLE_TUPLE:
@@ -287,91 +288,9 @@ final class PostgresSession: @unchecked Sendable {
 
     // A failure of libpq itself (no result, a send or a sync that failed): the connection is
     // taken as lost and made again before its next use.
-    private func failure() -> Error {
+    func failure() -> Error {
         broken = true
         return ConnectionLost()
-    }
-
-    private func copyIn(_ sql: String, columns: Int, rows: Int, field: (Int, Int) -> [UInt8]?) throws -> Int {
-        guard let connection, PQstatus(connection) == CONNECTION_OK else { throw ConnectionLost() }
-        trips += 2  // the COPY's start, then its data and end
-        guard let start = PQexec(connection, sql) else { throw failure() }
-        let status = PQresultStatus(start)
-        guard status == PGRES_COPY_IN else { _ = try outcome(start); throw failure() }
-        PQclear(start)
-        // Binary COPY: a signature, flags, an empty extension; then per row the field count
-        // and each field's length and bytes; a -1 count ends it. Sent in chunks of ~1 MB.
-        var buffer: [UInt8] = Array("PGCOPY\n".utf8) + [0xFF, 0x0D, 0x0A, 0x00] + [0, 0, 0, 0, 0, 0, 0, 0]
-        func put<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.bigEndian) { buffer += $0 } }
-        func flush() throws {
-            guard !buffer.isEmpty else { return }
-            let sent = buffer.withUnsafeBytes {
-                PQputCopyData(connection, $0.baseAddress?.assumingMemoryBound(to: CChar.self), Int32($0.count))
-            }
-            buffer.removeAll(keepingCapacity: true)
-            guard sent == 1 else { throw failure() }
-        }
-        for row in 0..<rows {
-            put(Int16(columns))
-            for column in 0..<columns {
-                if let bytes = field(row, column) {
-                    put(Int32(bytes.count))
-                    buffer += bytes
-                } else {
-                    put(Int32(-1))
-                }
-            }
-            if buffer.count >= 1 << 20 { try flush() }
-        }
-        put(Int16(-1))
-        try flush()
-        guard PQputCopyEnd(connection, nil) == 1 else { throw failure() }
-        var affected = 0
-        var firstError: Error?
-        while let result = PQgetResult(connection) {
-            do { affected = try outcome(result).affected } catch { if firstError == nil { firstError = error } }
-        }
-        if let firstError { throw firstError }
-        return affected
-    }
-
-    /// Starts `sql`, a `COPY … TO STDOUT (FORMAT binary)` (a COPY takes no parameters): the
-    /// connection is the copy's until `copyData` returns false, or it is closed.
-    func startCopyOut(_ sql: String) throws {
-        lock.lock()
-        defer { lock.unlock() }
-        try reconnectIfLost()
-        guard let connection, PQstatus(connection) == CONNECTION_OK else { throw ConnectionLost() }
-        trips += 1
-        guard let start = PQexec(connection, sql) else { throw failure() }
-        guard PQresultStatus(start) == PGRES_COPY_OUT else {
-            _ = try outcome(start)
-            throw failure()
-        }
-        PQclear(start)
-    }
-
-    /// Waits for the COPY's next data (one tuple as the server sends it) and adds it to
-    /// `decoder`; false once the COPY ended (its outcome checked: an error the server met
-    /// meanwhile is thrown).
-    func copyData(into decoder: inout PostgresCopyDecoder) throws -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard let connection else { throw ConnectionLost() }
-        var data: UnsafeMutablePointer<CChar>?
-        let count = PQgetCopyData(connection, &data, 0)
-        if count > 0, let data {
-            defer { PQfreemem(data) }
-            decoder.append(UnsafeRawBufferPointer(start: data, count: Int(count)))
-            return true
-        }
-        guard count == -1 else { throw failure() }
-        var firstError: Error?
-        while let result = PQgetResult(connection) {
-            do { _ = try outcome(result) } catch { if firstError == nil { firstError = error } }
-        }
-        if let firstError { throw firstError }
-        return false
     }
 
     /// The server closed the connection (it stopped, or the network went).

@@ -2,7 +2,7 @@ import RederiveCore
 
 extension PostgresStore {
     /// Acknowledges the open failures `filter` matches, as SQLite's
-    /// `Store.acknowledgeFailures(matching:at:)`; returns how many were newly acknowledged.
+    /// `SQLiteStore.acknowledgeFailures(matching:at:)`; returns how many were newly acknowledged.
     package func acknowledgeFailures(matching filter: FailureFilter, at now: String) throws(RederiveError) -> Int {
         var unacknowledged = filter
         unacknowledged.acknowledged = false
@@ -26,7 +26,7 @@ extension PostgresStore {
     }
 
     /// Takes back the acknowledgements of the open failures `filter` matches, as SQLite's
-    /// `Store.unacknowledgeFailures(matching:)`; returns how many.
+    /// `SQLiteStore.unacknowledgeFailures(matching:)`; returns how many.
     package func unacknowledgeFailures(matching filter: FailureFilter) throws(RederiveError) -> Int {
         var acknowledged = filter
         acknowledged.acknowledged = true

@@ -17,62 +17,35 @@ struct SQLArguments {
         return "$\(count)"
     }
 
-    /// `SummaryFreshness.sqlCondition` for `cases`, the deriver's version and fingerprint
-    /// bound once each.
-    mutating func freshness(_ cases: Set<SummaryFreshness>, deriver: SummaryDeriver) -> String {
-        var bound: [SummaryFreshness.Parameter: String] = [:]
-        return SummaryFreshness.sqlCondition(cases) { bind($0, deriver, &bound) }
-    }
-
-    /// `SummaryFreshness.sqlCase`, the deriver's version and fingerprint bound once each.
-    mutating func freshnessCase(deriver: SummaryDeriver) -> String {
-        var bound: [SummaryFreshness.Parameter: String] = [:]
-        return SummaryFreshness.sqlCase { bind($0, deriver, &bound) }
-    }
-
-    private mutating func bind(
-        _ parameter: SummaryFreshness.Parameter, _ deriver: SummaryDeriver,
-        _ bound: inout [SummaryFreshness.Parameter: String]
-    ) -> String {
-        if let placeholder = bound[parameter] { return placeholder }
-        let placeholder =
-            switch parameter {
-            case .version: add(deriver.version)
-            case .fingerprint: add(deriver.fingerprint)
-            }
-        bound[parameter] = placeholder
-        return placeholder
+    /// Binds NULL (of a type the server infers) and returns its placeholder.
+    mutating func addNull() -> String {
+        binds.appendNull()
+        count += 1
+        return "$\(count)"
     }
 }
 
+extension SQLArguments: SQLBinder {
+    var dialect: StoreDialect { .postgres }
+
+    mutating func bind(_ value: StoredValue) -> String {
+        switch value {
+        case .null: inline ? "NULL" : addNull()
+        case .integer(let int): add(int)
+        case .real(let double): add(double)
+        case .text(let text): add(text)
+        }
+    }
+
+    mutating func bind(texts: [String]) -> String { add(texts) }
+}
+
 extension PostgresStore {
-    // The WHERE clause after the keyset bounds: the stale records are
-    // `SummaryFreshness.derived(allowDowngrade:)`, as on every engine.
+    // The WHERE clause after the keyset bounds: the core's rule, rendered in this dialect.
     func filter(
         _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, _ args: inout SQLArguments
     ) -> String {
-        var sql = ""
-        // A plan's apply also visits what its own earlier runs wrote (no longer stale).
-        func orWritten(_ args: inout SQLArguments) -> String {
-            selection.writtenAfterRun.map { " OR summary.run_id > \(args.add($0))" } ?? ""
-        }
-        if selection.retryFailed {
-            let stages = [RecordIssue.Stage.decode, .derive].map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            sql +=
-                " AND (record.id IN (SELECT record_id FROM failure WHERE record_id IS NOT NULL"
-                + " AND stage IN (\(stages)))" + orWritten(&args) + ")"
-        } else if !selection.all {
-            let stale = args.freshness(SummaryFreshness.derived(allowDowngrade: allowDowngrade), deriver: deriver)
-            sql += " AND (" + stale + orWritten(&args) + ")"
-        }
-        if let ids = selection.ids {
-            let canonical = ids.map { RecordIdentity.canonicalUUID($0) ?? $0 }
-            sql += " AND record.id = ANY(\(args.add(canonical))::text[])"
-        }
-        if let since = selection.sinceUTC {
-            sql += " AND record.stored_at::timestamptz >= \(args.add(since))::timestamptz"
-        }
-        return sql
+        SelectionPredicate(selection, deriver: deriver, allowDowngrade: allowDowngrade).render(&args)
     }
 
     /// The highest record key now.
@@ -169,9 +142,9 @@ extension PostgresStore {
     /// statements need the open entries read first).
     func deriveBatch(
         _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver
-    ) -> (summaries: [PostgresSession.Statement], ledger: LedgerBatch, now: String) {
+    ) -> (summaries: [PostgresSession.Statement], ledger: PostgresLedgerBatch, now: String) {
         var summaries: [SummaryWrite] = []
-        var ledger = LedgerBatch()
+        var ledger = PostgresLedgerBatch()
         for write in writes {
             switch write {
             case .summary(let seq, let id, let summary, let json, let replacing):

@@ -53,7 +53,7 @@ extension PostgresStore {
         var rawRows: [(seq: Int64, parts: RawRoomParts)] = []  // replacing a stored one
         var newRawRows: [(seq: Int64, parts: RawRoomParts)] = []
         var summaries: [SummaryWrite] = []
-        var ledger = LedgerBatch()
+        var ledger = PostgresLedgerBatch()
         var files: [(hash: String, path: String, bytes: Int64, records: Int)] = []
         var next = 0
         for item in items {

@@ -1,7 +1,7 @@
 import RederiveCore
 
 /// Read-only look-ups of single records and open failures on PostgreSQL (`rederive show`,
-/// `failures`, `history --id`), giving what SQLite's `Store+Inspect` gives for the same store.
+/// `failures`, `history --id`), giving what SQLite's `SQLiteStore+Inspect` gives for the same store.
 extension PostgresStore {
     /// Everything stored about the record `id` (canonical UUID spelling or as stored), with
     /// its staleness for `deriver`; nil when no record has that id. One round trip: the
@@ -62,7 +62,7 @@ extension PostgresStore {
         }
     }
 
-    /// Open failures matching `filter`, in SQLite's order (`Store.openFailures`).
+    /// Open failures matching `filter`, in SQLite's order (`SQLiteStore.openFailures`).
     package func openFailures(matching filter: FailureFilter) throws(RederiveError) -> [OpenFailure] {
         try io("read the failure ledger") {
             let query = Self.failureQuery(filter)
@@ -86,7 +86,7 @@ extension PostgresStore {
     }
 
     /// The ledger with each entry's acknowledgement (`acknowledged_at`, NULL when none), as
-    /// SQLite's `Store.failureWithAck`.
+    /// SQLite's `SQLiteStore.failureWithAck`.
     static let failureWithAck = """
         failure LEFT JOIN failure_ack
             ON failure_ack.failure_key = failure.record_key

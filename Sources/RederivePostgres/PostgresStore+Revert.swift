@@ -1,7 +1,7 @@
 import RederiveCore
 
 /// `rederive revert` and `rederive history --prune` on PostgreSQL: SQLite's semantics
-/// (`Store+Revert`), each batch one transaction of a few pipelined statements over arrays.
+/// (`SQLiteStore+Revert`), each batch one transaction of a few pipelined statements over arrays.
 extension PostgresStore {
     /// Whether run `id` exists, and its command.
     package func runCommand(id: Int64) throws(RederiveError) -> String? {

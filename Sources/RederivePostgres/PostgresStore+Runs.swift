@@ -2,50 +2,34 @@ import Foundation
 import RederiveCore
 
 extension PostgresStore {
-    /// Records a new run. A derive joins the unfinished latest run with the same key (the
-    /// same selection and deriver), whichever host started it: every process then claims
-    /// ranges of that one run. Other commands continue an unfinished run as on SQLite. With
-    /// `unlessCompleted`, a completed latest run under the key begins nothing
-    /// (`RunStart.completed(by:)`), decided under the key's advisory lock.
-    package func beginRun(
-        command: String, pipeline: String?, arguments: String, resumeKey: String?,
-        deriver: SummaryDeriver, allowDowngrade: Bool, rejoin: Bool = false, unlessCompleted: Bool = false
-    ) throws(RederiveError) -> RunStart {
+    /// Records a run as the core's `RunStartPlan` decides, under the key's advisory lock (a
+    /// derive's processes share its run here: they claim its ranges).
+    package func beginRun(_ request: RunStartRequest) throws(RederiveError) -> RunStart {
         try io("record the run") {
             try writer.transaction { tx in
-                var resumed: Int64?
-                var checkpoint: Int64?
-                var upper: Int64?
-                if let resumeKey {
+                var latest: LatestRun?
+                if let resumeKey = request.resumeKey {
                     try tx.run("SELECT pg_advisory_xact_lock(hashtext($1))", .of(resumeKey))
                     if let row = try tx.run(
-                        """
-                        SELECT id, status, checkpoint_seq, upper_bound_seq FROM run
-                        WHERE resume_key = $1 ORDER BY id DESC LIMIT 1
-                        """, .of(resumeKey)
+                        "SELECT \(LatestRun.columns) FROM run WHERE resume_key = $1 ORDER BY id DESC LIMIT 1",
+                        .of(resumeKey)
                     ).rows.first {
-                        let status = try row.get("status", as: String.self)
-                        let id = try row.get("id", as: Int64.self)
-                        if unlessCompleted && status == RunStatus.completed.rawValue { return .completed(by: id) }
-                        if status != RunStatus.completed.rawValue && status != RunStatus.failed.rawValue {
-                            if command == "derive" || rejoin {
-                                try tx.run(
-                                    "UPDATE run SET status = $1, finished_at = NULL, exit_status = NULL WHERE id = $2",
-                                    .of(RunStatus.running.rawValue, id))
-                                return RunStart(
-                                    runID: id, resumedFrom: status == RunStatus.running.rawValue ? nil : id,
-                                    checkpointSeq: nil, upperBoundSeq: try row.get("upper_bound_seq"))
-                            }
-                            resumed = id
-                            checkpoint = try row.get("checkpoint_seq")
-                            upper = try row.get("upper_bound_seq")
-                            if status == RunStatus.running.rawValue {
-                                try tx.run(
-                                    "UPDATE run SET status = $1 WHERE id = $2", .of(RunStatus.crashed.rawValue, id))
-                            }
-                        }
+                        latest = try LatestRun(
+                            reading: { try row.get($0, as: Int64?.self) },
+                            status: try row.get("status", as: String.self))
                     }
                 }
+                let plan = RunStartPlan.decide(request, latest: latest, sharesRuns: rangeClaims != nil)
+                if let id = plan.reopens {
+                    try tx.run(
+                        "UPDATE run SET status = $1, finished_at = NULL, exit_status = NULL WHERE id = $2",
+                        .of(RunStatus.running.rawValue, id))
+                }
+                if let id = plan.marksCrashed {
+                    try tx.run("UPDATE run SET status = $1 WHERE id = $2", .of(RunStatus.crashed.rawValue, id))
+                }
+                guard plan.insertsRun else { return plan.start() }
+                let (resumed, checkpoint, upper) = plan.newRun
                 let row = try tx.run(
                     """
                     INSERT INTO run (command, pipeline, arguments, resume_key, status, started_at, summary_version,
@@ -53,12 +37,11 @@ extension PostgresStore {
                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id
                     """,
                     .of(
-                        command, pipeline, arguments, resumeKey, RunStatus.running.rawValue, Self.now(),
-                        deriver.version, deriver.fingerprint, checkpoint, upper, resumed, allowDowngrade)
+                        request.command, request.pipeline, request.arguments, request.resumeKey,
+                        RunStatus.running.rawValue, Self.now(), request.deriver.version, request.deriver.fingerprint,
+                        checkpoint, upper, resumed, request.allowDowngrade)
                 ).rows[0]
-                return RunStart(
-                    runID: try row.decode(Int64.self), resumedFrom: resumed, checkpointSeq: checkpoint,
-                    upperBoundSeq: upper)
+                return plan.start(newRunID: try row.decode(Int64.self))
             }
         }
     }

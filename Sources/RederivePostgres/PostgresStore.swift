@@ -3,7 +3,7 @@ import RederiveCore
 
 /// The PostgreSQL store (`--db postgres://user@host:port/dbname`, or any connection string
 /// libpq reads): the same schema concepts
-/// as the SQLite `Store` (raw rooms kept byte-exact apart from derived rows, summaries with
+/// as the SQLite `SQLiteStore` (raw rooms kept byte-exact apart from derived rows, summaries with
 /// version and fingerprint and their history, runs, the failure ledger, versioned
 /// migrations, a newer schema refused untouched), shared by any number of processes on any
 /// number of hosts. A derive splits its selection into keyset ranges those processes claim
@@ -15,6 +15,8 @@ import RederiveCore
 package final class PostgresStore: RecordStore, @unchecked Sendable {
     /// The location's redacted form (`StoreLocation.redacted`: no password).
     package let path: String
+    /// The summary columns this build added after the first schema (`SummaryColumn.additions`).
+    private let additions: [SummaryColumnAddition]
     /// Whether the store was opened read-only (nothing written, nothing migrated).
     package let readOnly: Bool
     /// How long a claimed range stays this process's without a commit (seconds).
@@ -30,41 +32,50 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     private let closed = NSLock()
     private var isClosed = false
 
-    /// Whether libpq reads `text` as a connection string holding a password (the CLI hides
-    /// such an argument from `ps`, `CommandLineSecrets`).
-    package static func holdsPassword(_ text: String) -> Bool { PostgresConninfo.holdsPassword(text) }
-
-    /// The redacted form of a connection string (`postgres://user@host:port/dbname`).
-    package static func redacted(_ conninfo: String) -> String { PostgresConninfo.redact(conninfo) }
-
-    /// Registers the engine for server locations (`StoreLocation.server`): the connection
-    /// strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them.
+    /// Registers the engine for server locations: `postgres://` and `postgresql://` URIs
+    /// (their passwords' `@` repaired, `PostgresConninfo.encodingEarlierAts`) and the other
+    /// connection strings libpq parses, shown as `PostgresConninfo.redact` rebuilds them;
+    /// its processes share a derive by claiming ranges; it warns, once, before connecting
+    /// without verified TLS to another host.
     package static func register() {
-        RecordStores.register(
-            server: RecordStores.ServerEngine(
+        var engine =
+            StoreEngine(
+                name: "PostgreSQL", schemes: ["postgres", "postgresql"], capabilities: .init(sharedRangeClaims: true),
                 recognizes: { PostgresConninfo.libpqOptions($0) != nil },
-                redact: { PostgresConninfo.redact($0) },
+                normalize: { PostgresConninfo.encodingEarlierAts($0) }, redact: { PostgresConninfo.redact($0) },
+                holdsPassword: { PostgresConninfo.holdsPassword($0) },
                 open: { conninfo, mode throws(RederiveError) in
                     try PostgresStore(url: conninfo, readOnly: mode == .readOnly)
-                }))
+                })
+        engine.connectionWarning = { conninfo throws(RederiveError) in
+            try PostgresConninfo.unverifiedTLSWarning(conninfo, environment: ProcessInfo.processInfo.environment)
+        }
+        RecordStores.register(engine)
     }
 
     /// Opens the store at `url` (any libpq connection string), creating its schema when the
     /// database has none and bringing
     /// it up to date (unless `readOnly`). A schema with migrations this build does not know
     /// is refused before anything is written. `leaseSeconds` and `maxAttempts` default to
-    /// `REDERIVE_LEASE_SECONDS` and `REDERIVE_MAX_ATTEMPTS` from the environment, else 60 s and 3.
+    /// `REDERIVE_LEASE_SECONDS` and `REDERIVE_MAX_ATTEMPTS` from the environment (checked by
+    /// `EnvironmentSettings`: a bad value is a usage error), else 60 s and 3.
+    /// `additions`: the summary columns this build added (`SummaryColumn.additions`; a test
+    /// names a build one column ahead).
     package init(
-        url: String, readOnly: Bool = false, leaseSeconds: Double? = nil, maxAttempts: Int? = nil
+        url: String, readOnly: Bool = false, leaseSeconds: Double? = nil, maxAttempts: Int? = nil,
+        additions: [SummaryColumnAddition] = SummaryColumn.additions
     ) throws(RederiveError) {
+        self.additions = additions
         let environment = ProcessInfo.processInfo.environment
         path = PostgresConninfo.redact(url)
         conninfo = url
         self.readOnly = readOnly
-        self.leaseSeconds = leaseSeconds ?? environment["REDERIVE_LEASE_SECONDS"].flatMap(Double.init) ?? 60
-        self.maxAttempts = max(1, maxAttempts ?? environment["REDERIVE_MAX_ATTEMPTS"].flatMap(Int.init) ?? 3)
+        let leaseFromEnvironment = try EnvironmentSettings.lease(environment)
+        let attemptsFromEnvironment = try EnvironmentSettings.attempts(environment)
+        self.leaseSeconds = leaseSeconds ?? leaseFromEnvironment ?? 60
+        self.maxAttempts = max(1, maxAttempts ?? attemptsFromEnvironment ?? 3)
         workerName = "\(ProcessInfo.processInfo.hostName):\(getpid())"
-        guard path != StoreLocation.unparsable else {
+        guard path != PostgresConninfo.unparsable else {
             throw .usage(
                 "\(path): not a connection string libpq reads (postgres://user@host:port/dbname or "
                     + "host=… dbname=…)")
@@ -112,7 +123,8 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     // Refuses a newer schema (read only), then applies the missing migrations in one
     // transaction under an advisory lock, so processes opening a new store at once create it once.
     private func migrate() throws(RederiveError) {
-        let known = PostgresSchema.names
+        let migrations = PostgresSchema.migrations(adding: additions)
+        let known = migrations.map(\.name)
         let applied: [String]
         do {
             let exists =
@@ -147,7 +159,10 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
                     + "Use a newer rederive (this is rederive \(RederiveVersion.release)); nothing was modified.")
         }
         let missing = Set(known).subtracting(applied)
-        if missing.isEmpty || (readOnly && !applied.isEmpty && missing.isSubset(of: PostgresSchema.readerNeutral)) {
+        if missing.isEmpty
+            || (readOnly && !applied.isEmpty
+                && missing.isSubset(of: PostgresSchema.readerNeutral.union(additions.map(\.migrationName))))
+        {
             if readOnly {
                 reader.readOnly = true
                 writer.readOnly = true
@@ -170,7 +185,7 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
                 )
                 let done = Set(
                     try tx.run("SELECT name FROM schema_migration").rows.map { try $0.decode(String.self) })
-                for migration in PostgresSchema.migrations where !done.contains(migration.name) {
+                for migration in migrations where !done.contains(migration.name) {
                     // The extended protocol takes one statement at a time.
                     for statement in migration.sql.components(separatedBy: ";\n")
                     where statement.split(separator: "\n").contains(where: { !$0.hasPrefix("--") && !$0.isEmpty }) {

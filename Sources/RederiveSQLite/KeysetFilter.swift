@@ -9,6 +9,14 @@ struct KeysetFilter {
     /// The conditions' arguments, in the order of their placeholders.
     private(set) var arguments: StatementArguments = []
 
+    /// No condition yet.
+    init() {}
+
+    /// Conditions already rendered (each starting with ` AND `) with their arguments.
+    init(conditions: String, _ arguments: StatementArguments) {
+        (sql, self.arguments) = (conditions, arguments)
+    }
+
     /// Adds `condition` (an SQL expression) with the arguments of its placeholders.
     mutating func and(_ condition: String, _ arguments: StatementArguments = []) {
         sql += " AND " + condition
@@ -21,7 +29,7 @@ struct KeysetFilter {
         freshness cases: Set<SummaryFreshness>, deriver: SummaryDeriver, orElse: String = "",
         _ orArguments: StatementArguments = []
     ) {
-        let (condition, arguments) = Store.freshnessSQL(cases, deriver: deriver)
+        let (condition, arguments) = SQLiteStore.freshnessSQL(cases, deriver: deriver)
         and(orElse.isEmpty ? condition : "(" + condition + orElse + ")", arguments + orArguments)
     }
 

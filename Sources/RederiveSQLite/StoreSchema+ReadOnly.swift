@@ -6,7 +6,8 @@ import RederiveCore
 /// two migrations behind this build: the migrations after v2 only add tables a reader can do
 /// without (no acknowledgement, no faulted file yet), so instead of refusing the store until
 /// an import or a derive migrates it (a monitoring check that errors after every upgrade),
-/// each connection gets an empty TEMP stand-in for each missing table. The file is not
+/// each connection gets an empty TEMP stand-in for each missing table; a summary column added
+/// later (`SummaryColumnAddition`) needs none, as no reader selects one. The file is not
 /// touched; the next writing command migrates it as before.
 extension StoreSchema {
     /// The migrations a read-only open can do without, each with its stand-in: the table the
@@ -25,10 +26,11 @@ extension StoreSchema {
     }
 
     /// Whether a read-only open can read a store whose applied migrations are `applied`:
-    /// every migration it lacks is one of `readableWithout`.
-    static func isReadable(applied: [String]) -> Bool {
-        let missing = Set(migrator.migrations).subtracting(applied)
-        return missing.isSubset(of: readableWithout.map(\.migration))
+    /// every migration it lacks is one of `readableWithout` or adds a summary column
+    /// (`SummaryColumnAddition`: no reader selects one).
+    static func isReadable(applied: [String], additions: [SummaryColumnAddition] = SummaryColumn.additions) -> Bool {
+        let missing = Set(migrator(adding: additions).migrations).subtracting(applied)
+        return missing.isSubset(of: readableWithout.map(\.migration) + additions.map(\.migrationName))
     }
 
     /// Creates, on one read-only connection, an empty stand-in for each table of

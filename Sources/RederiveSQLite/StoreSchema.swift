@@ -4,13 +4,21 @@ import RederiveCore
 /// The store's schema, built by named migrations. A migration is never edited once it has
 /// shipped: change the schema with a new one appended here.
 enum StoreSchema {
-    static var migrator: DatabaseMigrator {
+    static var migrator: DatabaseMigrator { migrator(adding: SummaryColumn.additions) }
+
+    /// The migrations, then one per summary column added after them (`SummaryColumnAddition`).
+    static func migrator(adding additions: [SummaryColumnAddition]) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-initial", migrate: createInitialSchema)
         migrator.registerMigration("v2-summary-history", migrate: addSummaryHistory)
         migrator.registerMigration("v3-failure-ack", migrate: addFailureAck)
         migrator.registerMigration("v4-faulted-files", migrate: addFaultedFiles)
         migrator.registerMigration("v5-run-batch-and-control", migrate: addBatchesAndControl)
+        for addition in additions {
+            migrator.registerMigration(addition.migrationName) { db in
+                for statement in addition.statements { try db.execute(sql: statement) }
+            }
+        }
         return migrator
     }
 

@@ -1,10 +1,14 @@
+import Foundation
 import ArgumentParser
 import RederiveCore
 
 /// Maps library outcomes and errors to exit statuses and stderr messages.
 enum CommandRunner {
+    /// Runs `body` once the `REDERIVE_*` variables are checked (`EnvironmentSettings`: a bad
+    /// one is a usage error, exit 1), mapping what it throws to an exit status and a message.
     static func run(_ body: () throws -> ExitStatus) -> ExitStatus {
         do {
+            try EnvironmentSettings.check(ProcessInfo.processInfo.environment)
             return try body()
         } catch let error as RederiveError {
             printError("\(error)")

@@ -75,10 +75,10 @@ struct CopyStore: ParsableCommand {
             let source = try ExistingStore.open(from)
             defer { source.close() }
             try Self.refuseControlled(source)
+            try RecordStores.check(to, mode: .createIfMissing)  // before the lock: see RunLock
             if StoreLocation(to).filePath != nil, !FileManager.default.fileExists(atPath: to) {
                 logger.notice("creating a new store at \(to)")
             }
-            try RecordStores.check(to, mode: .createIfMissing)  // before the lock: see RunLock
             let lock = try locking.acquire(store: to)
             defer { lock?.release() }
             let destination = try RecordStores.open(to, mode: .createIfMissing)

@@ -169,7 +169,7 @@ struct Derive: ParsableCommand {
                 var config = DeriveConfiguration(selection: selection, settings: sharing.applied(to: options.settings))
                 config.rewriteUnchanged = rewrite
                 config.maxChanges = maxChanges.flatMap(ChangeLimit.init)
-                config.processGroup = ProcessInfo.processInfo.environment[DeriveConfiguration.processGroupVariable]
+                config.processGroup = try EnvironmentSettings.group(ProcessInfo.processInfo.environment)
                 if let applyPlan {
                     let plan = try DerivePlan.load(path: applyPlan)
                     let counts = "\(plan.counts.rewrites) rewrites, \(plan.counts.additions) new summaries"

@@ -101,8 +101,11 @@ struct Failures: ParsableCommand {
             acknowledged: acknowledged ? true : unacknowledged ? false : nil)
     }
 
+    /// `--log-format`, `--quiet`, `--verbose`, as every command takes them.
+    @OptionGroup var log: LogOptions
+
     func run() throws {
-        StderrLogHandler.bootstrap(format: .human, level: .info)
+        log.bootstrap()
         let status = CommandRunner.run {
             if ack || unack {
                 return try ExistingStore.withLockedStore(db, locking: locking) { store in

@@ -59,8 +59,11 @@ struct History: ParsableCommand {
         }
     }
 
+    /// `--log-format`, `--quiet`, `--verbose`, as every command takes them.
+    @OptionGroup var log: LogOptions
+
     func run() throws {
-        StderrLogHandler.bootstrap(format: .human, level: .info)
+        log.bootstrap()
         let status = CommandRunner.run {
             if prune {
                 return try ExistingStore.withLockedStore(db, locking: locking) { store in

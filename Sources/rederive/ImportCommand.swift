@@ -58,10 +58,10 @@ struct Import: ParsableCommand {
             let files = try ExportFiles.resolve(input.paths)
             try output.checkOutputs([("--report", options.report)], stores: [options.db], inputs: files)
             try StoreFolderCheck.check(options.db, createDirs: createDirs)
+            try RecordStores.check(options.db, mode: .createIfMissing)  // before the lock: see RunLock
             if StoreLocation(options.db).filePath != nil, !FileManager.default.fileExists(atPath: options.db) {
                 logger.notice("creating a new store at \(options.db)")
             }
-            try RecordStores.check(options.db, mode: .createIfMissing)  // before the lock: see RunLock
             let lock = try locking.acquire(store: options.db)
             defer { lock?.release() }
             let store = try RecordStores.open(options.db, mode: .createIfMissing)

@@ -10,16 +10,14 @@ private let checkedMetricsFile = Mutex<String?>(nil)
 
 extension LogFormat: ExpressibleByArgument {}
 
-/// Logging and output options every command shares.
+/// Logging and output options every batch command shares (`LogOptions` and the run's outputs).
 struct OutputOptions: ParsableArguments {
-    @Option(name: .customLong("log-format"), help: "Log lines on stderr as human (default) or json (for log shippers).")
-    var logFormat: LogFormat = .human
+    /// `--log-format`, `--quiet`, `--verbose`: what every command takes.
+    @OptionGroup var log: LogOptions
 
-    @Flag(name: .shortAndLong, help: "Log debug details (files read, batches committed).")
-    var verbose = false
-
-    @Flag(name: .shortAndLong, help: "Log only warnings and errors (no tally line, no progress line).")
-    var quiet = false
+    var logFormat: LogFormat { log.logFormat }
+    var verbose: Bool { log.verbose }
+    var quiet: Bool { log.quiet }
 
     @Option(
         name: .customLong("metrics-file"),
@@ -29,10 +27,6 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(help: "Print a machine-readable run summary (JSON) on stdout.")
     var json = false
-
-    func validate() throws {
-        if verbose && quiet { throw ValidationError("--verbose and --quiet cannot be combined") }
-    }
 
     /// Checks that the metrics file and `files` (what: path) can be written, and that none
     /// of them is one of `stores` (or their side files) or `inputs`, before the command
@@ -71,10 +65,7 @@ struct OutputOptions: ParsableArguments {
     }
 
     /// Installs the log handler; call once, first thing in `run()`.
-    func bootstrap() {
-        StderrLogHandler.bootstrap(format: logFormat, level: quiet ? .warning : verbose ? .debug : .info)
-        ProgressLine.isSuppressed = quiet
-    }
+    func bootstrap() { log.bootstrap() }
 
     /// Logs the run's tally (with its figures as typed metadata), its warnings and the
     /// files it wrote, prints `--json`, writes `--metrics-file` (with the figures of `store`,

@@ -30,7 +30,7 @@ struct Rederive: ParsableCommand {
         version: RederiveVersion.description,
         subcommands: [
             Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Show.self,
-            Failures.self, Export.self, Revert.self, History.self,
+            Failures.self, Export.self, Revert.self, History.self, Health.self,
             CopyStore.self, Pause.self, Resume.self, Throttle.self,
         ]
     )
@@ -65,11 +65,15 @@ struct Rederive: ParsableCommand {
         // batch buffers stay resident across them (peak memory, not speed, is what this buys).
         _ = mallopt(-8 /* M_ARENA_MAX */, 2)
         #endif
-        // Before anything else: a password on the command line is visible to every local user.
-        CommandLineSecrets.hide()
-        // The core knows no engine: the two this build has register here.
-        Store.register()
+        // The core knows no engine: the two this build has register here (first: which
+        // argument is a connection string is the engine's to say).
+        SQLiteStore.register()
         PostgresStore.register()
+        // Before anything else: a password on the command line is visible to every local user,
+        // and one held in memory must not reach a core file.
+        if CommandLineSecrets.hide() > 0 || !(ProcessInfo.processInfo.environment["PGPASSWORD"] ?? "").isEmpty {
+            DumpProtection.passwordHeld()
+        }
         // Until a command routes signals to a clean stop, a signal removes its temporary files.
         TemporaryFiles.installSignalCleanup()
         do {

@@ -106,9 +106,8 @@ struct Run: ParsableCommand {
             }
             try leaveTrace(outcome, of: resolved)
             if let failure = outcome.failure { throw failure }
-            if !outcome.exitStatus.isSuccess, let reason = outcome.result.reason {
-                logger.error("pipeline \(resolved.name) stopped (exit \(outcome.exitStatus)): \(reason)")
-            }
+            // The reason for any exit but 0 is a line `--quiet` keeps (3 included).
+            if let (level, line) = outcome.exitReason(pipeline: resolved.name) { logger.log(level: level, "\(line)") }
             return outcome.exitStatus
         }
         throw ExitCode(status)

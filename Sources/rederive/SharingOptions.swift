@@ -25,7 +25,10 @@ struct SharingOptions: ParsableArguments {
     )
     var exitWhenPaused = false
 
+    @OptionGroup var health: HealthOptions
+
     func validate() throws {
+        do { _ = try health.policy() } catch { throw ValidationError(error.description) }
         if let batchSeconds, !(batchSeconds.isFinite && batchSeconds > 0) {
             throw ValidationError("--batch-seconds must be a number of seconds above 0")
         }
@@ -40,6 +43,7 @@ struct SharingOptions: ParsableArguments {
         settings.batchSeconds = batchSeconds
         settings.maxRate = maxRate
         settings.exitWhenPaused = exitWhenPaused
+        settings.health = health.throttle == .off ? nil : try? health.policy()
         return settings
     }
 }

@@ -57,10 +57,17 @@ struct Show: ParsableCommand {
         if svg != nil && (raw || json) { throw ValidationError("--svg cannot be combined with --raw or --json") }
     }
 
+    /// `--log-format`, `--quiet`, `--verbose`, as every command takes them.
+    @OptionGroup var log: LogOptions
+
     func run() throws {
-        StderrLogHandler.bootstrap(format: .human, level: .info)
+        log.bootstrap()
         let status = CommandRunner.run {
-            if let svg { try OutputPathCheck.writable(svg, what: "--svg") }
+            if let svg {
+                // A read-only command never overwrites the store, its side files or lock.
+                try OutputPathCheck.writable(svg, what: "--svg")
+                try OutputPathCheck.distinct([("--svg", svg)], store: db)
+            }
             let store = try ExistingStore.open(db)
             defer { store.close() }
             let key = RecordIdentity.canonicalUUID(id) ?? id

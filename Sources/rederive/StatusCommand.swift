@@ -143,8 +143,11 @@ struct Status: ParsableCommand {
         }
     }
 
+    /// `--log-format`, `--quiet`, `--verbose`, as every command takes them.
+    @OptionGroup var log: LogOptions
+
     func run() throws {
-        StderrLogHandler.bootstrap(format: .human, level: .info)
+        log.bootstrap()
         let status = CommandRunner.run {
             if let html {
                 try OutputPathCheck.writable(html, what: "--html")

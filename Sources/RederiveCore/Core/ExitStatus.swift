@@ -19,8 +19,8 @@ public enum ExitStatus: Int32, Sendable, CaseIterable, CustomStringConvertible {
     /// was not done (ids not found, failures only a re-import can retry, stale records left
     /// out of an export: see the run's warnings).
     case skippedRecords = 3
-    /// Stopped by the error budget after committing its work (an export from which no record
-    /// could be read counts against it).
+    /// Stopped by the error budget after committing its work (the budget counts records: an
+    /// export nothing could be read from is one file fault, like a truncated one).
     case errorBudget = 4
     /// `status --check`: something needs attention (stale records, open failures, a run
     /// that did not complete).

@@ -30,6 +30,14 @@ public enum JSONText {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Whether `a` sorts before `b` by their UTF-8 bytes: the order of an object's keys in
+    /// the summary JSON. Not `String`'s `<`, which compares canonical equivalents (normalising
+    /// both sides on every comparison: seconds for keys made of 100,000 combining marks) and
+    /// may order non-ASCII keys otherwise; for ASCII keys both orders are the same.
+    public static func utf8Precedes(_ a: String, _ b: String) -> Bool {
+        a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
     /// A JSON number for a double: shortest form (a whole number without `.0`), `null` when
     /// not finite.
     public static func number(_ value: Double) -> String {

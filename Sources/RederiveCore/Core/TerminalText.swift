@@ -31,8 +31,7 @@ public enum TerminalText {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true  // C0, DEL, C1 (0x9B is a one-byte CSI)
         case 0x2028, 0x2029: true  // line and paragraph separators
-        case 0x202A...0x202E, 0x2066...0x2069: true  // bidirectional embeddings, overrides, isolates
-        default: false
+        default: MarkupText.isBidiControl(scalar)  // bidirectional embeddings, overrides, isolates
         }
     }
 

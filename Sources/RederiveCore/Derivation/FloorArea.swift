@@ -286,12 +286,16 @@ public enum FloorArea {
 
     /// The floor area and the method that produced it, per the spec's order:
     /// floors → `floor_polygon`; else fewer than 3 walls → `none` (0); else `wall_loop`
-    /// if the walls close, else `wall_hull`.
+    /// if the walls close; else (summary v2, `closingGaps`) `wall_outline` if the walls' outer
+    /// boundary with its gaps closed can be made (`wallOutline`); else `wall_hull`.
+    /// `closingGaps: false` is summary v1's order, which went from `wall_loop` to `wall_hull`.
     ///
-    /// A wall whose direction is unusable (see `wallSegment`) makes the loop impossible
-    /// (it cannot be walked), so such rooms go straight to the hull, where that wall
+    /// A wall whose direction is unusable (see `wallSegment`) makes the loop and the outline
+    /// impossible (it cannot be walked), so such rooms go straight to the hull, where that wall
     /// contributes its centre as its only point.
-    public static func estimate(_ room: Room, wallJoinTolerance: Double) -> (area: Double, method: FloorAreaMethod) {
+    public static func estimate(
+        _ room: Room, wallJoinTolerance: Double, closingGaps: Bool = true
+    ) -> (area: Double, method: FloorAreaMethod) {
         if !room.floors.isEmpty {
             return (floorPolygonArea(room.floors), .floorPolygon)
         }
@@ -300,25 +304,36 @@ public enum FloorArea {
         if walls.allUsable, let area = wallLoopArea(walls.segments, tolerance: wallJoinTolerance) {
             return (area, .wallLoop)
         }
+        if closingGaps, walls.allUsable, let outline = wallOutline(walls.segments, tolerance: wallJoinTolerance) {
+            return (shoelaceArea(outline.points), .wallOutline)
+        }
         return (convexHullArea(walls.hullPoints), .wallHull)
     }
 
     /// The outline behind `estimate`'s area, in world x/z, for drawing it: each floor's world
     /// polygon (`worldPolygon`) for `floor_polygon`, the points the walk visits for
-    /// `wall_loop`, the convex hull for `wall_hull` (none for `none`, or a hull that is not
-    /// finite). Same order of choice, same tolerance, same walk as `estimate`.
+    /// `wall_loop`, the outline for `wall_outline`, the convex hull for `wall_hull` (none for
+    /// `none`, or a hull that is not finite). Same order of choice, same tolerance, same walk
+    /// as `estimate`. `closing` holds, per polygon and side (corner i to i + 1, the last back
+    /// to the first), whether the side closes a gap between walls (only `wall_outline` has
+    /// such sides; a hull is drawn as v1 drew it).
     public static func outline(
-        _ room: Room, wallJoinTolerance: Double
-    ) -> (polygons: [[SIMD2<Double>]], method: FloorAreaMethod) {
+        _ room: Room, wallJoinTolerance: Double, closingGaps: Bool = true
+    ) -> (polygons: [[SIMD2<Double>]], closing: [[Bool]], method: FloorAreaMethod) {
         if !room.floors.isEmpty {
-            return (room.floors.map(worldPolygon), .floorPolygon)
+            let polygons = room.floors.map(worldPolygon)
+            return (polygons, polygons.map { [Bool](repeating: false, count: $0.count) }, .floorPolygon)
         }
-        guard room.walls.count >= 3 else { return ([], .none) }
+        guard room.walls.count >= 3 else { return ([], [], .none) }
         let walls = WallOutlineInput(room.walls)
         if walls.allUsable, let points = wallLoopPoints(walls.segments, tolerance: wallJoinTolerance) {
-            return ([points], .wallLoop)
+            return ([points], [[Bool](repeating: false, count: points.count)], .wallLoop)
         }
-        return ((convexHull(walls.hullPoints)).map { [$0] } ?? [], .wallHull)
+        if closingGaps, walls.allUsable, let outline = wallOutline(walls.segments, tolerance: wallJoinTolerance) {
+            return ([outline.points], [outline.closing], .wallOutline)
+        }
+        guard let hull = convexHull(walls.hullPoints) else { return ([], [], .wallHull) }
+        return ([hull], [[Bool](repeating: false, count: hull.count)], .wallHull)
     }
 
     /// A floor's corners in world x/z: each corner `[x, y, 0]` times the floor's transform,

@@ -6,7 +6,10 @@ public enum FloorAreaMethod: String, Sendable {
     case floorPolygon = "floor_polygon"
     /// No floors: the walls, walked end to end, close into a loop.
     case wallLoop = "wall_loop"
-    /// No floors and no closed loop: convex hull of all wall ends (3 or more walls).
+    /// No floors and no loop (summary v2): the outer boundary of the walls with the gaps between
+    /// them closed (`FloorArea.wallOutline`).
+    case wallOutline = "wall_outline"
+    /// No floors, no loop and (v2) no closed outline: convex hull of all wall ends (3 or more walls).
     case wallHull = "wall_hull"
     /// No floors and fewer than 3 walls: area 0.
     case none

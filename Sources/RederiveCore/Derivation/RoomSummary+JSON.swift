@@ -1,6 +1,7 @@
 extension RoomSummary {
     /// The summary JSON as UTF-8 bytes: one compact object, keys in the spec table's order,
-    /// doubles rounded to 2 decimals as the app does, `object_categories` keys sorted.
+    /// doubles rounded to 2 decimals as the app does, `object_categories` keys sorted by their
+    /// UTF-8 bytes.
     ///
     /// Hand-written rather than `JSONEncoder`: it runs for every record (~20k/s) and must be
     /// byte-stable across platforms. A non-finite number (never produced by
@@ -27,11 +28,12 @@ extension RoomSummary {
         raw(",\"shortest_wall_m\":"); Self.appendRounded(shortestWallM, to: &out)
         raw(",\"room_shape\":"); JSONText.appendString(roomShape, to: &out)
         raw(",\"object_categories\":{")
-        for (i, key) in objectCategories.keys.sorted().enumerated() {
+        // Keys by their UTF-8 bytes (`JSONText.utf8Precedes`), counts taken with them: no key hashed again.
+        for (i, (key, count)) in objectCategories.sorted(by: { JSONText.utf8Precedes($0.key, $1.key) }).enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             JSONText.appendString(key, to: &out)
             out.append(UInt8(ascii: ":"))
-            Self.appendInt(objectCategories[key]!, to: &out)
+            Self.appendInt(count, to: &out)
         }
         raw("},\"section_labels\":[")
         for (i, label) in sectionLabels.enumerated() {

@@ -1,4 +1,5 @@
-/// The version-1 summary of a room (<doc:RoomSummary>, "Fields").
+/// The summary of a room (<doc:RoomSummary>, "Fields"; the fields are v1's, v2 changed how a
+/// floorless room's floor area is found).
 ///
 /// Doubles keep full precision here (they feed the numeric columns); only the JSON form
 /// rounds to 2 decimals. Lengths in metres, areas in square metres.

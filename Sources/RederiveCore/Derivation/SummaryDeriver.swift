@@ -5,13 +5,16 @@
 public struct SummaryDeriver: Sendable {
     /// The summary algorithm version stored with every summary. Bump on any output change,
     /// and add the bump's one-line note to `versionNotes`. A `make build-fixed` build
-    /// (`simulatedFixBuilt`) writes `simulatedFixVersion` instead.
-    public static let currentVersion = simulatedFixBuilt ? simulatedFixVersion : 1
+    /// (`simulatedFixBuilt`) writes `simulatedFixVersion` instead, a `make build-v1` build
+    /// (`summaryV1Built`) version 1.
+    public static let currentVersion = simulatedFixBuilt ? simulatedFixVersion : summaryV1Built ? 1 : 2
 
     /// What each summary version changed, one line per version: the previews show the notes
     /// of the versions between a record's stored summary and the one a derive would write.
     public static let versionNotes: [Int: String] = [
         1: "initial summary: spec v1 fields; floor area by floor_polygon > wall_loop (0.30 m) > wall_hull > none",
+        2: "floorless rooms whose walls do not close: floor area (and volume_m3) from the walls' outline "
+            + "with its gaps closed (wall_outline) instead of the convex hull of the wall ends (wall_hull)",
         simulatedFixVersion:
             "simulated calculation fix (make build-fixed, for trying the backfill walkthrough): "
             + "shortest_wall_m ignores wall slivers under \(JSONText.number(sliverWidth)) m",
@@ -25,22 +28,44 @@ public struct SummaryDeriver: Sendable {
     #else
     public static let simulatedFixBuilt = false
     #endif
-    /// The summary version the simulated fix writes.
-    public static let simulatedFixVersion = 2
+    /// Whether this binary was built to derive summary v1 (`make build-v1`: `-Xswiftc
+    /// -DREDERIVE_SUMMARY_V1`), as builds before v2 did, to make a store to try the backfill
+    /// walkthrough on. It only flips the defaults (version 1, `closesWallGaps` off): tests use
+    /// `SummaryDeriver.v1`.
+    #if REDERIVE_SUMMARY_V1
+    public static let summaryV1Built = true
+    #else
+    public static let summaryV1Built = false
+    #endif
+    /// The summary version the simulated fix writes: a reserved number no real version reaches
+    /// (real versions count up from 1 and stay below 1,000,000), so a store the simulated fix
+    /// wrote is never mistaken for one a real release derived.
+    public static let simulatedFixVersion = 1_000_000
     /// Walls narrower than this (metres) are slivers the simulated fix leaves out of `shortest_wall_m`.
     public static let sliverWidth = 0.25
-    /// The deriver of a `make build-fixed` build, whatever this build is.
+    /// The deriver of a `make build-fixed` build, whatever this build is: the current derivation
+    /// plus the simulated fix.
     public static var simulatedFixed: SummaryDeriver {
-        SummaryDeriver(version: simulatedFixVersion, simulatedFix: true)
+        SummaryDeriver(version: simulatedFixVersion, simulatedFix: true, closesWallGaps: true)
+    }
+    /// Summary v1 exactly as builds before v2 derived it, fingerprint included (a `make
+    /// build-v1` build's deriver, whatever this build is).
+    public static var v1: SummaryDeriver {
+        SummaryDeriver(version: 1, simulatedFix: false, closesWallGaps: false)
     }
 
-    /// The version recorded for what this deriver produces. The algorithm is always the
-    /// current one; the value exists so a bump (or a simulated one) changes `fingerprint`.
+    /// The version recorded for what this deriver produces. The algorithm is the current one
+    /// (v1's when `closesWallGaps` is off); the value exists so a bump (or a simulated one)
+    /// changes `fingerprint`.
     public let version: Int
-    /// Largest gap in metres between wall ends that the `wall_loop` walk still joins.
+    /// Largest gap in metres between wall ends that the `wall_loop` walk still joins (and that
+    /// `wall_outline` counts as one corner).
     public let wallJoinTolerance: Double
     /// The simulated calculation fix: `shortest_wall_m` ignores walls under `sliverWidth`.
     public let simulatedFix: Bool
+    /// Summary v2's floor area: walls that do not close are outlined with their gaps closed
+    /// (`wall_outline`) before the hull; off, v1's order (`wall_loop`, then `wall_hull`).
+    public let closesWallGaps: Bool
 
     /// Identifies everything that changes the output: `"v<version>-"` followed by the
     /// 16 hex digits of the FNV-1a 64 hash of a descriptor of the algorithm and its
@@ -51,25 +76,43 @@ public struct SummaryDeriver: Sendable {
     /// Creates a deriver.
     public init(
         version: Int = SummaryDeriver.currentVersion, wallJoinTolerance: Double = 0.30,
-        simulatedFix: Bool = SummaryDeriver.simulatedFixBuilt
+        simulatedFix: Bool = SummaryDeriver.simulatedFixBuilt,
+        closesWallGaps: Bool = !SummaryDeriver.summaryV1Built
     ) {
         self.version = version
         self.wallJoinTolerance = wallJoinTolerance
         self.simulatedFix = simulatedFix
+        self.closesWallGaps = closesWallGaps
         self.fingerprint = Self.fingerprint(
-            version: version, wallJoinTolerance: wallJoinTolerance, simulatedFix: simulatedFix)
+            version: version, wallJoinTolerance: wallJoinTolerance, simulatedFix: simulatedFix,
+            closesWallGaps: closesWallGaps)
     }
 
-    private static func fingerprint(version: Int, wallJoinTolerance: Double, simulatedFix: Bool) -> String {
-        // The tolerance is written by its bit pattern so any change, however small, shows.
+    private static func fingerprint(
+        version: Int, wallJoinTolerance: Double, simulatedFix: Bool, closesWallGaps: Bool
+    ) -> String {
+        // Every number is written by its bit pattern so any change, however small, shows.
+        func bits(_ value: Double) -> String { String(value.bitPattern, radix: 16) }
         let descriptor =
             "room-summary;version=\(version)"
-            + ";floor_area=floor_polygon>wall_loop>wall_hull>none"
+            + (closesWallGaps
+                ? ";floor_area=floor_polygon>wall_loop>wall_outline>wall_hull>none"
+                : ";floor_area=floor_polygon>wall_loop>wall_hull>none")
             + ";wall_loop=start-minus-end,far-ends-only,nearest-tie-lowest-index"
-            + ";wall_join_tolerance=\(String(wallJoinTolerance.bitPattern, radix: 16))"
+            + ";wall_join_tolerance=\(bits(wallJoinTolerance))"
+            // Only when on, so v1's fingerprint stays what v1 builds wrote.
+            + (closesWallGaps
+                ? ";wall_outline=corners-mean-of-ends"
+                    + ",chains-shortest-up-to-\(FloorArea.wallOutlineExhaustiveChains)-else-nearest"
+                    + ",closure-straight-corner-or-parallelogram,parallel-sin-\(bits(FloorArea.sinParallel))"
+                    + ",corner-reach-\(bits(FloorArea.wallOutlineCornerReach))"
+                    + ",axis-snap-cos-\(bits(FloorArea.cosAxisSnap))"
+                    + ",outer-boundary-right-turns,max-walls-\(FloorArea.wallOutlineMaxWalls)"
+                    + ",max-chains-\(FloorArea.wallOutlineMaxChains)"
+                    + ",max-crowd-\(FloorArea.wallOutlineMaxCrowd)" : "")
             + ";json_rounding=2dp-schoolbook"
             // Only when on, so the fingerprint of the real derivation stays what it was.
-            + (simulatedFix ? ";shortest_wall=ignores-under-\(String(sliverWidth.bitPattern, radix: 16))" : "")
+            + (simulatedFix ? ";shortest_wall=ignores-under-\(bits(sliverWidth))" : "")
         var hash = RunningHash()
         hash.add(descriptor.utf8)
         return "v\(version)-" + hash.hex
@@ -105,7 +148,8 @@ public struct SummaryDeriver: Sendable {
             perimeter += width
         }
 
-        let (area, method) = FloorArea.estimate(room, wallJoinTolerance: wallJoinTolerance)
+        let (area, method) = FloorArea.estimate(
+            room, wallJoinTolerance: wallJoinTolerance, closingGaps: closesWallGaps)
         let volume = area * ceiling
 
         var polygon: [SIMD2<Double>] = []

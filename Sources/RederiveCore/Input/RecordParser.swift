@@ -124,17 +124,20 @@ public final class RecordParser {
             }
             cornerIndex += n
         }
-        func string(_ pairs: UnsafePointer<Int32>, _ i: Int) -> String {
+        func string(
+            _ pairs: UnsafePointer<Int32>, _ i: Int, cut: ((UnsafeBufferPointer<UInt8>) -> Int)? = nil
+        ) -> String {
             let offset = Int(pairs[2 * i]), length = Int(pairs[2 * i + 1])
             guard offset >= 0 else { return "" }
             return r.strings.withMemoryRebound(to: UInt8.self, capacity: offset + length) {
-                String(decoding: UnsafeBufferPointer(start: $0 + offset, count: length), as: UTF8.self)
+                let bytes = UnsafeBufferPointer(start: $0 + offset, count: length)
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<(cut?(bytes) ?? length)]), as: UTF8.self)
             }
         }
         let objects = (0..<Int(r.object_count)).map { i in
             let p = r.objects + i * Int(RJ_ELEMENT_STRIDE)
             return RoomObject(
-                category: string(r.object_categories, i),
+                category: string(r.object_categories, i, cut: RoomLimits.categoryLength),
                 dimensions: SIMD3(p[0], p[1], p[2]),
                 transform: Transform(Array(UnsafeBufferPointer(start: p + 3, count: 16))))
         }

@@ -12,20 +12,30 @@ public final class IssueReport {
     public private(set) var recordIssues = 0
     /// File-level faults so far.
     public private(set) var fileFaults = 0
-    private let writer: ZstdWriter?
+    private var writer: ZstdWriter?
     private var lastIssue: RecordIssue?
     private var pendingOutOfOrder: [RecordIssue] = []
     private let buffered: Bool
+    private let path: String?
+    private let onlyWithIssues: Bool
 
     /// A report written to `path` (JSON Lines, `.zst` compressed when so named), or only
     /// counted when `path` is nil. `buffered` holds issues until `finish()` and sorts them.
-    public init(path: String?, buffered: Bool = false) throws(RederiveError) {
+    /// `onlyWithIssues` (a per-run name, which no earlier report shares) creates the file at
+    /// the first issue, so a run without any leaves no empty file behind.
+    public init(path: String?, buffered: Bool = false, onlyWithIssues: Bool = false) throws(RederiveError) {
         self.buffered = buffered
-        if let path {
-            do { writer = try ZstdWriter(path: path) } catch { throw .io(error.message) }
-        } else {
-            writer = nil
-        }
+        self.path = path
+        self.onlyWithIssues = onlyWithIssues
+        if let path, !onlyWithIssues { writer = try Self.open(path) }
+    }
+
+    /// The file the report is written to: nil when only counted, or when `onlyWithIssues`
+    /// and there was none.
+    public var writtenPath: String? { writer == nil ? nil : path }
+
+    private static func open(_ path: String) throws(RederiveError) -> ZstdWriter {
+        do { return try ZstdWriter(path: path) } catch { throw .io(error.message) }
     }
 
     /// Total issues.
@@ -35,7 +45,8 @@ public final class IssueReport {
     public func add(_ issue: RecordIssue) throws(RederiveError) {
         countsByCode[issue.code.rawValue, default: 0] += 1
         if issue.line == nil { fileFaults += 1 } else { recordIssues += 1 }
-        guard writer != nil else { return }
+        guard let path else { return }
+        if writer == nil { writer = try Self.open(path) }
         if buffered || (lastIssue.map { RecordIssue.reportOrder(issue, $0) } ?? false) {
             pendingOutOfOrder.append(issue)
             return

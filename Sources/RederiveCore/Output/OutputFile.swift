@@ -7,13 +7,21 @@ import Darwin
 #endif
 
 /// The one policy for every file a command writes (reports, exports, summaries, metrics,
-/// plans, results, previews, the status page):
+/// plans, results, previews, the status page). The name itself decides, never what a link
+/// at it points to (`lstat`):
 ///
-/// - a new path or an existing regular file is written atomically: a temporary file created
-///   exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`, never through a planted symbolic link) in the
-///   destination folder, renamed over the final name when complete;
-/// - an existing FIFO or character device (`/dev/null`, `/dev/stdout`, a named pipe) is
-///   written into directly and never replaced, as Unix tools do; so is any path under `/dev/`;
+/// - a new name, an existing regular file or a symbolic link is written atomically: a
+///   temporary file created exclusively (`O_CREAT|O_EXCL|O_NOFOLLOW`) in the destination
+///   folder, renamed over the final name when complete, so a planted link is replaced and
+///   its target never written;
+/// - `-`, `/dev/stdout`, `/dev/stderr` and `/dev/fd/N` (`/proc/self/fd/N`) write to the
+///   descriptor the process inherited (a duplicate of it): `--report /dev/stdout >> log`
+///   appends, as the shell opened the log;
+/// - a name that is itself a FIFO or a character device is written into directly and never
+///   replaced, as Unix tools do (opened with `O_NOFOLLOW`, checked again on the descriptor);
+/// - a link the operator named under `/dev/` (`/dev/tty`, `/dev/shm/x` as a link) is followed,
+///   as the name is the system's: into a FIFO or device, or appended to a regular file, never
+///   overwritten in place;
 /// - a directory, socket or block device is refused (`OutputPathCheck` does so, exit 1,
 ///   before anything runs).
 ///
@@ -21,27 +29,61 @@ import Darwin
 public enum OutputFile {
     /// What an output path names now.
     public enum Target: Sendable, Equatable {
-        /// A new path or a regular file: written through a temporary file, then renamed.
+        /// A new path, a regular file or a link (replaced, never followed): written through a
+        /// temporary file, then renamed.
         case replaceable
-        /// A FIFO or character device: written in place, never replaced.
+        /// A FIFO or character device (or, under `/dev/`, a link the operator named): written
+        /// in place, never replaced.
         case stream
+        /// A descriptor the process inherited (`/dev/stdout`, `/dev/fd/N`): written through a
+        /// duplicate of it, at its own offset and flags (`>> log` appends).
+        case descriptor(Int32)
     }
 
     /// What `path` names, or a usage error naming `what` when it cannot take an output (a
-    /// directory, a socket, a block device). Follows symbolic links, as opening does.
+    /// directory, a socket, a block device). Looks at the name itself: a symbolic link is
+    /// replaced, never followed, unless it is a `/dev/` path the operator named.
     public static func target(of path: String, what: String) throws(RederiveError) -> Target {
+        if let inherited = inheritedDescriptor(path) { return .descriptor(inherited) }
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            // A dangling link or a new name: a new file (a link itself is replaced, never followed).
+        guard lstat(path, &info) == 0 else {
+            // A new name: a new file, except under /dev, where nothing is created.
             return isUnderDev(path) ? .stream : .replaceable
         }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return isUnderDev(path) ? .stream : .replaceable
+        var mode = info.st_mode & S_IFMT
+        if mode == S_IFLNK {
+            guard isUnderDev(path) else { return .replaceable }
+            guard stat(path, &info) == 0 else {
+                throw .usage("\(what) \(path): is a link to nothing; nothing was done")
+            }
+            mode = info.st_mode & S_IFMT
+            if mode == S_IFREG { return .stream }  // appended to, never overwritten in place
+        }
+        switch mode {
+        case S_IFREG: return .replaceable
         case S_IFIFO, S_IFCHR: return .stream
         case S_IFDIR: throw .usage("\(what) \(path): is a directory, not a file")
         case S_IFSOCK: throw .usage("\(what) \(path): is a socket, not a file; nothing was done")
         case S_IFBLK: throw .usage("\(what) \(path): is a block device, not a file; nothing was done")
         default: throw .usage("\(what) \(path): is not a regular file, FIFO or character device; nothing was done")
+        }
+    }
+
+    /// The inherited descriptor `path` names: 1 for `-` and `/dev/stdout`, 2 for `/dev/stderr`,
+    /// N for `/dev/fd/N` and `/proc/self/fd/N`; nil for any other path.
+    public static func inheritedDescriptor(_ path: String) -> Int32? {
+        switch path {
+        case "-", "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                let digits = path.dropFirst(prefix.count)
+                guard !digits.isEmpty, digits.count < 10, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                    return nil
+                }
+                return Int32(digits)
+            }
+            return nil
         }
     }
 
@@ -57,8 +99,7 @@ public enum OutputFile {
         return String(folder)
     }
 
-    // `/dev/stdout` is a link to whatever standard output is, a regular file included: a path
-    // in /dev is the system's, written into and never replaced.
+    // A path in /dev is the system's: a link there is the operator's choice of device.
     private static func isUnderDev(_ path: String) -> Bool { path.hasPrefix("/dev/") }
 
     /// An output being written: `fd` is the temporary file (or the FIFO/device itself);
@@ -66,6 +107,9 @@ public enum OutputFile {
     public final class Handle {
         /// The final path.
         public let path: String
+        /// The final path as messages show it (the operator's spelling of a path written
+        /// through an `OutputFolder`).
+        public let shownPath: String
         /// The temporary file, nil when writing straight into a FIFO or device.
         public let temporaryPath: String?
         /// The open descriptor (-1 once closed).
@@ -73,8 +117,9 @@ public enum OutputFile {
         // Whether the temporary file is still ours to remove (not yet renamed into place).
         private var ownsTemporary: Bool
 
-        init(path: String, temporaryPath: String?, fd: Int32) {
+        init(path: String, shownPath: String? = nil, temporaryPath: String?, fd: Int32) {
             (self.path, self.temporaryPath, self.fd) = (path, temporaryPath, fd)
+            self.shownPath = shownPath ?? path
             ownsTemporary = temporaryPath != nil
         }
 
@@ -101,7 +146,7 @@ public enum OutputFile {
                 }
                 return nil
             }
-            if let failure { throw .io("\(path): write failed: \(failure)") }
+            if let failure { throw .io("\(shownPath): write failed: \(failure)") }
         }
 
         /// Flushes to disk, closes and renames the temporary file into place (a FIFO or
@@ -117,14 +162,14 @@ public enum OutputFile {
                 if close(d) != 0 || !synced {
                     let reason = String(cString: strerror(synced ? errno : code))
                     removeTemporary()
-                    throw .io("\(path): write failed: \(reason)")
+                    throw .io("\(shownPath): write failed: \(reason)")
                 }
             }
             guard let temporaryPath else { return }
             if rename(temporaryPath, path) != 0 {
                 let reason = String(cString: strerror(errno))
                 removeTemporary()
-                throw .io("\(path): cannot rename into place: \(reason)")
+                throw .io("\(shownPath): cannot rename into place: \(reason)")
             }
             ownsTemporary = false
             TemporaryFiles.forget(temporaryPath)
@@ -149,17 +194,19 @@ public enum OutputFile {
 
     /// Opens `path` for writing as the policy says, creating its folder when absent (output
     /// folders such as `out/` and `reports/` are created on demand, as users expect).
-    public static func open(_ path: String, what: String = "output") throws(RederiveError) -> Handle {
-        if try target(of: path, what: what) == .stream {
-            let fd = Glibc.open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-            guard fd >= 0 else { throw .io("\(path): cannot open: \(String(cString: strerror(errno)))") }
-            // Checked again on the open descriptor: the name may have changed since.
-            var info = stat()
-            guard fstat(fd, &info) == 0, [S_IFIFO, S_IFCHR, S_IFREG].contains(info.st_mode & S_IFMT) else {
-                close(fd)
-                throw .io("\(path): not a file, FIFO or character device any more; nothing written")
-            }
-            return Handle(path: path, temporaryPath: nil, fd: fd)
+    /// `shownAs`: the path as messages spell it, when `path` goes through an `OutputFolder`.
+    public static func open(
+        _ path: String, what: String = "output", shownAs: String? = nil
+    ) throws(RederiveError) -> Handle {
+        switch try target(of: path, what: what) {
+        case .descriptor(let inherited):
+            let fd = fcntl(inherited, F_DUPFD_CLOEXEC, 3)
+            guard fd >= 0 else { throw .io("\(path): cannot write: \(String(cString: strerror(errno)))") }
+            return Handle(path: path, shownPath: shownAs, temporaryPath: nil, fd: fd)
+        case .stream:
+            return Handle(path: path, shownPath: shownAs, temporaryPath: nil, fd: try openStream(path))
+        case .replaceable:
+            break
         }
         let directory = folder(of: path)
         if !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) {
@@ -170,16 +217,38 @@ public enum OutputFile {
             }
         }
         let (fd, temporary) = try createExclusive(near: path)
-        return Handle(path: path, temporaryPath: temporary, fd: fd)
+        return Handle(path: path, shownPath: shownAs, temporaryPath: temporary, fd: fd)
+    }
+
+    /// Opens a FIFO or device named by `path`: the name itself with `O_NOFOLLOW` (it must still
+    /// be a FIFO or character device on the descriptor), or a link the operator named under
+    /// `/dev/` for appending (never written over in place).
+    private static func openStream(_ path: String) throws(RederiveError) -> Int32 {
+        var named = stat()
+        let followed = isUnderDev(path) && lstat(path, &named) == 0 && named.st_mode & S_IFMT == S_IFLNK
+        let flags = O_WRONLY | O_NOCTTY | O_CLOEXEC | (followed ? O_APPEND : O_NOFOLLOW)
+        let fd = Glibc.open(path, flags)
+        guard fd >= 0 else {
+            let reason = errno == ELOOP ? "it became a symbolic link" : String(cString: strerror(errno))
+            throw .io("\(path): cannot open: \(reason); nothing written")
+        }
+        // Checked again on the open descriptor: the name may have changed since.
+        var info = stat()
+        let kinds = followed ? [S_IFIFO, S_IFCHR, S_IFREG] : [S_IFIFO, S_IFCHR]
+        guard fstat(fd, &info) == 0, kinds.contains(info.st_mode & S_IFMT) else {
+            close(fd)
+            throw .io("\(path): not a FIFO or character device any more; nothing written")
+        }
+        return fd
     }
 
     /// Writes `bytes` to `path` as the policy says (atomically, or into a FIFO or device).
     public static func write(
-        _ bytes: some Collection<UInt8>, to path: String, what: String = "output"
+        _ bytes: some Collection<UInt8>, to path: String, what: String = "output", shownAs: String? = nil
     )
         throws(RederiveError)
     {
-        let handle = try open(path, what: what)
+        let handle = try open(path, what: what, shownAs: shownAs)
         do {
             try handle.write(ArraySlice(bytes))
             try handle.commit()
@@ -190,8 +259,10 @@ public enum OutputFile {
     }
 
     /// Writes `text` (UTF-8) to `path` as the policy says.
-    public static func write(_ text: String, to path: String, what: String = "output") throws(RederiveError) {
-        try write(Array(text.utf8), to: path, what: what)
+    public static func write(
+        _ text: String, to path: String, what: String = "output", shownAs: String? = nil
+    ) throws(RederiveError) {
+        try write(Array(text.utf8), to: path, what: what, shownAs: shownAs)
     }
 
     /// Creates a new temporary file next to `path`, exclusively and never through a link:

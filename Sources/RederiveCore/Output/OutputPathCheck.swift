@@ -11,14 +11,23 @@ import Darwin
 /// nothing touched, instead of failing after the store was created or a run committed.
 public enum OutputPathCheck {
     /// Throws a usage error naming `what` when `path` cannot be written: it is a directory,
-    /// a socket or a block device (`OutputFile.target`), an existing file that is not
-    /// writable, or its nearest existing folder is not a writable directory (a missing folder
-    /// would be created, so it is fine). A FIFO or character device is fine: it is written
-    /// into, never replaced.
+    /// a socket or a block device (`OutputFile.target`), an inherited descriptor that is not
+    /// open for writing, an existing file or FIFO that is not writable, or its nearest existing
+    /// folder is not a writable directory (a missing folder would be created, so it is fine). A
+    /// FIFO or character device is fine: it is written into, never replaced. A link at the name
+    /// is replaced, so only its folder counts.
     public static func writable(_ path: String, what: String) throws(RederiveError) {
-        if path == "-" { return }
-        _ = try OutputFile.target(of: path, what: what)
-        if FileManager.default.fileExists(atPath: path) {
+        let target = try OutputFile.target(of: path, what: what)
+        if case .descriptor(let fd) = target {
+            let flags = fcntl(fd, F_GETFL)
+            guard flags >= 0, flags & O_ACCMODE != O_RDONLY else {
+                throw .usage("\(what) \(path): descriptor \(fd) is not open for writing; nothing was done")
+            }
+            return
+        }
+        var info = stat()
+        let exists = lstat(path, &info) == 0
+        if exists, target == .stream || info.st_mode & S_IFMT == S_IFREG {
             guard access(path, W_OK) == 0 else {
                 throw .usage(
                     "\(what) \(path): cannot be written (\(String(cString: strerror(errno)))); nothing was done")
@@ -28,11 +37,16 @@ public enum OutputPathCheck {
         try folderWritable(OutputFile.folder(of: path), for: path, what: what)
     }
 
-    /// The same for an output folder (a preview directory).
+    /// The same for an output folder (a preview directory, a drawings folder): a symbolic link
+    /// at its name is refused, never followed (`OutputFolder` opens it the same way).
     public static func writableFolder(_ path: String, what: String) throws(RederiveError) {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw .usage("\(what) \(path): is a file, not a folder") }
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: break
+            case S_IFLNK: throw .usage(OutputFolder.linkRefusal(path, what: what))
+            default: throw .usage("\(what) \(path): is a file, not a folder")
+            }
             guard access(path, W_OK) == 0 else {
                 throw .usage(
                     "\(what) \(path): cannot be written (\(String(cString: strerror(errno)))); nothing was done")
@@ -43,16 +57,16 @@ public enum OutputPathCheck {
     }
 
     /// Throws a usage error when an output (what, path) is the store, one of its side files
-    /// (`-wal`, `-shm`, `-journal`, `.lock`, the preview folder is not one) or one of the
-    /// command's input files: the same file however it is spelled (device and inode when it
-    /// exists, else the path with every existing folder resolved through links). `store`
-    /// is nil for a server URL or a command without a store.
+    /// (`-wal`, `-shm`, `-journal`, `.lock`, the preview folder is not one), one of the
+    /// command's input files or another of its outputs: the same file however it is spelled
+    /// (device and inode when it exists, else the path with every existing folder resolved
+    /// through links). Outputs that are streams (`-`, `/dev/null`, a FIFO) may be shared.
+    /// `store` is nil for a server URL or a command without a store.
     public static func distinct(
         _ outputs: [(what: String, path: String)], store: String?, inputs: [String] = []
     ) throws(RederiveError) {
         var protected: [(FileIdentity, String)] = []
         if let store, !store.contains("://") {  // a server URL is no file
-
             protected.append((FileIdentity(store), "the store"))
             for suffix in ["-wal", "-shm", "-journal"] {
                 protected.append((FileIdentity(store + suffix), "the store's \(suffix) file"))
@@ -60,11 +74,19 @@ public enum OutputPathCheck {
             protected.append((FileIdentity(store + ".lock"), "the store's run lock"))  // RunLock's name
         }
         for input in inputs where input != "-" { protected.append((FileIdentity(input), "an input (\(input))")) }
+        var written: [(FileIdentity, String)] = []
         for (what, path) in outputs where path != "-" {
             let identity = FileIdentity(path)
             if let (_, name) = protected.first(where: { $0.0 == identity }) {
                 throw .usage("\(what) \(path): is \(name); refusing to overwrite it (nothing was done)")
             }
+            // Two outputs in one file would leave only the last one written.
+            if let (_, other) = written.first(where: { $0.0 == identity }) {
+                throw .usage(
+                    "\(what) \(path): is also the \(other) output; two outputs in one file would keep only one "
+                        + "(nothing was done)")
+            }
+            if (try? OutputFile.target(of: path, what: what)) == .replaceable { written.append((identity, what)) }
         }
     }
 

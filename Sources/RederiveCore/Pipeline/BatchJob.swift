@@ -52,11 +52,6 @@ protocol BatchJob: AnyObject {
     func warnings(_ stats: RunStatistics) throws(RederiveError) -> [String]
     /// The output file the job wrote, if any (logged and reported).
     var outputPath: String? { get }
-    /// Why the run is over its error budget whatever the budget's figures (an export from
-    /// which no record could be read); checked once every batch is committed: the run then
-    /// ends `aborted` (exit 4) with this reason.
-    var budgetOverrun: String? { get }
-
     /// The first and last key a batch's write covers, for the batch record (nil: no keys).
     func batchKeys(_ write: Write) -> (from: Int64, to: Int64)?
     /// Seconds the job spent reading `batch` on its own thread, when it times its reads (nil:
@@ -77,9 +72,9 @@ struct RunRecording {
     var store: any RunHistory
     /// Runs with the same key continue an unfinished predecessor; nil: never continued.
     var resumeKey: String?
-    /// Continue an unfinished predecessor as the same run (reopened, its counts carried on)
-    /// rather than as a new run that names it.
-    var rejoin = false
+    /// How an unfinished predecessor is continued (`RunStartPlan`): by a new run that names
+    /// it, or as the same run (reopened, its counts carried on).
+    var continuation = RunStartRequest.Continuation.asNewRun
     /// Set: only join or continue. When the latest run under the key has completed (other
     /// processes finished a plan's apply, or their group's run, since this one looked), the
     /// job ends at once with nothing begun, its report's note what this says of that run.
@@ -87,7 +82,6 @@ struct RunRecording {
 }
 
 extension BatchJob {
-    var budgetOverrun: String? { nil }
     var issuesOutOfOrder: Bool { false }
     var progressShowsBytes: Bool { false }
     func progressFraction(_ stats: RunStatistics) -> Double? { nil }

@@ -32,10 +32,11 @@ enum BatchRunner {
 
         if let recording {
             run = try recording.store.beginRun(
-                command: job.command, pipeline: settings.pipeline,
-                arguments: settings.arguments, resumeKey: recording.resumeKey,
-                deriver: job.deriver, allowDowngrade: settings.allowDowngrade, rejoin: recording.rejoin,
-                unlessCompleted: recording.whenCompleted != nil)
+                RunStartRequest(
+                    command: job.command, pipeline: settings.pipeline,
+                    arguments: ArgumentRedaction.scrubbed(settings.arguments),
+                    resumeKey: recording.resumeKey, deriver: job.deriver, allowDowngrade: settings.allowDowngrade,
+                    continuation: recording.continuation, onlyJoin: recording.whenCompleted != nil))
             // A run reopened under its own id goes on from the totals it had saved.
             if let carried = run?.carried { stats = carried }
             if let done = run, done.alreadyCompleted, let note = recording.whenCompleted {
@@ -50,7 +51,10 @@ enum BatchRunner {
             reportPath = RunSettings.perRunReportPath(path, runID: run.runID, storeID: storeID)
         }
         let issues: IssueReport
-        do { issues = try IssueReport(path: reportPath, buffered: job.issuesOutOfOrder) } catch { throw failed(error) }
+        do {
+            issues = try IssueReport(
+                path: reportPath, buffered: job.issuesOutOfOrder, onlyWithIssues: reportPath != settings.reportPath)
+        } catch { throw failed(error) }
         let sink: BatchSink<Job.Write>
         do { sink = try job.start(run, log: log) } catch { throw failed(error) }
 
@@ -61,7 +65,9 @@ enum BatchRunner {
             do { controls = try recording.store.openRunControls() } catch { throw failed(error) }
         }
         defer { controls?.closeControls() }
-        let governor = RunGovernor(settings: settings, controls: controls, runID: run?.runID ?? 0)
+        let governor = RunGovernor(
+            settings: settings, controls: controls, runID: run?.runID ?? 0,
+            health: run == nil ? nil : recording?.store as? any StoreHealthReading)
         let ledger = governor.ledger
         // The writer thread sees the job's sink and the governor's ledger only.
         let writer = BackgroundWriter<(Job.Write, RunStatistics, Int)> { item throws(RederiveError) in
@@ -81,6 +87,13 @@ enum BatchRunner {
                     writer.drain()
                     try job.yieldForPause()
                     decision = governor.waitOutPause(paused)
+                    if decision == .goOn { try job.resumeAfterPause() }
+                    continue
+                }
+                if decision == .waitForHealth {
+                    writer.drain()
+                    try job.yieldForPause()
+                    decision = governor.waitOutHealth()
                     if decision == .goOn { try job.resumeAfterPause() }
                     continue
                 }
@@ -110,9 +123,6 @@ enum BatchRunner {
             try? writer.finish()
             throw failed(error)
         }
-        // Over the budget whatever its figures (an export nothing could be read from): the rest
-        // was read and committed, but the run cannot end as a success.
-        if status == .completed, let overrun = job.budgetOverrun { (status, stopReason) = (.aborted, overrun) }
         job.cancel()
         progress.finish()
         do {
@@ -137,7 +147,7 @@ enum BatchRunner {
             counts: job.counts(stats), issuesByCode: issues.countsByCode, newFailures: job.newFailures,
             summaryVersion: job.deriver.version, fingerprint: job.deriver.fingerprint, resumedFrom: run?.resumedFrom,
             stopReason: stopReason)
-        report.reportPath = reportPath
+        report.reportPath = issues.writtenPath
         report.outputPath = status == .completed ? job.outputPath : nil
         report.warnings = warnings
         if run != nil { report.batches = governor.totals }

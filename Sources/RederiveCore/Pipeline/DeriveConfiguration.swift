@@ -26,7 +26,7 @@ public struct DeriveConfiguration: Sendable {
     package var processGroup: String?
 
     /// The environment variable `--processes N` passes `processGroup` to its workers in.
-    package static let processGroupVariable = "REDERIVE_PROCESS_GROUP"
+    package static let processGroupVariable = EnvironmentSettings.processGroup
 
     /// The run-history key of a plain derive's run.
     var runKey: String {

@@ -44,7 +44,11 @@ extension DeriveJob {
         // their run (under the plan's key) commits meanwhile is the plan's, not a change.
         check.planRunKey = plan.runKey
         check.selection.writtenAfterRun = progress.madeAfterRun
-        let now = try count(check, store: store)
+        // A signal during the check (it reads every planned record) stops the apply there.
+        let now = try count(check, store: store, stoppable: true)
+        if RunControl.receivedSignal != nil {
+            return .stoppedBeforeWriting(command: "derive", deriver: deriver, during: "the plan check")
+        }
         // ...and they may have finished it meanwhile: then there is nothing left to join.
         let runsNow = try store.runs(resumeKey: plan.runKey)
         let stateNow = PlanProgress.state(of: runsNow)
@@ -54,6 +58,7 @@ extension DeriveJob {
                 PlanProgress.refusal(
                     now.tally, plan, outside: now.outside, outsideCount: now.outsideCount, resumed: !runsNow.isEmpty))
         }
+        if let wrong = PlanProgress.misdescription(now.tally, plan) { throw .refused(wrong) }
         if case .unfinished(let earlier) = stateNow {
             let text =
                 "finishing this plan's apply (run \(earlier.map(String.init).joined(separator: ", ")) stopped before "

@@ -8,8 +8,13 @@ extension DeriveJob {
     ) throws(RederiveError) -> RunReport {
         try config.selection.validate()
         if let limit = config.maxChanges {
-            // Counted by a dry pass first: the guard must hold before the first write.
-            let tally = try self.tally(config, store: store)
+            // Counted by a dry pass first: the guard must hold before the first write. A signal
+            // during it stops the command there, nothing written.
+            let tally = try count(config, store: store, stoppable: true).tally
+            if RunControl.receivedSignal != nil {
+                return .stoppedBeforeWriting(
+                    command: "derive", deriver: config.deriver, during: "the max-changes count")
+            }
             guard limit.allows(rewrites: tally.counts.rewrites, of: tally.counts.examined) else {
                 throw .refused(
                     "\(tally.rewritesText), more than "
@@ -40,15 +45,19 @@ extension DeriveJob {
     }
 
     /// A dry pass that only counts (with a plan's verification when `config` has one).
+    /// `stoppable`: SIGINT/SIGTERM end it after the batch in hand (its tally is then partial:
+    /// the caller checks `RunControl.receivedSignal` and writes nothing).
     static func count(
-        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter
+        _ config: DeriveConfiguration, store: any DeriveSource & DeriveWriter, stoppable: Bool = false
     ) throws(RederiveError) -> TallyBox {
         try config.selection.validate()
         var settings = config.settings
-        settings.control = RunControl(honoursSignals: false)
+        settings.control = RunControl(honoursSignals: stoppable)
         settings.reportPath = nil
         settings.showProgress = false
         let counter = TallyBox()
+        // A plan's verification checks the plan's counts per field too.
+        counter.tally.countsFields = config.planProgress != nil
         _ = try BatchRunner.run(DeriveJob(config, store: store, mode: .preview(nil, counter)), settings: settings)
         return counter
     }

@@ -92,7 +92,8 @@ public final class DeriveJob: BatchJob {
                     nil
                 }
             recording = RunRecording(
-                store: store, resumeKey: config.planRunKey ?? config.runKey, rejoin: config.planRunKey != nil,
+                store: store, resumeKey: config.planRunKey ?? config.runKey,
+                continuation: config.planRunKey != nil ? .asSameRun : .asSameRunWhereShared,
                 whenCompleted: whenCompleted)
         } else {
             recording = nil

@@ -5,11 +5,15 @@ import Foundation
 /// high-water mark) and what would change. Applying refuses — writing nothing — when the
 /// deriver, the selection or the store no longer match, or when the records to write are no
 /// longer exactly the ones previewed (the digest); records added after the plan are left out.
+/// What a plan shows is bound to what it applies: `selection` is checked against the parts
+/// applied when it is loaded, and the counts and `fieldChanges` against the apply's own
+/// count, next to the writes' SHA-256 digest, so a hand-edited plan is refused.
 /// An apply is a recorded run (`runKey`): run again after a crash it finishes the plan, and
 /// after it completed it reports the run that applied it (see `PlanProgress`).
 public struct DerivePlan: Codable, Sendable, Equatable {
-    /// The plan file's format.
-    public static let currentFormat = 1
+    /// The plan file's format: 2 since the digest is SHA-256 (format 1's was a 64-bit FNV,
+    /// which anyone could match).
+    public static let currentFormat = 2
 
     /// The store a plan is bound to.
     public struct StoreState: Codable, Sendable, Equatable {
@@ -37,7 +41,8 @@ public struct DerivePlan: Codable, Sendable, Equatable {
     public var summaryVersion: Int
     /// The deriver's fingerprint.
     public var fingerprint: String
-    /// The selection (`DeriveSelection.description`).
+    /// The selection (`DeriveSelection.description`), as shown: `load` refuses a plan whose
+    /// text is not that of the parts below, which are what it applies.
     public var selection: String
     /// The selection's parts, to apply exactly it.
     public var all: Bool
@@ -58,6 +63,13 @@ public struct DerivePlan: Codable, Sendable, Equatable {
     /// The build that made the plan (`RederiveVersion.build`); nil in plans made before it was
     /// recorded. Named when an older binary refuses the plan.
     public var build: String? = RederiveVersion.build
+    /// The file the plan was loaded from (`load`), named when it is refused; not in the file.
+    public var file: String?
+
+    private enum CodingKeys: String, CodingKey {
+        case format, createdAt, store, summaryVersion, fingerprint, selection, all, ids, since, retryFailed
+        case allowDowngrade, counts, fieldChanges, digest, build
+    }
 
     /// The key its apply is recorded under in the run history: the plan's digest, store and
     /// time, so an apply run again finishes (or reports) exactly this plan's run.
@@ -68,18 +80,45 @@ public struct DerivePlan: Codable, Sendable, Equatable {
         DeriveSelection(all: all, ids: ids, since: since, retryFailed: retryFailed)
     }
 
-    /// Reads a plan file.
+    /// Reads a plan file, refusing one of another format and one whose `selection` is not
+    /// what it applies (a file edited after it was made).
     public static func load(path: String) throws(RederiveError) -> DerivePlan {
-        let plan: DerivePlan
+        var plan: DerivePlan
         do {
-            plan = try JSONDecoder().decode(DerivePlan.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            // The format first: a plan of another format may have other fields.
+            let format = try JSONDecoder().decode(Format.self, from: data).format
+            if format < currentFormat {
+                throw RederiveError.refused(
+                    "\(path): this plan was written by an older build (plan format \(format), whose digest "
+                        + "anyone could match); preview again and make a new plan with this build "
+                        + "(`rederive derive --dry-run --plan FILE`). Nothing was written")
+            }
+            guard format == currentFormat else {
+                throw RederiveError.usage(
+                    "\(path): plan format \(format) is not supported (this build reads \(currentFormat))")
+            }
+            plan = try JSONDecoder().decode(DerivePlan.self, from: data)
+        } catch let error as RederiveError {
+            throw error
         } catch {
             throw .usage("\(path): not a rederive plan: \(error.localizedDescription)")
         }
-        guard plan.format == currentFormat else {
-            throw .usage("\(path): plan format \(plan.format) is not supported (this build reads \(currentFormat))")
+        plan.file = path
+        let applied = plan.deriveSelection.description
+        guard plan.selection == applied else {
+            throw .refused(
+                "\(path): the plan does not say what it applies (edited after it was made?): \"selection\" says "
+                    + "\(JSONText.string(PreviewText.truncated(plan.selection))), its parts (all, ids, since, "
+                    + "retryFailed) select \(JSONText.string(PreviewText.truncated(applied))). Preview again and "
+                    + "make a new plan. Nothing was written")
         }
         return plan
+    }
+
+    /// The one field read before the rest.
+    private struct Format: Decodable {
+        var format: Int
     }
 
     /// Writes the plan (atomically: temporary file, then rename).

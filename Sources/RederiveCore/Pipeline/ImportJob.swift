@@ -75,7 +75,6 @@ public final class ImportJob: BatchJob {
     private var recordsInFile = 0
     private var bytesInFile: Int64 = 0
     private var faults: [FaultedFile] = []
-    private var unreadableFiles: [String] = []
 
     private init(_ config: ImportConfiguration, store: any ImportWriter) {
         self.config = config
@@ -159,7 +158,10 @@ public final class ImportJob: BatchJob {
         if batch.endOfFile {
             log.debug("file read", metadata: ["file": "\(file)", "records": "\(recordsInFile)"])
             if let fault = batch.fault {
-                log.warning("\(fault.description); the records before it are kept", metadata: ["code": "\(fault.code)"])
+                // A file nothing could be read from is a file fault like a truncated one: it costs
+                // its own records, never the other files' (the budget counts records).
+                let kept = recordsInFile == 0 ? "nothing could be read from it" : "the records before it are kept"
+                log.warning("\(fault.description); \(kept)", metadata: ["code": "\(fault.code)"])
                 stats.fileFaults += 1
                 let issue = RecordIssue(
                     file: fault.path, line: nil, byteOffset: fault.byteOffset, stage: .read,
@@ -172,8 +174,6 @@ public final class ImportJob: BatchJob {
                             contentHash: hash, path: file, bytes: bytesInFile, code: fault.code.rawValue,
                             message: fault.message, runID: runID))
                 }
-                // Nothing at all could be read from it: a whole export lost, not a few records.
-                if recordsInFile == 0 { unreadableFiles.append("\(file) (\(fault.code))") }
             }
             // Only a file read to its end without fault counts as imported.
             items.append(
@@ -191,12 +191,6 @@ public final class ImportJob: BatchJob {
         // After the batches that reported them are committed (a crash before this only means
         // the file is read, and reported, once more).
         for fault in faults where runID != 0 { try store.recordFaultedFile(fault) }
-    }
-
-    var budgetOverrun: String? {
-        guard !unreadableFiles.isEmpty else { return nil }
-        return "no record could be read from \(unreadableFiles.joined(separator: ", ")): a whole export "
-            + "counts against the error budget"
     }
 
     private static let retryHint = "replace it, or read it again with --retry-files"

@@ -37,6 +37,13 @@ public struct PipelineDefinition: Sendable, Equatable {
     /// `create-dirs: true`: an import may create the store's folder (default: a missing
     /// folder is a usage error, as for `import --create-dirs`).
     public var createDirs = false
+    /// `reports-dir`: the folder of every stage's issue report that names none and of the
+    /// metrics file when `metrics-file` is not given; relative to the store's folder (beside
+    /// the store, wherever `--db` puts it), or to the pipeline file's for a server store.
+    public var reportsDir: String?
+    /// `keep-reports: N`: after each run, only the newest N per-run issue reports of each
+    /// stage are kept (older ones of the same store are removed).
+    public var keepReports: Int?
 }
 
 /// One stage of a pipeline.
@@ -54,6 +61,15 @@ public enum PipelineStage: Sendable, Equatable {
         case .importExports: "import"
         case .derive: "derive"
         case .export: "export"
+        }
+    }
+
+    /// The stage's own `report`, if it names one (an export stage has none).
+    public var report: String? {
+        switch self {
+        case .importExports(let s): s.report
+        case .derive(let s): s.report
+        case .export: nil
         }
     }
 }
@@ -243,6 +259,8 @@ extension PipelineDefinition {
             batchSize: try top.positiveInt("batch-size"), metricsFile: try top.string("metrics-file"), stages: [])
         try checkName(definition.name, path: path, line: top.node("name") == nil ? nil : top.line(of: "name"))
         definition.createDirs = try top.bool("create-dirs") ?? false
+        definition.reportsDir = try top.string("reports-dir")
+        definition.keepReports = try top.positiveInt("keep-reports")
         guard let stagesNode = top.node("stages") else {
             throw .usage("\(path):\(top.line): missing key \"stages\"")
         }

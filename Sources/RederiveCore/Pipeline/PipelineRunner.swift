@@ -80,6 +80,8 @@ public struct ResolvedPipeline: Sendable {
     /// The paths the pipeline file names that every store shares (`preview-out`, `plan`,
     /// `apply-plan`, `metrics-file`): they get the store's tag when used (`storeNamed`).
     public var storeNamedPaths: Set<String> = []
+    /// `keep-reports`: the per-run issue reports kept of each stage (nil: all).
+    public var keepReports: Int?
 
     /// `path` as this store uses it: with the store's tag when the pipeline file named it
     /// (`StoreNaming`), so two stores run through one file keep their own files; as given otherwise.
@@ -117,11 +119,13 @@ public struct ResolvedPipeline: Sendable {
             throw .usage("\(definition.path): no store: give --db or a `store:` key")
         }
         var stages: [Stage] = []
+        let reportsDir = definition.reportsDir.map { reportsFolder($0, store: store, pipelineFile: definition.path) }
         let deriveStages = definition.stages.filter { if case .derive = $0 { true } else { false } }.count
         let hasPreviewStage = definition.stages.contains { if case .derive(let s) = $0 { s.dryRun } else { false } }
         let labels = labels(for: definition.stages.map(\.name))
         for (index, stage) in definition.stages.enumerated() {
-            let overriddenReport = overrides.report.map {
+            // `--report`, else the stage's `report`, else one in the pipeline's `reports-dir`.
+            let overriddenReport = (overrides.report ?? (stage.report == nil ? reportsDir : nil)).map {
                 stageReport($0, pipeline: definition.name, label: labels[index])
             }
             // A batch stage's settings: flags first, then the stage, then the pipeline, then the defaults.
@@ -195,7 +199,9 @@ public struct ResolvedPipeline: Sendable {
         }
         var resolved = ResolvedPipeline(
             name: definition.name, store: store,
-            metricsFile: overrides.metricsFile ?? definition.metricsFile, stages: stages)
+            metricsFile: overrides.metricsFile ?? definition.metricsFile
+                ?? reportsDir.map { $0 + "/\(definition.name).prom" }, stages: stages)
+        resolved.keepReports = definition.keepReports
         resolved.stageNames = definition.stages.map(\.name)
         resolved.stageLabels = labels
         resolved.file = definition.path
@@ -378,6 +384,9 @@ public enum PipelineRunner {
         if let store { outcome.storeID = (try? store.storeID()) ?? "" }
         if pipeline.metricsFile != nil, !pipeline.dryRun, let store {
             outcome.storeFigures = MetricsFile.StoreFigures.read(from: store)
+        }
+        if let keep = pipeline.keepReports, !pipeline.dryRun, !outcome.storeID.isEmpty {
+            ReportRetention.prune(pipeline, storeID: outcome.storeID, keep: keep) { line in log(.info, line, [:]) }
         }
         return outcome
     }

@@ -74,6 +74,32 @@ package struct PlanProgress: Sendable, Equatable {
             && now.counts.additions == plan.counts.additions
     }
 
+    /// Why an apply is refused when the writes are the plan's (`matches`) but what the plan
+    /// says of them is not what applying it finds: the fields of `plan` that differ from
+    /// the tally `now`, named as in the plan's file; nil when it says what it does. Only a
+    /// plan edited after it was made says otherwise (its writes' digest is SHA-256).
+    package static func misdescription(_ now: ChangeTally, _ plan: DerivePlan) -> String? {
+        let (counts, planned) = (now.counts, plan.counts)
+        var wrong: [String] = []
+        for (name, said, found) in [
+            ("examined", planned.examined, counts.examined), ("failing", planned.failing, counts.failing),
+            ("unchanged", planned.unchanged, counts.unchanged), ("newer", planned.newer, counts.newer),
+        ] where said != found {
+            wrong.append("\"counts.\(name)\" says \(said), applying it finds \(found)")
+        }
+        if now.fieldChanges != plan.fieldChanges {
+            let keys = Set(now.fieldChanges.keys).union(plan.fieldChanges.keys)
+                .filter { now.fieldChanges[$0] != plan.fieldChanges[$0] }.sorted(by: JSONText.utf8Precedes)
+            let shown = keys.prefix(5).map {
+                "\(JSONText.string($0)) \(plan.fieldChanges[$0] ?? 0) (finds \(now.fieldChanges[$0] ?? 0))"
+            }
+            wrong.append("\"fieldChanges\" says " + shown.joined(separator: ", ") + (keys.count > 5 ? ", …" : ""))
+        }
+        guard !wrong.isEmpty else { return nil }
+        return "\(plan.file ?? "the plan"): the plan does not say what it applies (edited after it was made?): "
+            + wrong.joined(separator: "; ") + ". Preview again and make a new plan. Nothing was written"
+    }
+
     /// Why an apply is refused when `matches` is false: the counts, and the records changed
     /// outside the plan when they are known (`outside`: the first ids, `outsideCount`: all).
     package static func refusal(

@@ -19,6 +19,8 @@ final class RunGovernor {
         case goOn
         /// Wait while the control says paused (`waitOutPause`); the job gives back what it holds.
         case pause(RunControlState)
+        /// Wait while the server's health is red (`waitOutHealth`); the job gives back what it holds.
+        case waitForHealth
         /// Stop after committing what was handed over: `status` in the history, `reason` for the
         /// tally, and the exit status when it is not the one `status` implies.
         case stop(RunStatus, reason: String, exit: ExitStatus?)
@@ -85,12 +87,19 @@ final class RunGovernor {
     private var lastRead: Double?
     private var lastFlush: Double
     private var warned = false
+    // The server's health (`--throttle`): the policy, where it is read, the last assessment.
+    private var healthPolicy: HealthPolicy?
+    private let healthSource: (any StoreHealthReading)?
+    private var lastHealthRead: Double?
+    private var healthDecision = HealthDecision.proceed
+    private var lastWorkSeconds = 0.0
 
     /// A governor for run `runID` (0: a job that records no run: signals and the error budget
     /// only) under `settings`, reading the control through `controls`. `clock` and `sleep` are
     /// the monotonic clock and a sleep, replaced by tests.
     init(
         settings: RunSettings, controls: (any RunControls)?, runID: Int64,
+        health: (any StoreHealthReading)? = nil,
         clock: @escaping () -> Double = { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 },
         sleep: @escaping (Double) -> Void = { Thread.sleep(forTimeInterval: $0) }
     ) {
@@ -104,10 +113,20 @@ final class RunGovernor {
         self.ledger = Ledger(
             sizer: settings.batchSeconds.map { BatchSizer(targetSeconds: $0, first: settings.batchSize) })
         self.lastFlush = clock()
+        self.healthPolicy = health == nil ? nil : settings.health
+        self.healthSource = settings.health == nil ? nil : health
+        self.baseBatchSize = settings.batchSize
     }
 
-    /// The size of the next batch (the sizer's, else the fixed `--batch-size`, which is nil here).
-    var batchSize: Int? { ledger.sizer.withLock { $0?.size } }
+    private let baseBatchSize: Int
+
+    /// The size of the next batch (the sizer's, else the fixed `--batch-size`, which is nil here),
+    /// shrunk by the server's health on yellow.
+    var batchSize: Int? {
+        let sized = ledger.sizer.withLock { $0?.size }
+        guard healthDecision.batchSecondsFactor < 1 else { return sized }
+        return max(1, Int(Double(sized ?? baseBatchSize) * healthDecision.batchSecondsFactor))
+    }
 
     /// The batches recorded so far, summed.
     var totals: BatchTotals { ledger.totals.withLock { $0 } }
@@ -120,6 +139,7 @@ final class RunGovernor {
         let record = BatchRecord(
             runID: runID, worker: controls?.workerName ?? "", seqFrom: keys?.from, seqTo: keys?.to, records: records,
             readSeconds: readSeconds, deriveSeconds: deriveSeconds)
+        lastWorkSeconds = readSeconds + deriveSeconds
         ledger.entries.withLock { $0[nextTicket] = Ledger.Entry(record: record) }
         lastTicket = nextTicket
         return nextTicket
@@ -149,6 +169,7 @@ final class RunGovernor {
                 addWait(seconds, reason: "max-rate")
             }
         }
+        if let health = assessHealth() { return health }
         markDecided()
         flushIfDue()
         return .goOn
@@ -178,6 +199,30 @@ final class RunGovernor {
         return .goOn
     }
 
+    /// Waits while the server's health is red, reading it about once a second, with claims given
+    /// back; `.goOn` once every signal has been green for the policy's hold time, `.stop` on a
+    /// signal, `.pause` when the operator pauses the run meanwhile.
+    func waitOutHealth() -> Decision {
+        let started = clock()
+        let reason = "health: " + (healthDecision.reasons.first ?? "red")
+        flush(all: false)
+        while healthDecision.waits {
+            if let stopped = wait(Self.controlInterval) {
+                addWait(clock() - started, reason: reason)
+                return stopped
+            }
+            readHealth(force: true)
+            let control = pauseDecision(refresh())
+            if control != .goOn {
+                addWait(clock() - started, reason: reason)
+                return control
+            }
+        }
+        addWait(clock() - started, reason: reason)
+        markDecided()
+        return .goOn
+    }
+
     /// Records every batch still pending (the run is over).
     func finish() {
         markDecided()
@@ -185,6 +230,39 @@ final class RunGovernor {
     }
 
     // MARK: - Inside
+
+    /// The server's health after a batch: red waits (claims given back), yellow pauses for its
+    /// share of the batch's time; nil: go on.
+    private func assessHealth() -> Decision? {
+        guard healthSource != nil else { return nil }
+        readHealth(force: false)
+        if healthDecision.waits { return .waitForHealth }
+        let pause = healthDecision.pauseRatio * lastWorkSeconds
+        if pause > 0 {
+            if let stopped = wait(pause) { return stopped }
+            addWait(pause, reason: "health: " + (healthDecision.reasons.first ?? "yellow"))
+        }
+        return nil
+    }
+
+    /// Reads the health at most once a second (or now, `force`) and assesses it; logs each
+    /// change once and each unmeasurable signal once.
+    private func readHealth(force: Bool) {
+        guard let source = healthSource, var policy = healthPolicy else { return }
+        let now = clock()
+        guard force || lastHealthRead.map({ now - $0 >= Self.controlInterval }) ?? true else { return }
+        lastHealthRead = now
+        let reading: HealthReading
+        do { reading = try source.readHealth() } catch {
+            warnOnce("cannot read the server's health: \(error)")
+            return
+        }
+        let assessment = policy.assess(reading, now: now)
+        healthPolicy = policy
+        healthDecision = assessment.decision
+        for notice in assessment.unmeasurableNotices { log.warning("\(notice)") }
+        if let change = assessment.change { log.notice("run \(runID): \(change)") }
+    }
 
     private func pauseDecision(_ current: RunControlState) -> Decision {
         guard current.isPaused() else { return .goOn }

@@ -45,6 +45,8 @@ public struct RunSettings: Sendable {
     public var maxRate: Double?
     /// Exit (status 9) instead of waiting when the run is paused (`--exit-when-paused`).
     public var exitWhenPaused = false
+    /// How the run answers the server's health (`--throttle`, the limits); nil: it reads none.
+    public var health: HealthPolicy?
 
     /// `path` with `-run<id>` before its `.jsonl` / `.jsonl.zst` suffix (or at its end),
     /// after the store's tag when `storeID` is given (`issues-1a2b3c4d-run12.jsonl`, see

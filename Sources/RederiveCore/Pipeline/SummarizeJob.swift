@@ -58,16 +58,14 @@ public final class SummarizeJob: BatchJob {
     private let pool: WorkerPool<RecordProcessor>
     private var source: ExportBatchSource?
     private var duplicates = DuplicateIDTracker()
+    // The `--svg-dir` folder, opened once without following a link at its name.
+    private let drawings: OutputFolder?
 
     private init(_ config: SummarizeConfiguration) throws(RederiveError) {
         self.config = config
         self.deriver = config.deriver
-        if let directory = config.svgDirectory {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw .io("\(directory): cannot create the drawings folder: \(error.localizedDescription)")
-            }
+        self.drawings = try config.svgDirectory.map { directory throws(RederiveError) in
+            try OutputFolder(directory, what: "--svg-dir")
         }
         self.output = Shared(try OutputSink(path: config.outPath))
         let deriver = config.deriver
@@ -115,9 +113,10 @@ public final class SummarizeJob: BatchJob {
                 out += summarized.text
                 // Written here, after the duplicate check: a repeated id never replaces the
                 // first record's drawing.
-                if let svg = summarized.svg, let directory = config.svgDirectory {
+                if let svg = summarized.svg, let drawings {
                     let name = RoomDrawing.fileName(forRecordID: summarized.id)
-                    try RoomDrawing.write(svg, to: (directory as NSString).appendingPathComponent(name))
+                    try OutputFile.write(
+                        svg, to: drawings.writePath(name), what: "--svg-dir", shownAs: drawings.shownPath(name))
                 }
             case .failure(let failure):
                 stats.recordsSkipped += 1

@@ -101,11 +101,8 @@ public final class ChangeCollector {
         var changedKeys: [String] = []
         var listed: [String] = []
         var drawn: [(key: String, before: Double, after: Double)] = []
-        var keys = RoomSummary.Key.allCases.map(\.rawValue)
-        keys += Set(old.keys).union(after.keys).subtracting(keys).sorted()
-        for key in keys {
+        for key in Self.changedKeys(before: before, after: after) {
             let b = old[key], a = after[key]
-            if b == a && before != nil { continue }
             changedKeys.append(key)
             // Mutated in place: a copy taken out of the dictionary would share the value
             // arrays, and every append would then copy them whole (quadratic in the records).
@@ -176,6 +173,23 @@ public final class ChangeCollector {
         ) { $0.wouldFail += 1 }
     }
 
+    /// The keys whose values differ between a stored summary (`before`, nil when it is not a
+    /// JSON object: then every key) and a new one, numbers compared at 2 decimals: the spec's
+    /// keys in its order, then any other sorted. What the preview counts per field, and what
+    /// a plan's apply counts again to check the plan's `fieldChanges` (`ChangeTally`).
+    static func changedKeys(before: [String: SummaryValue]?, after: [String: SummaryValue]) -> [String] {
+        let old = before ?? [:]
+        var keys = RoomSummary.Key.allCases.map(\.rawValue)
+        keys += Set(old.keys).union(after.keys).subtracting(keys).sorted()
+        return keys.filter { before == nil || old[$0] != after[$0] }
+    }
+
+    /// `changedKeys(before:after:)` of a stored summary's text and a new summary's JSON.
+    static func changedKeys(stored: String, new: [UInt8]) -> [String] {
+        changedKeys(
+            before: SummaryValue.parseObject(Data(stored.utf8)), after: SummaryValue.parseObject(Data(new)) ?? [:])
+    }
+
     /// The report. It also ends the streamed change list: records added afterwards are
     /// still counted, but no longer listed.
     public func report() -> ChangeReport {
@@ -208,7 +222,10 @@ public final class ChangeCollector {
         out.byFormatVersion = byFormat.values.sorted(by: byNumber)
         out.byStoredVersion = byStoredVersion.values.sorted(by: byNumber)
         if let oldest = oldestStoredVersion, oldest < summaryVersion {
-            out.versionNotes = (oldest + 1...summaryVersion).map {
+            // The versions between that have a note, and the new one (noted or not): the simulated
+            // fix's reserved number is far above the real ones, and the numbers between are none.
+            let noted = SummaryDeriver.versionNotes.keys.filter { $0 > oldest && $0 < summaryVersion }
+            out.versionNotes = (noted.sorted() + [summaryVersion]).map {
                 ChangeReport.VersionNote(version: $0, note: SummaryDeriver.versionNotes[$0])
             }
         }

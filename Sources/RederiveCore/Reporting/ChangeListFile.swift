@@ -70,7 +70,8 @@ final class ChangeListFile: @unchecked Sendable {
     /// Puts the finished list at `path` as `OutputFile` says: renamed there the first time
     /// (copied through an exclusive temporary name when on another file system, and on
     /// later calls; copied into a FIFO or device, which is never replaced).
-    func place(at path: String) throws(RederiveError) {
+    /// `shownAs`: the path as messages spell it (`path` goes through an `OutputFolder`).
+    func place(at path: String, shownAs: String? = nil) throws(RederiveError) {
         finish()
         lock.lock()
         defer { lock.unlock() }
@@ -83,7 +84,7 @@ final class ChangeListFile: @unchecked Sendable {
         let source = open(location, O_RDONLY | O_CLOEXEC)
         guard source >= 0 else { throw .io("\(location): cannot read: \(String(cString: strerror(errno)))") }
         defer { close(source) }
-        let handle = try OutputFile.open(path, what: "preview")
+        let handle = try OutputFile.open(path, what: "preview", shownAs: shownAs)
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress!, $0.count) }

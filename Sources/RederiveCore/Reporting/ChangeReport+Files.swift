@@ -2,19 +2,26 @@ import Foundation
 import Logging
 
 extension ChangeReport {
-    /// The files a preview writes into its directory.
+    /// The files a preview writes into its directory: the change list, then one per renderer
+    /// (`ChangeReport.renderers`).
     public struct Files: Sendable, Equatable {
-        /// `preview.md`: the report for reading in a terminal or a code review.
-        public var markdown: String
-        /// `preview.json`: the same numbers for scripts.
-        public var json: String
-        /// `preview.html`: the report with charts, self-contained (opens from a file).
-        public var html: String
-        /// `changes.jsonl.zst`: every changed record with its before and after values.
-        public var changes: String
+        /// The preview directory.
+        public var directory: String
 
-        /// All four paths, in the order they are written.
-        public var all: [String] { [changes, json, markdown, html] }
+        /// The path of the file named `name` in the directory.
+        public func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
+
+        /// `changes.jsonl.zst`: every changed record with its before and after values.
+        public var changes: String { path(FileName.changes) }
+        /// `preview.md`: the report for reading in a terminal or a code review.
+        public var markdown: String { path(FileName.markdown) }
+        /// `preview.json`: the same numbers for scripts.
+        public var json: String { path(FileName.json) }
+        /// `preview.html`: the report with charts, self-contained (opens from a file).
+        public var html: String { path(FileName.html) }
+
+        /// Every path, in the order they are written.
+        public var all: [String] { [changes] + ChangeReport.renderers.map { path($0.fileName) } }
     }
 
     /// The file names inside a preview directory.
@@ -53,43 +60,35 @@ extension ChangeReport {
         return state + "/rederive/previews/" + (safe.isEmpty ? "server" : safe)
     }
 
-    /// The four files a preview writes into `directory`.
-    public static func files(inDirectory directory: String) -> Files {
-        func path(_ name: String) -> String { (directory as NSString).appendingPathComponent(name) }
-        return Files(
-            markdown: path(FileName.markdown), json: path(FileName.json), html: path(FileName.html),
-            changes: path(FileName.changes))
-    }
+    /// The files a preview writes into `directory`.
+    public static func files(inDirectory directory: String) -> Files { Files(directory: directory) }
 
-    /// Writes `changes.jsonl.zst`, `preview.json`, `preview.md` and `preview.html` into
-    /// `directory` (created when absent), each through a temporary name renamed into place,
-    /// so a reader never sees half a file; logs each path. Returns the paths.
+    /// Writes `changes.jsonl.zst`, then each renderer's file (`preview.json`, `preview.md`,
+    /// `preview.html`) into `directory` (created when absent, never through a link at its name:
+    /// `OutputFolder`), each through a temporary name renamed into place, so a reader never sees
+    /// half a file; logs each path. Returns the paths.
     @discardableResult
     public func write(toDirectory directory: String) throws(RederiveError) -> Files {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .io("\(directory): cannot create the preview directory: \(error.localizedDescription)")
-        }
+        let folder = try OutputFolder(directory, what: "preview")
         let files = Self.files(inDirectory: directory)
         let log = Logger(label: "rederive.preview")
         if let changeList {
-            try changeList.place(at: files.changes)
+            try changeList.place(at: folder.writePath(FileName.changes), shownAs: files.changes)
         } else {
             // No list was kept: an empty one, so the directory always has the same files.
             do {
-                try ZstdWriter(path: files.changes).finish()
+                try ZstdWriter(path: folder.writePath(FileName.changes)).finish()
             } catch {
                 throw .io(error.message)
             }
         }
         log.info("wrote \(files.changes) (\(wouldChange) changed records)")
-        try AtomicFile.write(json() + "\n", to: files.json)
-        log.info("wrote \(files.json)")
-        try AtomicFile.write(markdown(), to: files.markdown)
-        log.info("wrote \(files.markdown)")
-        try AtomicFile.write(html(), to: files.html)
-        log.info("wrote \(files.html)")
+        for renderer in Self.renderers {
+            let shown = files.path(renderer.fileName)
+            try OutputFile.write(
+                renderer.render(self), to: folder.writePath(renderer.fileName), what: "preview", shownAs: shown)
+            log.info("wrote \(shown)")
+        }
         return files
     }
 }

@@ -208,8 +208,9 @@ extension ChangeReport {
     /// `~`), the backslash and the pipe (which would end the cell) backslash-escaped; line
     /// breaks (CR and LF end a row in CommonMark; U+2028, U+2029) and every other control
     /// character written as `\u000D` (`TerminalText`), so `cat preview.md` cannot drive a
-    /// terminal either. An `_` between letters or digits opens nothing in CommonMark and
-    /// stays as is, so `floor_polygon` reads as written.
+    /// terminal either (the bidi controls too); noncharacters dropped (`MarkupText`). An `_`
+    /// between letters or digits opens nothing in CommonMark and stays as is, so
+    /// `floor_polygon` reads as written.
     static func cell(_ text: String) -> String {
         func isWordCharacter(_ scalar: Unicode.Scalar) -> Bool {
             scalar.properties.isAlphabetic || scalar.properties.numericType != nil
@@ -231,6 +232,7 @@ extension ChangeReport {
             case "\\", "`", "*", "_", "[", "]", "|", "~":
                 out += "\\"
                 out.unicodeScalars.append(scalar)
+            case _ where MarkupText.isNoncharacter(scalar): continue
             default:
                 if TerminalText.needsEscape(scalar) {
                     out += TerminalText.escaped(String(scalar))

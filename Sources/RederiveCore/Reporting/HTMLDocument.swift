@@ -50,34 +50,10 @@ struct HTMLDocument {
         """
     }
 
-    /// Text with XML's five special characters escaped, control characters replaced and
-    /// noncharacters dropped, so the page stays well-formed XML whatever the data holds.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for ch in text.unicodeScalars {
-            switch ch {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            // Control characters other than tab and newlines are not allowed in XML at all.
-            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}": out += "\u{FFFD}"
-            // Noncharacters: U+FFFE and U+FFFF are not XML characters (a parser stops there);
-            // the others (U+FDD0-U+FDEF, U+nFFFE, U+nFFFF) are "discouraged". None is text.
-            case _ where isNoncharacter(ch): continue
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
-
-    /// One of Unicode's 66 noncharacters: U+FDD0 to U+FDEF and the last two code points
-    /// of every plane.
-    static func isNoncharacter(_ scalar: Unicode.Scalar) -> Bool {
-        (0xFDD0...0xFDEF).contains(scalar.value) || scalar.value & 0xFFFE == 0xFFFE
-    }
+    /// Text as XML content or attribute value (`MarkupText.escaped`): markup escaped, control
+    /// characters replaced, bidi controls and noncharacters dropped, so the page stays
+    /// well-formed XML and reads in its own order whatever the data holds.
+    static func escape(_ text: String) -> String { MarkupText.escaped(text) }
 
     /// `<code>text</code>`, escaped.
     static func code(_ text: String) -> String { "<code>" + escape(text) + "</code>" }

@@ -7,9 +7,10 @@ import Foundation
 /// Per stage (label `stage`: the stage's name in the pipeline file, `name-N` when several
 /// share it, or the command for a single command): records by outcome (`newer` included),
 /// file faults, issues by code, duration, rate, bytes, exit status, run id, summary version.
-/// Per store (after the run): stale records, open failures, summaries from a newer
-/// rederive. Per pipeline: peak memory, when the run finished, and when a run last
-/// succeeded (exit 0 or 3; kept from the previous file when this run did not).
+/// Per store (after the run): stale records, open failures (all, and those not
+/// acknowledged), summaries from a newer rederive. Per pipeline: peak memory, when the run
+/// finished, and when a run last succeeded (exit 0 or 3; kept from the previous file when
+/// this run did not).
 public enum MetricsFile {
     /// The name of the last-success gauge (read back from the previous file).
     static let lastSuccessName = "rederive_last_success_timestamp_seconds"
@@ -22,6 +23,9 @@ public enum MetricsFile {
         public var openFailures: Int
         /// Records whose summary a newer rederive derived (left untouched).
         public var newerSummaries: Int
+        /// Open failures no operator acknowledged: what `status --check` counts (without
+        /// `--within`), so an alert on it clears when the check does.
+        public var unacknowledgedFailures = 0
         /// The operator's control in force (`rederive pause`, `throttle`), when the store keeps one.
         public var control: RunControlState?
     }
@@ -89,7 +93,8 @@ public enum MetricsFile {
             "rederive_run_id", "gauge", "The last run's id in the store's run history.",
             indexed.map { (labels($1, $0), Double($1.runID)) })
         family(
-            "rederive_summary_version", "gauge", "Summary algorithm version the run derived with.",
+            // Not `rederive_summary_version`: promtool's lint rejects a type name (`_summary_`) in a name.
+            "rederive_summaries_version", "gauge", "Summary algorithm version the run derived with.",
             indexed.map { (labels($1, $0), Double($1.summaryVersion)) })
         let batched = indexed.compactMap { i, r in r.batches.map { (i, r, $0) } }
         family(
@@ -118,8 +123,13 @@ public enum MetricsFile {
                 "rederive_store_stale_records", "gauge", "Records whose summary is stale or missing, after the run.",
                 [(pipelineLabel, Double(store.staleRecords))])
             family(
-                "rederive_store_open_failures", "gauge", "Open failures in the store's ledger, after the run.",
+                "rederive_store_open_failures", "gauge",
+                "Open failures in the store's ledger, acknowledged ones included, after the run.",
                 [(pipelineLabel, Double(store.openFailures))])
+            family(
+                "rederive_store_unacknowledged_failures", "gauge",
+                "Open failures not acknowledged (what status --check counts), after the run.",
+                [(pipelineLabel, Double(store.unacknowledgedFailures))])
             family(
                 "rederive_store_newer_summaries", "gauge",
                 "Records whose summary a newer rederive derived (left untouched), after the run.",

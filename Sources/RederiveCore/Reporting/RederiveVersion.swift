@@ -3,9 +3,13 @@ public enum RederiveVersion {
     /// The release of the tool (semantic versioning).
     public static let release = "0.9.0"
 
-    /// The build: the release, marked `+simulated-fix` in a `make build-fixed` build (whose
-    /// derivation differs: see `SummaryDeriver.simulatedFixBuilt`). Plans record it.
-    public static var build: String { release + (SummaryDeriver.simulatedFixBuilt ? "+simulated-fix" : "") }
+    /// The build: the release, marked `+simulated-fix` in a `make build-fixed` build and
+    /// `+summary-v1` in a `make build-v1` build (whose derivations differ: see
+    /// `SummaryDeriver.simulatedFixBuilt`, `summaryV1Built`). Plans record it.
+    public static var build: String {
+        release
+            + (SummaryDeriver.simulatedFixBuilt ? "+simulated-fix" : SummaryDeriver.summaryV1Built ? "+summary-v1" : "")
+    }
 
     /// The store schema this build writes: the name of the file engine's newest migration
     /// ("none" when no engine is registered).

@@ -4,7 +4,8 @@
 /// Pure: raw room in, SVG text out; no I/O, no clock, no dictionary order, so the same room
 /// gives the same bytes. What is drawn:
 /// - the floor outline the summary's area comes from, filled, its method named
-///   (`FloorArea.outline`: each floor's polygon, the `wall_loop` walk, or the `wall_hull`);
+///   (`FloorArea.outline`: each floor's polygon, the `wall_loop` walk, the `wall_outline` or
+///   the `wall_hull`), the `wall_outline`'s sides that close a gap between walls dashed;
 /// - walls as thick segments (`FloorArea.wallSegment`: the same ends the derivation uses),
 ///   with square caps so that walls meet at the corners;
 /// - doors, windows and openings as segments on their walls (each placed by its own
@@ -48,7 +49,7 @@ public enum RoomDrawing {
 
     /// Drawn wall thickness in metres: RoomPlan gives walls no thickness (`dimensions[2]` is 0).
     static let wallThickness = 0.12
-    /// Longest label or title text kept, in characters.
+    /// Longest label or title text kept, in Unicode scalars (`RoomDrawingPlan.clipped`).
     static let maxText = 60
 
     /// The drawing of `room` as a standalone SVG document (no XML declaration, so it can also

@@ -71,6 +71,16 @@ extension RoomDrawingPlan {
                 + "stroke-width=\"\(Self.n(wallWidth + (full ? 2 : 1)))\"><title>" + Self.text(opening.title)
                 + "</title></line>\n"
         }
+        // The outline's gap closures, dashed over the walls' ends: what the floor area assumed.
+        for closure in closures {
+            guard let a = frame.map(closure.a), let b = frame.map(closure.b) else {
+                skipped += 1
+                continue
+            }
+            body +=
+                "<line class=\"closure\" " + Self.ends(a, b) + " stroke=\"#3b78c4\" stroke-width=\"1.5\" "
+                + "stroke-dasharray=\"6 4\"><title>" + Self.text(closure.title) + "</title></line>\n"
+        }
         if skipped > 0 { notes.append("\(skipped) with coordinates out of range not drawn") }
         if full { body += placeLabels(labels, top: planTop, bottom: planTop + planHeight, width: width) }
 

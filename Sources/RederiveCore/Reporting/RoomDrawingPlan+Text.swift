@@ -50,30 +50,14 @@ extension RoomDrawingPlan {
         return String(metres) + " m"
     }
 
-    /// `text` cut to `limit` characters (an ellipsis marks the cut).
+    /// `text` cut to `limit` Unicode scalars, an ellipsis the last of them (`PreviewText`):
+    /// by scalars, not characters, so a letter followed by 100,000 combining marks (one
+    /// character) is cut too, and what is kept is at most 4 × `limit` bytes.
     static func clipped(_ text: String, limit: Int = RoomDrawing.maxText) -> String {
-        text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
+        PreviewText.exceeds(text, scalars: limit) ? PreviewText.truncated(text, limit: limit - 1) : text
     }
 
-    /// Text for XML content or an attribute: the five special characters escaped, and the
-    /// characters XML 1.0 does not allow (controls other than tab and newlines, U+FFFE,
-    /// U+FFFF) or discourages (the other noncharacters) dropped.
-    static func text(_ content: String) -> String {
-        var out = ""
-        out.reserveCapacity(content.utf8.count)
-        for ch in content.unicodeScalars {
-            switch ch.value {
-            case 0x26: out += "&amp;"
-            case 0x3C: out += "&lt;"
-            case 0x3E: out += "&gt;"
-            case 0x22: out += "&quot;"
-            case 0x27: out += "&#39;"
-            case 0x9, 0xA, 0xD: out.unicodeScalars.append(ch)
-            case 0...0x1F, 0x7F...0x9F, 0xFDD0...0xFDEF: continue
-            case let v where v & 0xFFFE == 0xFFFE: continue
-            default: out.unicodeScalars.append(ch)
-            }
-        }
-        return out
-    }
+    /// Text for XML content or an attribute (`MarkupText.escaped`, as the HTML reports write
+    /// it): markup escaped, control characters replaced, bidi controls and noncharacters dropped.
+    static func text(_ content: String) -> String { MarkupText.escaped(content) }
 }

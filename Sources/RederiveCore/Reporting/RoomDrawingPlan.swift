@@ -20,6 +20,8 @@ struct RoomDrawingPlan {
     let method: FloorAreaMethod
     let counts: [(String, Int)]
     var outlines: [[SIMD2<Double>]] = []
+    /// The outline's sides that close a gap between walls (`wall_outline`), drawn dashed over it.
+    var closures: [Line] = []
     var walls: [Line] = []
     var openings: [Line] = []
     var objects: [Footprint] = []
@@ -34,9 +36,10 @@ struct RoomDrawingPlan {
             ("walls", room.walls.count), ("doors", room.doors.count), ("windows", room.windows.count),
             ("openings", room.openings.count), ("objects", room.objects.count),
         ]
-        let outline = FloorArea.outline(room, wallJoinTolerance: deriver.wallJoinTolerance)
+        let outline = FloorArea.outline(
+            room, wallJoinTolerance: deriver.wallJoinTolerance, closingGaps: deriver.closesWallGaps)
         method = outline.method
-        addOutlines(outline.polygons)
+        addOutlines(outline.polygons, closing: outline.closing)
 
         var unusable = 0
         for wall in room.walls.prefix(limits.walls) {
@@ -78,10 +81,12 @@ struct RoomDrawingPlan {
         if unusable > 0 { notes.append("\(unusable) without a direction not drawn") }
     }
 
-    mutating func addOutlines(_ polygons: [[SIMD2<Double>]]) {
+    /// The outlines, thinned to the corner budget; the closing sides (`closing`, per polygon and
+    /// side) of a polygon drawn whole become `closures` (a thinned one has other sides).
+    mutating func addOutlines(_ polygons: [[SIMD2<Double>]], closing: [[Bool]]) {
         let total = polygons.reduce(0) { $0 + $1.count }
         var budget = limits.outlinePoints
-        for polygon in polygons where budget >= 3 && polygon.count >= 3 {
+        for (index, polygon) in polygons.enumerated() where budget >= 3 && polygon.count >= 3 {
             var kept = polygon
             // Thinned evenly when over the budget: every k-th corner.
             let share = total > limits.outlinePoints ? Swift.max(3, polygon.count * limits.outlinePoints / total) : 0
@@ -92,6 +97,11 @@ struct RoomDrawingPlan {
             kept = Array(kept.prefix(budget))
             budget -= kept.count
             outlines.append(kept)
+            guard kept.count == polygon.count, index < closing.count else { continue }
+            for (i, closes) in closing[index].enumerated() where closes && i < polygon.count {
+                let a = polygon[i], b = polygon[i + 1 == polygon.count ? 0 : i + 1]
+                closures.append(Line(cls: "closure", a: a, b: b, title: "gap closed: no wall here"))
+            }
         }
         if total > limits.outlinePoints {
             notes.append("outline thinned to \(limits.outlinePoints - budget) of \(total) corners")

@@ -36,10 +36,11 @@ extension RunReport {
             return (.warning, "\(command)\(run): \(exit), " + parts.joined(separator: ", ") + see)
         case .interrupted, .terminated:
             let reason = stopReason ?? "a signal"
+            // A run that never began (stopped during a plan check) committed nothing.
+            let done = isRecorded ? "the batch in hand was committed" : "nothing was written"
             return (
                 .error,
-                "\(command)\(run) stopped by \(reason) (\(exit)): the batch in hand was committed; "
-                    + "run the same command again to continue"
+                "\(command)\(run) stopped by \(reason) (\(exit)): \(done); run the same command again to continue"
             )
         default:
             let reason = stopReason.map { ": \($0)" } ?? ""

@@ -44,7 +44,9 @@ enum SummaryValue: Equatable {
         case .number(let n): JSONText.number(n)
         case .string(let s): s
         case .array(let a): "[" + a.map(\.displayText).joined(separator: ",") + "]"
-        case .object(let o): "{" + o.keys.sorted().map { "\($0):\(o[$0]!.displayText)" }.joined(separator: ",") + "}"
+        case .object(let o):
+            "{" + o.keys.sorted(by: JSONText.utf8Precedes).map { "\($0):\(o[$0]!.displayText)" }.joined(separator: ",")
+                + "}"
         }
     }
 
@@ -57,7 +59,9 @@ enum SummaryValue: Equatable {
         case .string(let s): JSONText.string(s)
         case .array(let a): "[" + a.map(\.jsonText).joined(separator: ",") + "]"
         case .object(let o):
-            "{" + o.keys.sorted().map { JSONText.string($0) + ":" + o[$0]!.jsonText }.joined(separator: ",") + "}"
+            "{"
+                + o.keys.sorted(by: JSONText.utf8Precedes).map { JSONText.string($0) + ":" + o[$0]!.jsonText }.joined(
+                    separator: ",") + "}"
         }
     }
 }

@@ -125,6 +125,8 @@ package enum HistoryCopy {
             let inserts: [Statement] = page.map { row in
                 var values = row
                 if case .text(RunStatus.running.rawValue) = values[4] { values[4] = .text(RunStatus.crashed.rawValue) }
+                // A row an older version recorded may name a password: the copy never keeps it.
+                if case .text(let arguments) = values[3] { values[3] = .text(ArgumentRedaction.scrubbed(arguments)) }
                 let id = row[0]
                 return (insertRunSQL, [id, .text(marker + id.description)] + values.dropFirst())
             }

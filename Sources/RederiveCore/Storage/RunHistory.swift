@@ -1,14 +1,10 @@
 /// The run history: how a job's run is recorded (`RunRecording`), continued and bounded,
 /// and what later runs replaced.
 package protocol RunHistory: StoreHandle {
-    /// Records a new run, continuing (or, where ranges are claimed, joining) an unfinished
-    /// run with the same `resumeKey`. With `unlessCompleted`, when the latest run under the
-    /// key completed, nothing is recorded: the start says so (`RunStart.alreadyCompleted`),
-    /// decided in the same transaction that would have begun the run.
-    func beginRun(
-        command: String, pipeline: String?, arguments: String, resumeKey: String?,
-        deriver: SummaryDeriver, allowDowngrade: Bool, rejoin: Bool, unlessCompleted: Bool
-    ) throws(RederiveError) -> RunStart
+    /// Records a run as `RunStartPlan` decides from the latest run under the request's key
+    /// (begun, continued, reopened or joined; with `onlyJoin`, nothing when that run
+    /// completed), decided in the same transaction that begins it.
+    func beginRun(_ request: RunStartRequest) throws(RederiveError) -> RunStart
     /// Sets the fixed upper bound of a run's keyset walk.
     func setUpperBound(runID: Int64, upperBoundSeq: Int64) throws(RederiveError)
     /// The runs recorded under `resumeKey`, oldest first (a plan's applies).

@@ -11,7 +11,8 @@ import Darwin
 /// for the whole run (a pipeline holds it across its stages). The kernel drops the lock
 /// when its process dies — `kill -9`, a crash, power loss — so a lock left behind is free
 /// for the next run; the file still names its last holder, and the taker logs that it took
-/// it over. Read-only commands (status, export, dry runs) never take it.
+/// it over. The file is its owner's alone (0600) and names the command as
+/// `ArgumentRedaction` shows it. Read-only commands (status, export, dry runs) never take it.
 public final class RunLock {
     /// Who holds (or last held) the lock.
     public struct Holder: Sendable, Equatable, CustomStringConvertible {
@@ -40,7 +41,10 @@ public final class RunLock {
                 fields[String(line[..<eq])] = String(line[line.index(after: eq)...])
             }
             guard let command = fields["command"], let pid = fields["pid"].flatMap(Int32.init) else { return nil }
-            self.init(command: command, pid: pid, host: fields["host"] ?? "?", since: fields["since"] ?? "?")
+            // A file an older version wrote may name a password: never shown again.
+            self.init(
+                command: ArgumentRedaction.scrubbed(command), pid: pid, host: fields["host"] ?? "?",
+                since: fields["since"] ?? "?")
         }
     }
 
@@ -68,7 +72,8 @@ public final class RunLock {
         if !dir.isEmpty, !FileManager.default.fileExists(atPath: dir) {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         }
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o644)
+        // Readable by its owner only: it names the holder's command line while the run lasts.
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard fd >= 0 else {
             let code = errno
             let reason = code == ELOOP ? "it is a symbolic link" : String(cString: strerror(code))
@@ -79,6 +84,8 @@ public final class RunLock {
             close(fd)
             throw .io("\(path): the run lock is not a regular file; nothing was done")
         }
+        // One an older version left readable by all (0644) is narrowed when it is ours.
+        if info.st_uid == geteuid(), info.st_mode & 0o077 != 0 { _ = fchmod(fd, info.st_mode & 0o700) }
         let deadline = Stopwatch()
         var waited = false
         while flock(fd, LOCK_EX | LOCK_NB) != 0 {
@@ -107,7 +114,7 @@ public final class RunLock {
             log.notice("took over the run lock left by \(previous): that process is gone")
         }
         let me = Holder(
-            command: command, pid: getpid(), host: ProcessInfo.processInfo.hostName,
+            command: ArgumentRedaction.scrubbed(command), pid: getpid(), host: ProcessInfo.processInfo.hostName,
             since: ReferenceDate.iso8601(secondsSinceReferenceDate: Date().timeIntervalSinceReferenceDate))
         writeText(fd, me.fileText)
         return RunLock(path: path, fd: fd)

@@ -8,7 +8,7 @@ package struct RunStart: Sendable {
     package var checkpointSeq: Int64?
     /// The continued run's upper bound.
     package var upperBoundSeq: Int64?
-    /// When the run continues under its own id (`rejoin`): the counts it had saved, which
+    /// When the run is reopened under its own id (`RunStartPlan.reopen`): the counts it saved, which
     /// its totals go on from.
     package var carried: RunStatistics?
     /// No run was begun: the latest run under the key (`runID`) had completed, and the caller

@@ -59,7 +59,9 @@ final class BackfillSafetyCommandTests: XCTestCase {
         let before = try summaries()
 
         let status = try rederive(["status", "--db", db])
-        XCTAssertTrue(status.stdout.contains("\(n) derived by a newer rederive (v3); this is v1"), status.stdout)
+        XCTAssertTrue(
+            status.stdout.contains("\(n) derived by a newer rederive (v3); this is v\(SummaryDeriver.currentVersion)"),
+            status.stdout)
         XCTAssertTrue(status.stdout.contains("records        \(n) (0 fresh, 0 stale, \(n) newer)"), status.stdout)
 
         let imported = try rederive(["import", "Fixtures/exports", "--db", db, "--json"])
@@ -83,7 +85,9 @@ final class BackfillSafetyCommandTests: XCTestCase {
         XCTAssertTrue(allowed.stdout.contains("\"derived\":\(n)"), allowed.stdout)
         let run = try XCTUnwrap(StoreInspection.run(db))
         XCTAssertEqual(run["allow_downgrade"] as Int, 1, "the downgrade is recorded in the run history")
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 1"), n)
+        XCTAssertEqual(
+            try StoreInspection.int(
+                db, "SELECT COUNT(*) FROM summary WHERE summary_version = \(SummaryDeriver.currentVersion)"), n)
     }
 
     // MARK: one writing run per store
@@ -347,6 +351,52 @@ final class BackfillSafetyCommandTests: XCTestCase {
         XCTAssertEqual(elsewhere.status, ExitStatus.refused.rawValue, elsewhere.stderr)
         XCTAssertTrue(elsewhere.stderr.contains("another store"), elsewhere.stderr)
         XCTAssertEqual(try summaries(), before)
+    }
+
+    /// S11 (security review 2026-11-27): a plan binds what it says. The review's edit (a
+    /// `selection` naming one id, `fieldChanges` and `counts.examined` made small, the rest
+    /// left) was applied to every record while its log showed the edited description; each
+    /// edit is now refused, naming the plan file and the field, and nothing is written.
+    func testAHandEditedPlanIsRefusedNamingTheFileAndTheField() throws {
+        try makeStale(where: "record_seq <= 10")
+        let planPath = dir.file("plan.json")
+        XCTAssertEqual(
+            try rederive([
+                "derive", "--db", db, "--all", "--dry-run", "--plan", planPath, "--preview-out", dir.file("preview"),
+            ]).status, 0)
+        let made = try plan(planPath)
+        XCTAssertEqual((made["digest"] as? String)?.count, 64, "SHA-256")
+        XCTAssertEqual(made["format"] as? Int, DerivePlan.currentFormat)
+        let before = try summaries()
+        let edits: [(String, (inout [String: Any]) -> Void, String)] = [
+            ("\"selection\"", { $0["selection"] = "stale ids=00000000-0000-0000-0000-000000000001" }, "selection"),
+            ("\"fieldChanges\"", { $0["fieldChanges"] = ["perimeter_m": 1] }, "fieldChanges"),
+            (
+                "\"counts.examined\" says 1, applying it finds \(n)",
+                {
+                    var counts = $0["counts"] as? [String: Any] ?? [:]
+                    counts["examined"] = 1
+                    $0["counts"] = counts
+                }, "examined"
+            ),
+            ("written by an older build (plan format 1", { $0["format"] = 1 }, "format"),
+        ]
+        for (expected, edit, name) in edits {
+            var edited = made
+            edit(&edited)
+            let path = dir.file("edited-\(name).json")
+            try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: path))
+            let r = try rederive(["derive", "--db", db, "--apply-plan", path])
+            XCTAssertEqual(r.status, ExitStatus.refused.rawValue, "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(path + ": "), "names the file: \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains(expected), "\(name): \(r.stderr)")
+            XCTAssertTrue(r.stderr.contains("Nothing was written"), r.stderr)
+            XCTAssertEqual(try summaries(), before, "\(name): nothing written")
+        }
+        // The plan as made applies.
+        let apply = try rederive(["derive", "--db", db, "--apply-plan", planPath, "--json"])
+        XCTAssertEqual(apply.status, 0, apply.stderr)
+        XCTAssertTrue(apply.stdout.contains("\"derived\":10"), apply.stdout)
     }
 
     func testMaxChangesRefusesBeforeWritingAnything() throws {

@@ -83,4 +83,51 @@ final class CommandLineSecretsCommandTests: XCTestCase {
         let shown = try commandLine(of: ["status", "--db", given])
         XCTAssertTrue(shown.hasSuffix("status --db " + given), shown)
     }
+
+    /// Starts `rederive arguments` in a folder of its own with core files allowed (as
+    /// `ulimit -c unlimited` would), lets it start, kills it with SIGQUIT (whose default is a
+    /// core dump) and returns the names of the core files it left.
+    private func coreFiles(of arguments: [String]) throws -> [String] {
+        let folder = try TemporaryDirectory()
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/bin/sh")
+        child.arguments =
+            ["-c", "ulimit -c unlimited && exec \"$0\" \"$@\"", try CommandLineTool.executable()] + arguments
+        child.currentDirectoryURL = folder.url
+        // Swift's crash reporter would catch the signal; this is about what the kernel writes.
+        child.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_BACKTRACE": "enable=no"]) { $1 }
+        let input = Pipe()  // kept open: `import -` waits on it
+        child.standardInput = input
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        defer { try? input.fileHandleForWriting.close() }
+        let deadline = Date().addingTimeInterval(10)
+        var started = false
+        repeat {
+            usleep(100_000)
+            let line = FileManager.default.contents(atPath: "/proc/\(child.processIdentifier)/cmdline") ?? Data()
+            started = !line.isEmpty && !String(decoding: line, as: UTF8.self).hasPrefix("/bin/sh")  // exec'd
+        } while !started && child.isRunning && Date() < deadline
+        usleep(300_000)  // past its start: hidden and marked
+        XCTAssertTrue(child.isRunning, "rederive \(arguments) ended before it was killed")
+        kill(child.processIdentifier, SIGQUIT)
+        child.waitUntilExit()
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("core") }
+    }
+
+    /// S10: a process holding a password is not dumpable, so a crash leaves no core file
+    /// holding it (the review's crash left a 7 MB core with the password four times). The
+    /// same kill of a process holding none does leave one, else the machine writes no core
+    /// files and the test says so.
+    func testAProcessHoldingAPasswordLeavesNoCoreFile() throws {
+        let pattern = (try? String(contentsOfFile: "/proc/sys/kernel/core_pattern", encoding: .utf8)) ?? ""
+        guard pattern.hasPrefix("core") else { throw XCTSkip("core files go to \(pattern), not the working folder") }
+        let plain = try coreFiles(of: ["import", "-", "--db", dir.file("plain.sqlite")])
+        guard !plain.isEmpty else { throw XCTSkip("this machine writes no core file for a killed process") }
+        let held = try coreFiles(of: [
+            "status", "--db", "postgres://scan:\(Self.secret)@127.0.0.1:\(port)/rooms?connect_timeout=20",
+        ])
+        XCTAssertEqual(held, [], "a core file of a process holding a password")
+    }
 }

@@ -124,7 +124,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(try rederive(["import", "Fixtures/exports/rooms-v2.jsonl", "--db", db, "--quiet"]).status, 0)
         // Mark the store as written by a future schema, through GRDB rather than a CLI.
         do {
-            let store = try Store(path: db)
+            let store = try SQLiteStore(path: db)
             try store.pool.write {
                 try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')")
             }

@@ -23,7 +23,7 @@ final class ConventionsCommandTests: XCTestCase {
     }
 
     func testVersionNamesReleaseSummaryAndSchema() throws {
-        Store.register()  // the schema the banner names is the registered file engine's, as in the CLI
+        SQLiteStore.register()  // the schema the banner names is the registered file engine's, as in the CLI
         let r = try rederive(["--version"])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, RederiveVersion.description + "\n")
@@ -82,6 +82,29 @@ final class ConventionsCommandTests: XCTestCase {
         XCTAssertTrue(verbose.stderr.contains("debug   file read"), "-v is --verbose: \(verbose.stderr)")
         XCTAssertEqual(try rederive(["export", "--db", db, "-o", dir.file("e.jsonl"), "-q"]).status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("e.jsonl")))
+    }
+
+    /// Every command takes the logging options the README lists as common (issue 36 #19:
+    /// `history … --quiet` was "Unknown option"), `--quiet` keeping its stdout.
+    func testEveryCommandTakesTheCommonLoggingOptions() throws {
+        let db = dir.file("c.sqlite")
+        XCTAssertEqual(try rederive(["import", "Fixtures/exports", "--db", db, "-q"]).status, 0)
+        let readers = [
+            ["status", "--db", db], ["failures", "--db", db],
+            ["history", "--db", db, "--id", "097B99EB-A817-4BD6-BC65-3EF3C0A0B344"],
+            ["show", "097B99EB-A817-4BD6-BC65-3EF3C0A0B344", "--db", db],
+        ]
+        for command in readers {
+            for options in [["--quiet", "--log-format", "json"], ["-q"], ["-v", "--log-format", "human"]] {
+                let r = try rederive(command + options)
+                XCTAssertFalse(r.stderr.contains("Unknown option"), "\(command + options): \(r.stderr)")
+                XCTAssertNotEqual(r.status, 64, "\(command + options): \(r.stderr)")
+                XCTAssertNotEqual(r.status, ExitStatus.usage.rawValue, "\(command + options): \(r.stderr)")
+            }
+        }
+        let both = try rederive(["history", "--db", db, "--id", "x", "-q", "-v"])
+        XCTAssertEqual(both.status, ExitStatus.usage.rawValue, both.stderr)
+        XCTAssertTrue(both.stderr.contains("--verbose and --quiet cannot be combined"), both.stderr)
     }
 
     func testTopLevelHelpListsEveryDocumentedExitStatus() throws {

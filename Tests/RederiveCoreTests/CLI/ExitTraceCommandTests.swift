@@ -122,7 +122,7 @@ final class ExitTraceCommandTests: XCTestCase {
     /// Exit 2: a store a newer rederive migrated.
     func testAFatalErrorWritesTheMetrics() throws {
         do {
-            let store = try Store(path: db)
+            let store = try SQLiteStore(path: db)
             try store.pool.write {
                 try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')")
             }

@@ -100,7 +100,12 @@ final class HonestUndoCommandTests: XCTestCase {
         for change in changes {
             let fields = try XCTUnwrap(change["fields"] as? [String: [String: Int]])
             XCTAssertEqual(
-                fields, ["wall_count": ["from": 4, "to": 5], "summary_version": ["from": 1, "to": 0]], "\(change)")
+                fields,
+                [
+                    "wall_count": ["from": 4, "to": 5],
+                    "summary_version": ["from": SummaryDeriver.currentVersion, "to": 0],
+                ],
+                "\(change)")
         }
         XCTAssertTrue(r.stderr.contains("would restore: "), r.stderr)
         XCTAssertTrue(r.stderr.contains("wall_count 4 → 5"), r.stderr)
@@ -177,7 +182,10 @@ final class HonestUndoCommandTests: XCTestCase {
         let older = try rederive(["derive", "--db", db, "--apply-plan", planPath])
         XCTAssertEqual(older.status, ExitStatus.refused.rawValue, older.stderr)
         XCTAssertTrue(
-            older.stderr.contains("this plan was made by build 0.9.0+simulated-fix (summary version 2"), older.stderr)
+            older.stderr.contains(
+                "this plan was made by build 0.9.0+simulated-fix (summary version \(SummaryDeriver.simulatedFixVersion)"
+            ),
+            older.stderr)
         XCTAssertTrue(older.stderr.contains("this binary is older"), older.stderr)
         XCTAssertTrue(older.stderr.contains("run the plan with that build"), older.stderr)
         XCTAssertFalse(older.stderr.contains("Make a new plan"), older.stderr)

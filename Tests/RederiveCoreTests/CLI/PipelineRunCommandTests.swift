@@ -82,7 +82,8 @@ final class PipelineRunCommandTests: XCTestCase {
         XCTAssertEqual(try rederive(["run", file, "--report", reports, "--quiet"]).status, 3)
         let names = try FileManager.default.contentsOfDirectory(atPath: reports).sorted()
         let t = try tag(dir.file("out/p.sqlite"))
-        XCTAssertEqual(names, ["p-derive-issues-\(t)-run2.jsonl", "p-import-issues-\(t)-run1.jsonl"])
+        // The derive stage had no issue: no (empty) report of its own (issue 36 #5).
+        XCTAssertEqual(names, ["p-import-issues-\(t)-run1.jsonl"])
         XCTAssertEqual(try rederive(["run", file, "--report", dir.file("r/x.jsonl"), "--quiet"]).status, 3)
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir.file("r/x-import-\(t)-run4.jsonl")))
     }
@@ -105,7 +106,9 @@ final class PipelineRunCommandTests: XCTestCase {
         XCTAssertEqual(stages.map { $0["status"] as? String }, ["completed", "completed", "completed"])
         XCTAssertEqual((stages[0]["counts"] as? [String: Int])?["imported"], 32)
         let t = try tag(dir.file("out/p.sqlite"))
-        XCTAssertEqual(stages[0]["report"] as? String, dir.file("out/import-issues-\(t)-run1.jsonl"))
+        // No issue, no report file: the document names none (issue 36 #5).
+        XCTAssertTrue(stages[0]["report"] is NSNull, "\(stages[0])")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("out/import-issues-\(t)-run1.jsonl")))
         XCTAssertEqual(stages[2]["output"] as? String, dir.file("out/p.jsonl"))
         XCTAssertNotNil(stages[1]["durationSeconds"] as? Double)
         XCTAssertEqual(try object(try Data(contentsOf: URL(fileURLWithPath: results)))["pipeline"] as? String, "p")
@@ -133,13 +136,25 @@ final class PipelineRunCommandTests: XCTestCase {
         let newer = #"rederive_records{pipeline="p",stage="derive",command="derive",outcome="newer"} 0"#
         XCTAssertTrue(text.contains(newer), text)
         XCTAssertTrue(text.contains(#"rederive_store_open_failures{pipeline="p"} 14"#), text)
+        XCTAssertTrue(text.contains(#"rederive_store_unacknowledged_failures{pipeline="p"} 14"#), text)
         XCTAssertTrue(text.contains(#"rederive_store_stale_records{pipeline="p"} 0"#), text)
         XCTAssertTrue(text.contains("rederive_last_success_timestamp_seconds"), text)
         XCTAssertFalse(text.contains("e+") || text.contains(".999"), "no float noise: \(text)")
 
+        // Acknowledged failures stop counting in the gauge an alert uses, as in `status --check` (issue 36 #6).
+        let db = dir.file("out/p.sqlite")
+        XCTAssertEqual(try rederive(["failures", "--db", db, "--ack", "--file", "corrupt-records.jsonl"]).status, 0)
+        XCTAssertEqual(try rederive(["failures", "--db", db, "--ack", "--code", "truncated_frame"]).status, 0)
+        XCTAssertEqual(try rederive(["status", "--db", db, "--check"]).status, 0)
+        XCTAssertEqual(try rederive(["run", file, "--quiet"]).status, 3, "the same corrupt records again")
+        let acked = try String(contentsOfFile: metrics, encoding: .utf8)
+        XCTAssertTrue(acked.contains(#"rederive_store_open_failures{pipeline="p"} 14"#), acked)
+        XCTAssertTrue(acked.contains(#"rederive_store_unacknowledged_failures{pipeline="p"} 0"#), acked)
+        XCTAssertEqual(MetricsLintTests.lintProblems(acked), [])
+
         let dry = try rederive(["run", file, "--dry-run"])
         XCTAssertEqual(dry.status, 0, dry.stderr)
         XCTAssertTrue(dry.stderr.contains("left unchanged (dry run)"), dry.stderr)
-        XCTAssertEqual(try String(contentsOfFile: metrics, encoding: .utf8), text)
+        XCTAssertEqual(try String(contentsOfFile: metrics, encoding: .utf8), acked)
     }
 }

@@ -103,7 +103,7 @@ final class ResourceBoundsCommandTests: XCTestCase {
         let r = try rederive(["derive", "--db", db, "--dry-run", "--preview-out", preview, "--quiet"])
         XCTAssertEqual(r.status, 0, r.stderr)
         let cut = String(repeating: "N", count: PreviewText.limit) + PreviewText.marker
-        for file in ["preview.json", "preview.md", "preview.html"] {
+        for file in ChangeReport.renderers.map(\.fileName) {
             let text = try String(contentsOfFile: preview + "/" + file, encoding: .utf8)
             XCTAssertTrue(text.contains(cut), "\(file) lists the name cut with a marker")
             XCTAssertFalse(text.contains(cut.dropLast() + "N"), "\(file) holds more of the name")

@@ -119,6 +119,30 @@ final class ResumablePlanCommandTests: XCTestCase {
         return dump
     }
 
+    /// SIGTERM while the apply checks its plan (before its first write) is acted on after the
+    /// batch in hand, not once the whole check ended (issue 36 #8): exit 143, nothing written,
+    /// no run begun; the next apply is a normal one.
+    func testASignalDuringThePlanCheckStopsItWithNothingWritten() throws {
+        let before = try applied(db)
+        let err = dir.file("check.err")
+        // One record per batch: the check takes many batches, so the signal lands inside it.
+        let child = try CommandLineTool.Child(
+            ["derive", "--db", db, "--apply-plan", planPath, "--batch-size", "1", "--workers", "1"], stderrPath: err)
+        // The log line just before the check: the signal handlers are installed by then.
+        while child.isRunning && !child.stderr.contains("applying the plan") { usleep(2_000) }
+        child.signal(SIGTERM)
+        let (status, signaled) = child.wait()
+        XCTAssertFalse(signaled, child.stderr)
+        XCTAssertEqual(status, ExitStatus.terminated.rawValue, child.stderr)
+        XCTAssertTrue(
+            child.stderr.contains("derive stopped by SIGTERM during the plan check (exit 143): nothing was written"),
+            child.stderr)
+        StoreInspection.assertEqual(try applied(db), before, "nothing written, no run begun")
+        let next = try rederive(apply(db))
+        XCTAssertEqual(next.status, 0, next.stderr)
+        XCTAssertFalse(next.stderr.contains("finishing this plan's apply"), next.stderr)
+    }
+
     func testAnApplyKilledMidWayFinishesAsTheSameRunWithTheUninterruptedResult() throws {
         let reference = try referenceApply()
         let killed = try killMidApply(apply(db), records: 400)

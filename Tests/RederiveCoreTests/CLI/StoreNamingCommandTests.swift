@@ -100,6 +100,28 @@ final class StoreNamingCommandTests: XCTestCase {
             given.stdout.contains("rederive run Pipelines/backfill-apply.yml --db out/x.sqlite"), given.stdout)
     }
 
+    /// `make backfill` and `make nightly` given `REDERIVE=` run that binary and build nothing
+    /// (issue 36 #9); without it they build the release binary first.
+    func testWalkthroughTargetsBuildNothingWhenGivenABinary() throws {
+        let root = RoomFixtures.repoRoot
+        let binary = try CommandLineTool.executable()
+        for target in [["backfill"], ["backfill", "APPLY=1"], ["nightly"]] {
+            let given = try CommandLineTool.invoke(
+                ["-n"] + target + ["REDERIVE=\(binary)"], executable: "/usr/bin/make", directory: root, scratch: dir)
+            XCTAssertEqual(given.status, 0, given.stderr)
+            XCTAssertFalse(given.stdout.contains("swift build"), "\(target): \(given.stdout)")
+            XCTAssertTrue(given.stdout.contains("\(binary) run Pipelines/"), "\(target): \(given.stdout)")
+            let plain = try CommandLineTool.invoke(
+                ["-n"] + target, executable: "/usr/bin/make", directory: root, scratch: dir)
+            XCTAssertTrue(plain.stdout.contains("swift build -c release"), "\(target): \(plain.stdout)")
+        }
+        let missing = try CommandLineTool.invoke(
+            ["-s", "nightly", "REDERIVE=\(dir.file("nope"))"], executable: "/usr/bin/make", directory: root,
+            scratch: dir)
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.stdout.contains("is not an executable"), missing.stdout + missing.stderr)
+    }
+
     func testNames() {
         let id = "1a2b3c4d5e6f"
         XCTAssertEqual(StoreNaming.path("out/backfill-plan.json", storeID: id), "out/backfill-plan-1a2b3c4d.json")

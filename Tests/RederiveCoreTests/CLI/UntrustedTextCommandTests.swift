@@ -99,9 +99,10 @@ final class UntrustedTextCommandTests: XCTestCase {
         XCTAssertEqual(r.stdout.split(separator: "\n").count, 4, "header, two failures, count:\n\(r.stdout)")
         XCTAssertTrue(r.stdout.contains("\\u001B]8;;http://evil.example/\\u0007"), r.stdout)
 
-        // derive --dry-run: preview.md, preview.html, preview.json, and the log lines. Import
-        // derives, so the summary is removed to make the record a never-derived one.
-        let store = try Store(path: db)
+        // derive --dry-run: every rendered file (a new format gets its checks here), and the
+        // log lines. Import derives, so the summary is removed to make the record a
+        // never-derived one.
+        let store = try SQLiteStore(path: db)
         try StoreFixtures.execute(
             store, "DELETE FROM summary WHERE record_seq = (SELECT seq FROM record WHERE id = ?)", [storedID])
         store.close()
@@ -109,6 +110,9 @@ final class UntrustedTextCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         assertLogLines(r.stderr, "derive --dry-run")
         XCTAssertTrue(r.stderr.contains("1 never derived"), r.stderr)
+        XCTAssertEqual(
+            ChangeReport.renderers.map(\.fileName).sorted(), ["preview.html", "preview.json", "preview.md"],
+            "each rendered file's hostile-text checks follow")
         let markdown = try String(contentsOfFile: dir.file("preview/preview.md"), encoding: .utf8)
         HostileText.assertTerminalSafe(markdown, "preview.md")
         for raw in ["<script", "<img", "</svg", "[click](", "*bold*", "_em_", "~~", "`code`"] {

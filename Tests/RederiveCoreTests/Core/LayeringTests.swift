@@ -18,7 +18,7 @@ final class LayeringTests: XCTestCase {
     ]
 
     static let order = [
-        "Core", "Model", "Input", "Upgrade", "Derivation", "Output", "Storage", "Reporting", "Pipeline",
+        "Core", "Model", "Input", "Upgrade", "Derivation", "Output", "Storage", "Reporting", "Health", "Pipeline",
     ]
 
     private var library: URL { RoomFixtures.repoRoot.appendingPathComponent("Sources/RederiveCore") }

@@ -113,9 +113,14 @@ final class FloorAreaDerivationTests: XCTestCase {
             SIMD2(0, 0), SIMD2(3.8, 0), SIMD2(4, 2.8), SIMD2(0.2, 3), SIMD2(0, 0.2),
         ])
         XCTAssertEqual(loose.estimatedFloorAreaSqm, expectedLoop, accuracy: 1e-9)
+        // At 0.10 m the walk fails: v2 closes the four gaps (each end lies on the next wall's
+        // line, so straight), v1 took the hull; both are the rectangle here.
         let strict = SummaryDeriver(wallJoinTolerance: 0.10).derive(room)
-        XCTAssertEqual(try strict.get().floorAreaMethod, .wallHull)
+        XCTAssertEqual(try strict.get().floorAreaMethod, .wallOutline)
         XCTAssertEqual(try strict.get().estimatedFloorAreaSqm, 12, accuracy: 1e-9)
+        let strictV1 = SummaryDeriver(version: 1, wallJoinTolerance: 0.10, closesWallGaps: false).derive(room)
+        XCTAssertEqual(try strictV1.get().floorAreaMethod, .wallHull)
+        XCTAssertEqual(try strictV1.get().estimatedFloorAreaSqm, 12, accuracy: 1e-9)
     }
 
     // MARK: Degenerate rooms
@@ -169,17 +174,21 @@ final class FloorAreaDerivationTests: XCTestCase {
         XCTAssertEqual(s.floorPolygon2D.count, 2)
     }
 
-    func testWallsThatDoNotCloseUseTheHull() throws {
-        // Three sides of a 4 × 2 rectangle (a U): no loop; the hull of the ends is the rectangle.
+    func testWallsThatDoNotCloseAreOutlined() throws {
+        // Three sides of a 4 × 2 rectangle (a U): no loop; v2 closes the open side (v1's hull
+        // of the ends is the same rectangle).
         let walls = [
             RoomBuilder.wall(from: SIMD2(0, 2), to: SIMD2(0, 0)),
             RoomBuilder.wall(from: SIMD2(0, 0), to: SIMD2(4, 0)),
             RoomBuilder.wall(from: SIMD2(4, 0), to: SIMD2(4, 2)),
         ]
         let s = try derive(Room(walls: walls))
-        XCTAssertEqual(s.floorAreaMethod, .wallHull)
+        XCTAssertEqual(s.floorAreaMethod, .wallOutline)
         XCTAssertEqual(s.estimatedFloorAreaSqm, 8, accuracy: 1e-9)
         XCTAssertEqual(s.roomShape, "triangular")
+        let v1 = try SummaryDeriver.v1.derive(Room(walls: walls)).get()
+        XCTAssertEqual(v1.floorAreaMethod, .wallHull)
+        XCTAssertEqual(v1.estimatedFloorAreaSqm, 8, accuracy: 1e-9)
     }
 
     func testZeroLengthWallDirectionFallsBackToHullWithoutNaN() throws {

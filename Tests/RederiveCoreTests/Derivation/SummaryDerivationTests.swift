@@ -123,36 +123,57 @@ final class SummaryDerivationTests: XCTestCase {
         XCTAssertEqual(parsed?["room_shape"] as? String, summary.roomShape)
     }
 
+    /// S08 (security review 2026-11-27): category keys are sorted by their UTF-8 bytes, not by
+    /// `String`'s `<`, which compares canonical equivalents: "e" + U+0301 reads as "é" (U+00E9),
+    /// after "f", but its bytes (65 CC 81) come before "f"'s. ASCII keys keep their order.
+    func testCategoryKeysAreSortedByTheirUTF8Bytes() throws {
+        func categories(_ keys: [String]) -> String {
+            let room = Room(
+                objects: keys.map { RoomObject(category: $0, dimensions: SIMD3(1, 1, 1), transform: .identity) })
+            let json = (try? SummaryDeriver().derive(room).get().jsonString()) ?? ""
+            guard let start = json.range(of: "\"object_categories\":"), let end = json.range(of: ",\"section_labels\"")
+            else { return json }
+            return String(json[start.upperBound..<end.lowerBound])
+        }
+        XCTAssertEqual(categories(["f", "e\u{301}", "\u{E9}x"]), "{\"e\u{301}\":1,\"f\":1,\"\u{E9}x\":1}")
+        XCTAssertEqual(categories(["z", "a\"", "M", "chair", "Z", "chair"]), #"{"M":1,"Z":1,"a\"":1,"chair":2,"z":1}"#)
+    }
+
     // MARK: Fingerprint and determinism
 
     func testFingerprintIsStableAndTracksParameters() {
         let a = SummaryDeriver().fingerprint
-        XCTAssertEqual(a, SummaryDeriver(version: 1, wallJoinTolerance: 0.30).fingerprint)
+        XCTAssertEqual(a, SummaryDeriver(version: 2, wallJoinTolerance: 0.30).fingerprint)
         XCTAssertEqual(a, SummaryDeriver().fingerprint)
-        XCTAssertTrue(a.hasPrefix("v1-"), a)
+        XCTAssertTrue(a.hasPrefix("v2-"), a)
         let hex = a.dropFirst(3)
         XCTAssertEqual(hex.count, 16, a)
         XCTAssertTrue(hex.allSatisfy { "0123456789abcdef".contains($0) }, a)
         // Pinned: if this changes, the output may change too, so bump currentVersion.
         XCTAssertEqual(a, Self.pinnedFingerprint)
+        // Summary v1 keeps the fingerprint v1 builds wrote, so their stores are seen as v1.
+        XCTAssertEqual(SummaryDeriver.v1.fingerprint, Self.pinnedV1Fingerprint)
+        XCTAssertNotEqual(SummaryDeriver(version: 2, closesWallGaps: false).fingerprint, a, "the method is in it")
 
-        let bumped = SummaryDeriver(version: 2).fingerprint
+        let bumped = SummaryDeriver(version: 3).fingerprint
         XCTAssertNotEqual(bumped, a)
-        XCTAssertTrue(bumped.hasPrefix("v2-"))
+        XCTAssertTrue(bumped.hasPrefix("v3-"))
         XCTAssertNotEqual(SummaryDeriver(wallJoinTolerance: 0.31).fingerprint, a)
         XCTAssertNotEqual(SummaryDeriver(wallJoinTolerance: 0.30000000000000004).fingerprint, a)
         XCTAssertNotEqual(
             SummaryDeriver(wallJoinTolerance: 0.31).fingerprint,
-            SummaryDeriver(version: 2, wallJoinTolerance: 0.31).fingerprint)
+            SummaryDeriver(version: 3, wallJoinTolerance: 0.31).fingerprint)
     }
 
     /// Checked independently: FNV-1a 64 of the descriptor computed in Python gives the same.
-    static let pinnedFingerprint = "v1-51f168adf30335d8"
+    static let pinnedFingerprint = "v2-85c1d4500694e1bd"
+    /// Summary v1's, as every build before v2 wrote it.
+    static let pinnedV1Fingerprint = "v1-51f168adf30335d8"
 
     func testDefaultsAndDeterminism() throws {
         let d = SummaryDeriver()
         XCTAssertEqual(d.version, SummaryDeriver.currentVersion)
-        XCTAssertEqual(SummaryDeriver.currentVersion, 1)
+        XCTAssertEqual(SummaryDeriver.currentVersion, 2)
         XCTAssertEqual(d.wallJoinTolerance, 0.30)
         for name in RoomFixtures.names {
             var room = try RoomFixtures.load(name)

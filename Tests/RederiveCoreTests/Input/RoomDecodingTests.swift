@@ -63,4 +63,46 @@ final class RoomDecodingTests: XCTestCase {
             }
         }
     }
+
+    /// The raw room `name` with one object per key of `categories` (its objects repeated).
+    static func room(_ name: String, categories: [String]) throws -> [UInt8] {
+        var object = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(try ExportFixtures.compactRoom(name))) as? [String: Any])
+        let objects = try XCTUnwrap(object["objects"] as? [[String: Any]])
+        object["objects"] = categories.indices.map { i in
+            var copy = objects[i % objects.count]
+            copy["category"] = [categories[i]: [String: Any]()]
+            return copy
+        }
+        return [UInt8](try JSONSerialization.data(withJSONObject: object))
+    }
+
+    /// S07/S08 (security review 2026-11-27): a category key is cut to 64 bytes of UTF-8 at
+    /// decode, on a scalar boundary, so a letter followed by 10,000 combining marks (one
+    /// character, 20 KB) is not carried into summaries, comparisons and drawings.
+    func testCategoryKeysAreCutTo64BytesOnAScalarBoundary() throws {
+        let keys = [
+            "k" + String(repeating: "\u{301}", count: 10_000),  // 1 + 2 × 10,000 bytes
+            String(repeating: "\u{E9}", count: 40),  // 80 bytes, 2 a scalar
+            "a" + String(repeating: "\u{20AC}", count: 30),  // 1 + 90 bytes, 3 a scalar
+            "b" + String(repeating: "\u{1F3E0}", count: 20),  // 1 + 80 bytes, 4 a scalar
+            String(repeating: "x", count: 64), "chair",
+        ]
+        let raw = try Self.room("Bedroom3", categories: keys)
+        let room = try XCTUnwrap(RecordParser().decodeRoom(raw).successValue())
+        let decoded = room.objects.map(\.category)
+        XCTAssertEqual(
+            decoded,
+            [
+                "k" + String(repeating: "\u{301}", count: 31), String(repeating: "\u{E9}", count: 32),
+                "a" + String(repeating: "\u{20AC}", count: 21), "b" + String(repeating: "\u{1F3E0}", count: 15),
+                String(repeating: "x", count: 64), "chair",
+            ])
+        for (cut, key) in zip(decoded, keys) {
+            XCTAssertLessThanOrEqual(cut.utf8.count, RoomLimits.maxCategoryBytes)
+            XCTAssertTrue(key.utf8.starts(with: cut.utf8), "a prefix of the key")
+        }
+        let json = try SummaryDeriver().derive(room).get().jsonString()
+        XCTAssertLessThan(json.utf8.count, 2_000, json)
+    }
 }

@@ -61,7 +61,7 @@ final class OutputFileTests: XCTestCase {
     func testACharacterDeviceIsWrittenIntoAndNeverReplaced() throws {
         // The system's own /dev/null is only classified here, never written by this test.
         XCTAssertEqual(try OutputFile.target(of: "/dev/null", what: "--report"), .stream)
-        XCTAssertEqual(try OutputFile.target(of: "/dev/stdout", what: "--report"), .stream)
+        XCTAssertEqual(try OutputFile.target(of: "/dev/stdout", what: "--report"), .descriptor(1))
         // A copy of /dev/null (root only) is written into, as a report, metrics file or plan.
         let copy = dir.file("null")
         guard mknod(copy, S_IFCHR | 0o666, dev_t((1 << 8) | 3)) == 0 else {
@@ -170,7 +170,7 @@ final class OutputFileTests: XCTestCase {
 
     func testAnOutputIsNeverTheStoreItsSideFilesOrAnInputHoweverSpelled() throws {
         let store = dir.file("s.sqlite")
-        try Store(path: store).close()
+        try SQLiteStore(path: store).close()
         let input = dir.file("in.jsonl")
         try "{}\n".write(toFile: input, atomically: false, encoding: .utf8)
         XCTAssertEqual(symlink(store, dir.file("link.sqlite")), 0)

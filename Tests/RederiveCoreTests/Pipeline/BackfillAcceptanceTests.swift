@@ -14,7 +14,7 @@ final class BackfillAcceptanceTests: XCTestCase {
     override func tearDown() { dir = nil }
 
     private func importFixtures(_ db: String) throws {
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         defer { store.close() }
         let files = try ExportFiles.resolve([RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path])
         let report = try ImportJob.run(ImportConfiguration(files: files, showProgress: false), store: store)
@@ -34,13 +34,13 @@ final class BackfillAcceptanceTests: XCTestCase {
     func testVersionBumpWithAChangedCalculation() throws {
         let db = dir.file("rooms.sqlite")
         try importFixtures(db)
-        // The "fixed" build: version 2, and a looser wall-join tolerance that changes the
+        // The "fixed" build: version 3, and a looser wall-join tolerance that changes the
         // floor area of floorless rooms (gappy wall loops now close: loop area instead of the convex hull).
-        let fixed = SummaryDeriver(version: 2, wallJoinTolerance: 1.5)
+        let fixed = SummaryDeriver(version: 3, wallJoinTolerance: 1.5)
 
         // status: every record stale, because of its version.
         do {
-            let store = try Store(path: db, readOnly: true)
+            let store = try SQLiteStore(path: db, readOnly: true)
             defer { store.close() }
             let status = try store.status(deriver: fixed)
             XCTAssertEqual(status.totalRecords, 32)
@@ -52,7 +52,7 @@ final class BackfillAcceptanceTests: XCTestCase {
         let before = storeFiles(db)
         let preview: ChangeReport
         do {
-            let store = try Store(path: db, readOnly: true)
+            let store = try SQLiteStore(path: db, readOnly: true)
             defer { store.close() }
             preview = try DeriveJob.preview(DeriveConfiguration(deriver: fixed, showProgress: false), store: store)
             try preview.write(toDirectory: dir.file("preview"))
@@ -67,7 +67,7 @@ final class BackfillAcceptanceTests: XCTestCase {
         for change in preview.largestChanges { XCTAssertTrue(markdown.contains(String(change.id.prefix(8)))) }
 
         // derive: applies it; status then shows nothing stale, and the values are the new ones.
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         defer { store.close() }
         let report = try DeriveJob.run(DeriveConfiguration(deriver: fixed, showProgress: false), store: store)
         XCTAssertEqual(report.exitStatus, .ok)
@@ -75,7 +75,7 @@ final class BackfillAcceptanceTests: XCTestCase {
         let after = try store.status(deriver: fixed)
         XCTAssertEqual(after.stale.total, 0)
         let versions = try store.pool.read { try Int.fetchAll($0, sql: "SELECT DISTINCT summary_version FROM summary") }
-        XCTAssertEqual(versions, [2])
+        XCTAssertEqual(versions, [3])
         let hulls = try store.pool.read {
             try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM summary WHERE floor_area_method = 'wall_loop'")
         }
@@ -89,8 +89,8 @@ final class BackfillAcceptanceTests: XCTestCase {
     func testForgottenVersionBumpIsCaughtByTheFingerprint() throws {
         let db = dir.file("rooms.sqlite")
         try importFixtures(db)
-        let changedButNotBumped = SummaryDeriver(version: 1, wallJoinTolerance: 1.5)
-        let store = try Store(path: db)
+        let changedButNotBumped = SummaryDeriver(version: 2, wallJoinTolerance: 1.5)
+        let store = try SQLiteStore(path: db)
         defer { store.close() }
         let status = try store.status(deriver: changedButNotBumped)
         XCTAssertEqual(status.stale.fingerprint, 32)

@@ -9,7 +9,7 @@ final class BatchRunnerTests: XCTestCase {
     func testAReportThatCannotBeWrittenRecordsTheRunAsFailed() throws {
         let dir = try TemporaryDirectory()
         let db = dir.file("rooms.sqlite")
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         defer { store.close() }
         let aFile = dir.file("plain-file")
         try "x".write(toFile: aFile, atomically: true, encoding: .utf8)
@@ -30,10 +30,10 @@ final class BatchRunnerTests: XCTestCase {
     override func tearDown() { RunControl.resetStop() }
 
     /// A store to record the scripted runs in, and its path.
-    private func recordingStore() throws -> (Store, String, TemporaryDirectory) {
+    private func recordingStore() throws -> (SQLiteStore, String, TemporaryDirectory) {
         let dir = try TemporaryDirectory()
         let path = dir.file("runs.sqlite")
-        return (try Store(path: path), path, dir)
+        return (try SQLiteStore(path: path), path, dir)
     }
 
     private func settings(_ control: RunControl = RunControl()) -> RunSettings {

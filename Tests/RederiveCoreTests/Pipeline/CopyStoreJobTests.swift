@@ -19,7 +19,7 @@ final class CopyStoreJobTests: XCTestCase {
     /// A store holding every committed export (45 good records, failures, imported files).
     private func sourceStore() throws -> String {
         let path = dir.file("source.sqlite")
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         try StoreFixtures.importFiles(try StoreFixtures.committedExportFiles, into: store)
         store.close()
         return path
@@ -29,9 +29,9 @@ final class CopyStoreJobTests: XCTestCase {
     private func copy(
         _ source: String, to destination: String, batchSize: Int = 7, reportPath: String? = nil
     ) throws -> RunReport {
-        let from = try Store(path: source, mode: .readOnly)
+        let from = try SQLiteStore(path: source, mode: .readOnly)
         defer { from.close() }
-        let to = try Store(path: destination, mode: .createIfMissing)
+        let to = try SQLiteStore(path: destination, mode: .createIfMissing)
         defer { to.close() }
         let settings = RunSettings(
             workers: 2, batchSize: batchSize, reportPath: reportPath, arguments: "copy-store", showProgress: false)
@@ -41,7 +41,7 @@ final class CopyStoreJobTests: XCTestCase {
     /// `rederive export`'s lines (every summary, stale ones too) without their derivation times.
     private func exported(_ path: String) throws -> [String] {
         let out = dir.file("export-\(UUID().uuidString.prefix(6)).jsonl")
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         defer { store.close() }
         XCTAssertEqual(
             try ExportJob.run(ExportConfiguration(outPath: out, includeStale: true), store: store).exitStatus, .ok)
@@ -82,7 +82,9 @@ final class CopyStoreJobTests: XCTestCase {
             try StoreInspection.rows(source, "SELECT id, source_file, source_line FROM record ORDER BY id")
                 .map { "\($0["id"] as String) \($0["source_file"] as String):\($0["source_line"] as Int)" })
         // Raw rooms byte-identical, through the store's own reader.
-        let (from, to) = (try Store(path: source, mode: .readOnly), try Store(path: destination, mode: .readOnly))
+        let (from, to) = (
+            try SQLiteStore(path: source, mode: .readOnly), try SQLiteStore(path: destination, mode: .readOnly)
+        )
         let ids = try StoreInspection.rows(source, "SELECT id FROM record").map { $0["id"] as String }
         for id in ids {
             let raw = try XCTUnwrap(try from.rawRoom(id: id), id)
@@ -131,7 +133,7 @@ final class CopyStoreJobTests: XCTestCase {
         XCTAssertLessThan(partial, StoreFixtures.committedGoodRecords)
 
         // Records stored in the source since the copy started wait for the next copy.
-        let grown = try Store(path: source)
+        let grown = try SQLiteStore(path: source)
         let extra = dir.file("extra.jsonl")
         try ExportFixtures.writeLargeExport(records: 3, seed: 11, to: extra)
         XCTAssertEqual(try StoreFixtures.importFiles([extra], into: grown).count("imported"), 3)
@@ -191,9 +193,9 @@ final class CopyStoreJobTests: XCTestCase {
     func testTheSameStoreIsRefused() throws {
         let source = try sourceStore()
         let before = StoreInspection.fileBytes(source)
-        let from = try Store(path: source, mode: .readOnly)
+        let from = try SQLiteStore(path: source, mode: .readOnly)
         defer { from.close() }
-        let to = try Store(path: source, mode: .existing)
+        let to = try SQLiteStore(path: source, mode: .existing)
         defer { to.close() }
         XCTAssertThrowsError(try CopyStoreJob.run(CopyStoreConfiguration(), from: from, to: to)) { error in
             XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage)

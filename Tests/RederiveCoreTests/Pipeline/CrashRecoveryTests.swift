@@ -211,7 +211,9 @@ final class CrashRecoveryTests: XCTestCase {
                 }
             }
             try assertMatchesReference(db, "derive trial \(index) (all: \(all), killed after \(threshold) records)")
-            XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version <> 1"), 0)
+            XCTAssertEqual(
+                try StoreInspection.int(
+                    db, "SELECT COUNT(*) FROM summary WHERE summary_version <> \(SummaryDeriver.currentVersion)"), 0)
         }
         XCTAssertGreaterThan(midRunKills, 0, "at least one kill landed mid-run")
     }
@@ -263,7 +265,9 @@ final class CrashRecoveryTests: XCTestCase {
                 let checkpoint: Int64 = try XCTUnwrap(run.row["checkpoint_seq"])
                 XCTAssertEqual(
                     try StoreInspection.int(
-                        db, "SELECT COUNT(*) FROM summary WHERE summary_version = 1 AND record_seq > ?", [checkpoint]),
+                        db,
+                        "SELECT COUNT(*) FROM summary WHERE summary_version = \(SummaryDeriver.currentVersion) "
+                            + "AND record_seq > ?", [checkpoint]),
                     0)
                 XCTAssertEqual(
                     try StoreInspection.int(
@@ -424,7 +428,7 @@ final class CrashRecoveryTests: XCTestCase {
             let row = try XCTUnwrap(
                 try StoreInspection.rows(db, "SELECT summary_version, run_id FROM summary WHERE record_seq = ?", [seq])
                     .first)
-            XCTAssertEqual(row["summary_version"] as Int, 1, "seq \(seq) ahead")
+            XCTAssertEqual(row["summary_version"] as Int, SummaryDeriver.currentVersion, "seq \(seq) ahead")
             XCTAssertEqual(row["run_id"] as Int64, id, "seq \(seq) ahead")
         }
         // The run wrote derived columns only: the concurrent renames all survived.
@@ -441,7 +445,8 @@ final class CrashRecoveryTests: XCTestCase {
         // Derived values equal the reference's (they do not depend on the renamed column).
         XCTAssertEqual(
             try StoreInspection.dump(db)["summary"]!.map {
-                $0.replacingOccurrences(of: "summary_version=0", with: "summary_version=1")
+                $0.replacingOccurrences(
+                    of: "summary_version=0", with: "summary_version=\(SummaryDeriver.currentVersion)")
             },
             corpus.referenceDump["summary"]!.map { $0 } + [])
         // The next run picks up exactly what was left: the new records and the rows made stale behind.
@@ -449,6 +454,8 @@ final class CrashRecoveryTests: XCTestCase {
         let next = try XCTUnwrap(CommandLineTool.latestRun(db))
         XCTAssertNil(next["resumed_from"] as Int64?)
         XCTAssertEqual(next["records_read"] as Int, inserted.count + behind.count)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version <> 1"), 0)
+        XCTAssertEqual(
+            try StoreInspection.int(
+                db, "SELECT COUNT(*) FROM summary WHERE summary_version <> \(SummaryDeriver.currentVersion)"), 0)
     }
 }

@@ -13,7 +13,7 @@ final class DeriveDryRunTests: XCTestCase {
     override func setUpWithError() throws {
         dir = try TemporaryDirectory()
         let fixtures = RoomFixtures.repoRoot.appendingPathComponent("Fixtures").path
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         _ = try ImportJob.run(
             ImportConfiguration(files: try ExportFiles.resolve([fixtures]), showProgress: false), store: store)
         store.close()
@@ -23,13 +23,13 @@ final class DeriveDryRunTests: XCTestCase {
 
     /// Runs SQL on the store through its own writable connection, then closes it.
     private func execute(_ sql: String) throws {
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         defer { store.close() }
         try store.pool.write { try $0.execute(sql: sql) }
     }
 
     private func strings(_ sql: String) throws -> [String] {
-        let store = try Store(path: db, readOnly: true)
+        let store = try SQLiteStore(path: db, readOnly: true)
         defer { store.close() }
         return try store.pool.read { try String.fetchAll($0, sql: sql) }
     }
@@ -59,7 +59,7 @@ final class DeriveDryRunTests: XCTestCase {
         _ config: DeriveConfiguration = DeriveConfiguration(workers: 3, batchSize: 7, showProgress: false),
         topCount: Int = 1000
     ) throws -> ChangeReport {
-        let store = try Store(path: db, readOnly: true)
+        let store = try SQLiteStore(path: db, readOnly: true)
         defer { store.close() }
         return try DeriveJob.preview(config, store: store, topCount: topCount)
     }
@@ -118,7 +118,8 @@ final class DeriveDryRunTests: XCTestCase {
         XCTAssertTrue(report.byFormatVersion.allSatisfy { Int($0.value) != nil }, "\(report.byFormatVersion)")
         XCTAssertTrue(report.bySourceFile.allSatisfy { $0.value.contains("Fixtures") }, "\(report.bySourceFile)")
         XCTAssertFalse(report.byFloorAreaMethod.contains { $0.value.hasPrefix("(") }, "\(report.byFloorAreaMethod)")
-        XCTAssertEqual(report.versionNotes, [.init(version: 1, note: SummaryDeriver.versionNotes[1])])
+        XCTAssertEqual(
+            report.versionNotes, [1, 2].map { .init(version: $0, note: SummaryDeriver.versionNotes[$0]) })
         XCTAssertEqual(report.field(.estimatedFloorAreaSqm)?.largestAbsolute.count, min(corrupted.count, 1000))
         XCTAssertEqual(report.store, db)
         XCTAssertEqual(report.selection, "stale")
@@ -134,7 +135,7 @@ final class DeriveDryRunTests: XCTestCase {
         XCTAssertEqual(all.largestChanges.count, 20, "the default top list")
 
         // A real derive fixes exactly those; a second preview finds nothing left.
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         let run = try DeriveJob.run(DeriveConfiguration(workers: 2, showProgress: false), store: store)
         store.close()
         XCTAssertEqual(run.statistics.recordsDone, corrupted.count)
@@ -152,11 +153,11 @@ final class DeriveDryRunTests: XCTestCase {
         let total = try strings("SELECT id FROM record").count
         let before = try snapshot()
         var config = DeriveConfiguration(showProgress: false)
-        config.deriver = SummaryDeriver(version: 2)
+        config.deriver = SummaryDeriver(version: 3)
         let report = try preview(config)
         try assertUntouched(before)
-        XCTAssertEqual(report.summaryVersion, 2)
-        XCTAssertEqual(report.fingerprint, SummaryDeriver(version: 2).fingerprint)
+        XCTAssertEqual(report.summaryVersion, 3)
+        XCTAssertEqual(report.fingerprint, SummaryDeriver(version: 3).fingerprint)
         XCTAssertEqual(report.examined, total)
         XCTAssertEqual(report.unchanged, total)
         XCTAssertEqual(report.versionOnly, total)
@@ -186,7 +187,7 @@ final class DeriveDryRunTests: XCTestCase {
     }
 
     func testReadOnlyStoreRefusesAMissingFile() {
-        XCTAssertThrowsError(try Store(path: dir.file("absent.sqlite"), readOnly: true))
+        XCTAssertThrowsError(try SQLiteStore(path: dir.file("absent.sqlite"), readOnly: true))
         XCTAssertFalse(FileManager.default.fileExists(atPath: dir.file("absent.sqlite")))
     }
 }

@@ -8,13 +8,13 @@ import XCTest
 final class DeriveJobTests: XCTestCase {
     private var dir: TemporaryDirectory!
     private var db: String!
-    private var store: Store!
+    private var store: SQLiteStore!
     private let n = StoreFixtures.committedGoodRecords
 
     override func setUpWithError() throws {
         dir = try TemporaryDirectory()
         db = dir.file("store.sqlite")
-        store = try Store(path: db)
+        store = try SQLiteStore(path: db)
         try StoreFixtures.importFiles(try StoreFixtures.committedExportFiles, into: store)
     }
 
@@ -32,7 +32,7 @@ final class DeriveJobTests: XCTestCase {
         for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: db + suffix) {
             try FileManager.default.copyItem(atPath: db + suffix, toPath: copy + suffix)
         }
-        store = try Store(path: db)
+        store = try SQLiteStore(path: db)
         return copy
     }
 
@@ -78,7 +78,7 @@ final class DeriveJobTests: XCTestCase {
     }
 
     func testAnotherDeriverVersionMakesEverythingStale() throws {
-        let v2 = SummaryDeriver(version: 2)
+        let v2 = SummaryDeriver(version: 3)
         XCTAssertEqual(try stale(v2), n)
         let before = try StoreInspection.dump(db)
         let report = try StoreFixtures.derive(store, deriver: v2)
@@ -88,7 +88,7 @@ final class DeriveJobTests: XCTestCase {
         XCTAssertEqual(try stale(v2), 0)
         XCTAssertEqual(
             try StoreInspection.int(
-                db, "SELECT COUNT(*) FROM summary WHERE summary_version = 2 AND run_id = ?", [report.runID]), n)
+                db, "SELECT COUNT(*) FROM summary WHERE summary_version = 3 AND run_id = ?", [report.runID]), n)
         // Raw data untouched.
         let after = try StoreInspection.dump(db)
         XCTAssertEqual(before["record"], after["record"])
@@ -115,13 +115,13 @@ final class DeriveJobTests: XCTestCase {
     }
 
     func testIdsNarrowing() throws {
-        let v2 = SummaryDeriver(version: 2)
+        let v2 = SummaryDeriver(version: 3)
         let all = try seqs()
         let picked = [all[3].id, all[17].id.lowercased(), "99999999-9999-4999-8999-999999999999"]
         let report = try StoreFixtures.derive(store, DeriveSelection(ids: picked), deriver: v2)
         XCTAssertEqual(report.statistics.recordsRead, 2)
         let derived = try StoreInspection.rows(
-            db, "SELECT record.id FROM summary JOIN record ON seq = record_seq WHERE summary_version = 2")
+            db, "SELECT record.id FROM summary JOIN record ON seq = record_seq WHERE summary_version = 3")
         XCTAssertEqual(Set(derived.map { $0["id"] as String }), [all[3].id, all[17].id])
         // --ids with --all visits them even when fresh.
         XCTAssertEqual(
@@ -129,7 +129,7 @@ final class DeriveJobTests: XCTestCase {
     }
 
     func testSinceNarrowing() throws {
-        let v2 = SummaryDeriver(version: 2)
+        let v2 = SummaryDeriver(version: 3)
         let all = try seqs()
         try StoreInspection.execute(db, "UPDATE record SET stored_at = '2020-01-01T00:00:00.000Z'")
         try StoreInspection.execute(
@@ -146,7 +146,7 @@ final class DeriveJobTests: XCTestCase {
     func testSinceComparesTimesNotText() throws {
         // Stored times carry milliseconds only when non-zero ("…:00Z" vs "…:00.500Z"), and
         // --since may be written with another precision or offset: compare instants.
-        let v2 = SummaryDeriver(version: 2)
+        let v2 = SummaryDeriver(version: 3)
         let all = try seqs()
         try StoreInspection.execute(db, "UPDATE record SET stored_at = '2020-01-01T00:00:00Z'")
         let times = [
@@ -214,7 +214,7 @@ final class DeriveJobTests: XCTestCase {
     }
 
     func testErrorBudgetAbortsAfterCommittingWorkDone() throws {
-        let v2 = SummaryDeriver(version: 2)
+        let v2 = SummaryDeriver(version: 3)
         let all = try seqs()
         let reference = try copyStore("reference.sqlite")
         let bad = #"{"walls":[{"dimensions":[-1,2.4,0],"transform":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}]}"#
@@ -231,7 +231,7 @@ final class DeriveJobTests: XCTestCase {
         XCTAssertEqual(run["exit_status"] as Int, 4)
         // Batches of 5: the third batch (records 11-15) holds the bad one; all of it committed.
         XCTAssertEqual(run["checkpoint_seq"] as Int64, all[14].seq)
-        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 2"), 14)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary WHERE summary_version = 3"), 14)
         XCTAssertEqual(
             try StoreInspection.int(db, "SELECT COUNT(*) FROM failure WHERE record_key = ?", ["id:" + all[12].id]), 1)
         // The rerun without budget continues from the checkpoint and ends like an uninterrupted run.
@@ -240,7 +240,7 @@ final class DeriveJobTests: XCTestCase {
         XCTAssertEqual(rerun.status, .completed)
         XCTAssertEqual(rerun.exitStatus, .skippedRecords)
         XCTAssertEqual(rerun.statistics.recordsRead, n - 15)
-        let referenceStore = try Store(path: reference)
+        let referenceStore = try SQLiteStore(path: reference)
         try StoreFixtures.derive(referenceStore, batchSize: 5, deriver: v2)
         referenceStore.close()
         StoreInspection.assertEqual(
@@ -248,7 +248,7 @@ final class DeriveJobTests: XCTestCase {
     }
 
     func testStopRequestInterruptsAndRerunCompletes() throws {
-        let v2 = SummaryDeriver(version: 2)
+        let v2 = SummaryDeriver(version: 3)
         let all = try seqs()
         let reference = try copyStore("reference.sqlite")
         RunControl.requestStop(signal: SIGTERM)
@@ -273,7 +273,7 @@ final class DeriveJobTests: XCTestCase {
         XCTAssertEqual(rerun.resumedFrom, stoppedAgain.runID)
         XCTAssertEqual(rerun.statistics.recordsRead, n - 8)
         XCTAssertEqual(try stale(v2), 0)
-        let referenceStore = try Store(path: reference)
+        let referenceStore = try SQLiteStore(path: reference)
         try StoreFixtures.derive(referenceStore, batchSize: 4, deriver: v2)
         referenceStore.close()
         StoreInspection.assertEqual(

@@ -68,7 +68,7 @@ final class ExportJobTests: XCTestCase {
             store, "SELECT derived_at FROM summary JOIN record ON seq = record_seq ORDER BY seq")
         for (i, object) in objects.enumerated() {
             XCTAssertEqual(Set(object.keys), Self.lineKeys)
-            XCTAssertEqual(object["summaryVersion"] as? Int, 1)
+            XCTAssertEqual(object["summaryVersion"] as? Int, SummaryDeriver.currentVersion)
             XCTAssertEqual(object["fingerprint"] as? String, SummaryDeriver().fingerprint)
             XCTAssertEqual(object["roomName"] as? String, names[i])
             XCTAssertEqual(object["derivedAt"] as? String, derivedAt[i])
@@ -105,7 +105,8 @@ final class ExportJobTests: XCTestCase {
                 store,
                 """
                 SELECT id FROM record JOIN summary ON seq = record_seq
-                WHERE summary_version <> 1 OR fingerprint <> '\(SummaryDeriver().fingerprint)'
+                WHERE summary_version <> \(SummaryDeriver.currentVersion)
+                OR fingerprint <> '\(SummaryDeriver().fingerprint)'
                 """))
         XCTAssertEqual(staleIDs.count, 7)
 
@@ -115,7 +116,8 @@ final class ExportJobTests: XCTestCase {
         XCTAssertEqual(freshObjects.count, 45 - 7 - 1)
         XCTAssertTrue(
             freshObjects.allSatisfy {
-                $0["summaryVersion"] as? Int == 1 && $0["fingerprint"] as? String == SummaryDeriver().fingerprint
+                $0["summaryVersion"] as? Int == SummaryDeriver.currentVersion
+                    && $0["fingerprint"] as? String == SummaryDeriver().fingerprint
             })
         XCTAssertTrue(Set(freshObjects.compactMap { $0["id"] as? String }).isDisjoint(with: staleIDs))
         XCTAssertEqual(report.counts.first { $0.0 == "excluded" }?.1, 8)

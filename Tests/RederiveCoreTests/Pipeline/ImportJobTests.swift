@@ -14,7 +14,7 @@ final class ImportJobTests: XCTestCase {
         _ db: String, of files: [String], _ what: String, file: StaticString = #filePath, line: UInt = #line
     ) throws {
         let reference = dir.file("reference.sqlite")
-        let referenceStore = try Store(path: reference)
+        let referenceStore = try SQLiteStore(path: reference)
         try StoreFixtures.importFiles(files, into: referenceStore)
         referenceStore.close()
         StoreInspection.assertEqual(
@@ -63,7 +63,7 @@ final class ImportJobTests: XCTestCase {
 
     func testImportCommittedFixturesCountsLedgerAndSortedReport() throws {
         let db = dir.file("store.sqlite"), reportPath = dir.file("issues.jsonl")
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         let report = try StoreFixtures.importFiles(
             try StoreFixtures.committedExportFiles, into: store, reportPath: reportPath)
         store.close()
@@ -100,7 +100,7 @@ final class ImportJobTests: XCTestCase {
 
     func testRawRoomsAreStoredByteExact() throws {
         let db = dir.file("store.sqlite")
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         let files = try StoreFixtures.committedExportFiles
         try StoreFixtures.importFiles(files, into: store)
         var checked = 0
@@ -132,7 +132,7 @@ final class ImportJobTests: XCTestCase {
 
     func testImportingAgainChangesNothing() throws {
         let db = dir.file("store.sqlite")
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         let files = try StoreFixtures.committedExportFiles
         try StoreFixtures.importFiles(files, into: store)
         let before = try StoreInspection.dump(db, excluding: .strict)
@@ -167,7 +167,7 @@ final class ImportJobTests: XCTestCase {
             try ExportFixtures.write(lines: [String(decoding: line, as: UTF8.self)], to: path)
         }
         let db = dir.file("store.sqlite")
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         let r1 = try StoreFixtures.importFiles([first], into: store)
         XCTAssertEqual(r1.count("imported"), 1)
         let before = try XCTUnwrap(
@@ -192,7 +192,7 @@ final class ImportJobTests: XCTestCase {
         XCTAssertEqual(try store.rawRoom(id: id), try ExportFixtures.compactRoom("Bedroom3"))
         // And the summary is the one a fresh import of the new data makes.
         let fresh = dir.file("fresh.sqlite")
-        let freshStore = try Store(path: fresh)
+        let freshStore = try SQLiteStore(path: fresh)
         try StoreFixtures.importFiles([second], into: freshStore)
         freshStore.close()
         XCTAssertEqual(try StoreInspection.dump(db)["summary"], try StoreInspection.dump(fresh)["summary"])
@@ -203,7 +203,7 @@ final class ImportJobTests: XCTestCase {
         // corrupt-records.jsonl: line 1 is corrupt, line 2 good. Batches of 2: the first batch
         // holds one good record and one error, which is over a budget of 0.
         let db = dir.file("store.sqlite")
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         let report = try StoreFixtures.importFiles(
             [corruptFile], into: store, batchSize: 2,
             control: RunControl(maxErrors: 0))
@@ -229,7 +229,7 @@ final class ImportJobTests: XCTestCase {
     func testStopRequestInterruptsAndRerunCompletes() throws {
         let files = try StoreFixtures.committedExportFiles
         let db = dir.file("store.sqlite")
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         RunControl.requestStop(signal: SIGINT)
         let stopped = try StoreFixtures.importFiles(files, into: store, batchSize: 3)
         RunControl.resetStop()
@@ -258,7 +258,7 @@ final class ImportJobTests: XCTestCase {
     func testSkipImportedFilesRegistersEachCompleteFile() throws {
         let files = try StoreFixtures.committedExportFiles
         let db = dir.file("store.sqlite")
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         _ = try ImportJob.run(
             ImportConfiguration(files: files, workers: 2, batchSize: 4, skipImportedFiles: true, showProgress: false),
             store: store)

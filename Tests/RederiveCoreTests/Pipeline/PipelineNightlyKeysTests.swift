@@ -11,7 +11,7 @@ final class PipelineNightlyKeysTests: XCTestCase {
     private var dir: TemporaryDirectory!
 
     override func setUpWithError() throws {
-        Store.register()  // pipelines open their store through RecordStores, as the CLI does
+        SQLiteStore.register()  // pipelines open their store through RecordStores, as the CLI does
         dir = try TemporaryDirectory()
     }
     override func tearDown() { dir = nil }

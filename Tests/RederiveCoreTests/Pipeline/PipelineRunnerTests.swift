@@ -8,7 +8,7 @@ final class PipelineRunnerTests: XCTestCase {
     private var dir: TemporaryDirectory!
 
     override func setUpWithError() throws {
-        Store.register()  // pipelines open their store through RecordStores, as the CLI does
+        SQLiteStore.register()  // pipelines open their store through RecordStores, as the CLI does
         dir = try TemporaryDirectory()
     }
     override func tearDown() { dir = nil }
@@ -129,7 +129,7 @@ final class PipelineRunnerTests: XCTestCase {
     func testDryRunWritesNothingAndSkipsImportAndExport() throws {
         let db = dir.file("demo.sqlite")
         do {
-            let store = try Store(path: db)
+            let store = try SQLiteStore(path: db)
             _ = try ImportJob.run(
                 ImportConfiguration(
                     files: try ExportFiles.resolve([
@@ -192,7 +192,7 @@ final class PipelineRunnerTests: XCTestCase {
         XCTAssertEqual(outcome.reports[0].statistics.recordsSkipped, 13)
         XCTAssertEqual(outcome.reports[2].statistics.recordsDone, 45)
         // Every run is in the history with its pipeline name.
-        let store = try Store(path: dir.file("demo.sqlite"), readOnly: true)
+        let store = try SQLiteStore(path: dir.file("demo.sqlite"), readOnly: true)
         defer { store.close() }
         let pipelines = try store.pool.read { try String.fetchAll($0, sql: "SELECT pipeline FROM run ORDER BY id") }
         XCTAssertEqual(pipelines, ["demo", "demo", "demo"])

@@ -17,7 +17,7 @@ final class SimulatedFixWalkthroughTests: XCTestCase {
     override func tearDown() { dir = nil }
 
     private func importFiles(_ paths: [String], into db: String, deriver: SummaryDeriver) throws -> RunReport {
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         defer { store.close() }
         let files = try ExportFiles.resolve(paths)
         return try ImportJob.run(ImportConfiguration(files: files, deriver: deriver, showProgress: false), store: store)
@@ -33,8 +33,13 @@ final class SimulatedFixWalkthroughTests: XCTestCase {
         let fixed = SummaryDeriver.simulatedFixed
         XCTAssertFalse(SummaryDeriver.simulatedFixBuilt, "the test build is the normal one")
         XCTAssertEqual(SummaryDeriver().fingerprint, SummaryDeriver(simulatedFix: false).fingerprint)
-        XCTAssertEqual(fixed.version, 2)
-        XCTAssertNotEqual(fixed.fingerprint, SummaryDeriver(version: 2).fingerprint, "the fix is in the fingerprint")
+        // A reserved number no real summary version reaches (issue 37: v2 is a real one).
+        XCTAssertEqual(fixed.version, SummaryDeriver.simulatedFixVersion)
+        XCTAssertGreaterThanOrEqual(fixed.version, 1_000_000)
+        XCTAssertGreaterThan(fixed.version, SummaryDeriver.currentVersion)
+        XCTAssertTrue(fixed.closesWallGaps, "the fix is on top of the current derivation")
+        XCTAssertNotEqual(
+            fixed.fingerprint, SummaryDeriver(version: fixed.version).fingerprint, "the fix is in the fingerprint")
         XCTAssertNotNil(SummaryDeriver.versionNotes[fixed.version])
         // A room with a 0.1 m wall sliver, and the fixture rooms.
         let sliver = Room(
@@ -64,7 +69,7 @@ final class SimulatedFixWalkthroughTests: XCTestCase {
         XCTAssertEqual(try importFiles([exports], into: db, deriver: old).statistics.recordsDone, 32)
 
         // 1. The fixed build sees every summary stale by version; the hint is the reviewed path.
-        let store = try Store(path: db)
+        let store = try SQLiteStore(path: db)
         defer { store.close() }
         let status = try store.status(deriver: fixed)
         XCTAssertEqual(status.stale.version, 32)
@@ -78,7 +83,10 @@ final class SimulatedFixWalkthroughTests: XCTestCase {
         let shortest = try XCTUnwrap(preview.field("shortest_wall_m")).changed
         XCTAssertGreaterThan(shortest, 0)
         XCTAssertLessThan(shortest, 32)
-        XCTAssertTrue(preview.versionNotes.contains { $0.version == 2 && $0.note?.contains("slivers") == true })
+        // The notes of the noted versions in between (none) and the fix's own, not a million lines.
+        XCTAssertEqual(preview.versionNotes.map(\.version), [fixed.version])
+        XCTAssertTrue(
+            preview.versionNotes.contains { $0.version == fixed.version && $0.note?.contains("slivers") == true })
         let plan = try DeriveJob.plan(preview, config: config(fixed), store: store)
         XCTAssertEqual(plan.counts.rewrites, 32)
         XCTAssertEqual(plan.build, RederiveVersion.build)

@@ -19,8 +19,9 @@ final class LeaseKeeperTests: PostgresTestCase {
         let second = try PostgresStore(url: url, leaseSeconds: lease)
         let deriver = SummaryDeriver()
         let run = try first.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "lease-test", deriver: deriver,
-            allowDowngrade: false)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "lease-test", deriver: deriver,
+                allowDowngrade: false))
         _ = try first.prepareRanges(
             runID: run.runID, selection: DeriveSelection(all: true), deriver: deriver, allowDowngrade: false,
             upTo: try first.maxSeq(), rangeSize: 8)

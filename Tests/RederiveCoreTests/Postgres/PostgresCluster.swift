@@ -11,8 +11,8 @@ import XCTest
 final class PostgresCluster: @unchecked Sendable {
     let port: Int
     let directory: String
-    private let bin: String
-    private let runAs: [String]
+    let bin: String
+    let runAs: [String]
 
     private static let lock = NSLock()
     nonisolated(unsafe) private static var started: Result<PostgresCluster, Error>?
@@ -177,14 +177,14 @@ final class PostgresCluster: @unchecked Sendable {
             """, url: url, database: database)
     }
 
-    private func run(_ arguments: [String]) throws {
+    func run(_ arguments: [String]) throws {
         _ = try Self.exec(runAs + arguments)
     }
 
     // posix_spawn and waitpid, not Foundation's Process: the server pg_ctl leaves running
     // inherits what Process watches its child through, and Process then never sees it end.
     @discardableResult
-    private static func exec(_ arguments: [String]) throws -> String {
+    static func exec(_ arguments: [String]) throws -> String {
         let base = NSTemporaryDirectory() + "rederive-pg-exec-\(UUID().uuidString.prefix(8))"
         defer {
             try? FileManager.default.removeItem(atPath: base + ".out")
@@ -215,7 +215,7 @@ final class PostgresCluster: @unchecked Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

@@ -41,10 +41,9 @@ final class PostgresConnectionFormTests: PostgresTestCase {
         try assertImports(
             "host=127.0.0.1 port=\(cluster.port) dbname=\(name) user=postgres", into: name,
             shown: "postgres://postgres@127.0.0.1:\(cluster.port)/\(name)")
-        XCTAssertEqual(
-            StoreLocation("host=127.0.0.1 dbname=x"), .server(conninfo: "host=127.0.0.1 dbname=x"))
-        XCTAssertEqual(StoreLocation("out/a=b.sqlite"), .sqlite(path: "out/a=b.sqlite"))
-        XCTAssertEqual(StoreLocation("rooms.sqlite"), .sqlite(path: "rooms.sqlite"))
+        XCTAssertEqual(StoreLocation("host=127.0.0.1 dbname=x").engine?.name, "PostgreSQL")
+        XCTAssertEqual(StoreLocation("out/a=b.sqlite").filePath, "out/a=b.sqlite")
+        XCTAssertEqual(StoreLocation("rooms.sqlite").filePath, "rooms.sqlite")
     }
 
     func testAUnixSocketURIConnectsThroughTheSocket() throws {
@@ -130,7 +129,9 @@ final class PostgresConnectionFormTests: PostgresTestCase {
             "postgresql://postgres@127.0.0.1:\(dead),127.0.0.1:\(live)/\(name)"
             + "?target_session_attrs=read-write&connect_timeout=2"
         // Every host is shown, as given: the run history says which servers the store may be on.
-        try assertImports(uri, into: name, shown: "postgres://postgres@127.0.0.1:\(dead),127.0.0.1:\(live)/\(name)")
+        try assertImports(
+            uri, into: name,
+            shown: "postgres://postgres@127.0.0.1:\(dead),127.0.0.1:\(live)/\(name)?target_session_attrs=read-write")
         try assertDerivesAndExports(uri)
         XCTAssertEqual(
             try cluster.sql("SELECT command, status FROM run ORDER BY id", database: name),
@@ -142,7 +143,9 @@ final class PostgresConnectionFormTests: PostgresTestCase {
         let db =
             "host=127.0.0.1,127.0.0.1 port=\(dead),\(live) dbname=\(name) user=postgres "
             + "target_session_attrs=read-write connect_timeout=2"
-        try assertImports(db, into: name, shown: "postgres://postgres@127.0.0.1:\(dead),127.0.0.1:\(live)/\(name)")
+        try assertImports(
+            db, into: name,
+            shown: "postgres://postgres@127.0.0.1:\(dead),127.0.0.1:\(live)/\(name)?target_session_attrs=read-write")
         try assertDerivesAndExports(db)
         // No host answering: one line that says so, exit 2.
         let down = try rederive([
@@ -192,5 +195,40 @@ final class PostgresConnectionFormTests: PostgresTestCase {
         for text in outputs + serverRuns + copyRuns + files {
             XCTAssertFalse(text.contains("secret"), String(text.prefix(2000)))
         }
+    }
+
+    /// The command between the backquotes after `lead` in `log` (a suggested command), as arguments.
+    private func suggested(after lead: String, in log: String) throws -> [String] {
+        let start = try XCTUnwrap(log.range(of: lead + " `rederive "), log).upperBound
+        let end = try XCTUnwrap(log[start...].firstIndex(of: "`"), log)
+        return log[start..<end].split(separator: " ").map(String.init)
+    }
+
+    /// S12: the commands a plan and an apply suggest keep the connection's non-secret options
+    /// (they dropped `sslmode`, so pasting them downgraded `verify-full` to `prefer`), and,
+    /// pasted as they are, they apply the plan and undo it on the same database.
+    func testTheSuggestedApplyAndUndoCommandsKeepTheConnectionOptions() throws {
+        let name = try newDatabaseName()
+        let base = "postgres://postgres@127.0.0.1:\(cluster.port)/\(name)"
+        let db = base + "?sslmode=disable&target_session_attrs=read-write&connect_timeout=5&application_name=t"
+        let shown = base + "?sslmode=disable&target_session_attrs=read-write"
+        XCTAssertEqual(try rederive(["import", exports, "--db", db, "--quiet"]).status, 0)
+        try cluster.sql("UPDATE summary SET summary_version = 0, fingerprint = 'v0-old'", database: name)
+        let plan = dir.file("plan.json")
+        let dry = try rederive([
+            "derive", "--db", db, "--all", "--dry-run", "--plan", plan, "--preview-out", dir.file("p"),
+        ])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        let apply = try suggested(after: "apply it with", in: dry.stderr)
+        XCTAssertEqual(apply, ["derive", "--db", shown, "--apply-plan", plan])
+        let applied = try rederive(apply)
+        XCTAssertEqual(applied.status, 0, applied.stderr)
+        let undo = try suggested(after: "undo this backfill with", in: applied.stderr)
+        XCTAssertEqual(Array(undo.prefix(3)), ["revert", "--db", shown])
+        let undone = try rederive(undo)
+        XCTAssertEqual(undone.status, 0, undone.stderr)
+        XCTAssertEqual(
+            try cluster.sql("SELECT command, status FROM run ORDER BY id", database: name),
+            ["import|completed", "derive|completed", "revert|completed"])
     }
 }

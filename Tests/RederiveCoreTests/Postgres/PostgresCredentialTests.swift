@@ -160,10 +160,53 @@ final class PostgresCredentialTests: XCTestCase {
     }
 
     /// The lock file of a SQLite store a copy from the server writes into names the command
-    /// without the password (read while the copy waits on a table the test holds locked).
+    /// without the password, and only its owner may read it (S04: it was 0644 and kept a
+    /// `--from=host=… password=…`). Read while the copy waits on a table the test holds locked.
     func testTheRunLockOfACopyFromTheServerHoldsNoPassword() throws {
         let url = try cluster.newDatabase(password: "Wd4xP@Lm8qT", encoded: false)
         XCTAssertEqual(try rederive(["import", exports, "--db", url, "--quiet"]).status, 0)
+        let (lockText, mode) = try lockWhileCopying(url, ["--from", url])
+        XCTAssertTrue(lockText.contains("copy-store --from postgres://r_"), lockText)
+        XCTAssertEqual(mode, 0o600)
+        assertNoSecret(in: seen + [("the lock file", lockText)], secrets: ["Wd4xP", "Lm8qT"])
+    }
+
+    /// S04: a keyword string after `--db=` or `--from=` (the review's spelling) leaves its
+    /// password in no run history, lock file or output: the server's, the copy's, or a
+    /// pipeline's whose `store:` is such a string.
+    func testAKeywordStringAfterAnEqualsSignKeepsNoPassword() throws {
+        let password = "PlainSecret99x"
+        let url = try cluster.newDatabase(password: password)
+        let role = String(url.dropFirst("postgres://".count).prefix { $0 != ":" })
+        let database = String(url.split(separator: "/").last!)
+        let keywords = "host=127.0.0.1 port=\(cluster.port) user=\(role) password=\(password) dbname=\(database)"
+        let imported = try rederive(["import", exports, "--db=" + keywords, "--quiet"])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let (lockText, mode) = try lockWhileCopying(url, ["--from=" + keywords])
+        XCTAssertEqual(mode, 0o600)
+        let pipelines = try TemporaryDirectory()  // apart: the file itself holds the password
+        try "version: 1\nname: kv\nstore: \"\(keywords)\"\nstages:\n  - derive: {}\n".write(
+            toFile: pipelines.file("kv.yml"), atomically: true, encoding: .utf8)
+        let run = try rederive(["run", pipelines.file("kv.yml"), "--json"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let serverRuns = try cluster.sql("SELECT command || ' ' || arguments FROM run ORDER BY id", url: url)
+        XCTAssertEqual(serverRuns.count, 2, serverRuns.description)
+        XCTAssertTrue(serverRuns[0].contains("--db=postgres://\(role)@127.0.0.1:"), serverRuns[0])
+        let copied = try StoreInspection.rows(dir.file("copy.sqlite"), "SELECT arguments AS x FROM run ORDER BY id")
+            .map { $0["x"] as String }
+        XCTAssertTrue(copied.last?.contains("--from=postgres://\(role)@127.0.0.1:") ?? false, copied.description)
+        assertNoSecret(
+            in: seen + filesWritten() + [
+                ("the lock file", lockText), ("the server's run history", serverRuns.joined(separator: "\n")),
+                ("the copy's run history", copied.joined(separator: "\n")),
+            ],
+            secrets: [password])
+    }
+
+    /// Copies the server store `url` into `copy.sqlite` with `from` (the `--from` spelling)
+    /// while a table is held locked, and returns the copy's run lock text and permissions as
+    /// read while it waits.
+    private func lockWhileCopying(_ url: String, _ from: [String]) throws -> (text: String, mode: mode_t) {
         let database = String(url.split(separator: "/").last!)
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -192,11 +235,16 @@ final class PostgresCredentialTests: XCTestCase {
         }
         let sqlite = dir.file("copy.sqlite")
         let copy = try CommandLineTool.Child(
-            ["copy-store", "--from", url, "--to", sqlite, "--quiet"], stderrPath: dir.file("copy.err"))
+            ["copy-store"] + from + ["--to", sqlite, "--quiet"], stderrPath: dir.file("copy.err"))
         var lockText = ""
+        var mode: mode_t = 0
         while copy.isRunning {
-            if let held = RunLock.holder(ofStore: sqlite) {
-                lockText = held.command
+            // The file as it is (an older holder's text would be scrubbed by `RunLock.holder`).
+            if RunLock.holder(ofStore: sqlite) != nil, let data = FileManager.default.contents(atPath: sqlite + ".lock")
+            {
+                lockText = String(decoding: data, as: UTF8.self)
+                var info = stat()
+                if stat(sqlite + ".lock", &info) == 0 { mode = info.st_mode & 0o777 }
                 break
             }
             usleep(10_000)
@@ -205,8 +253,8 @@ final class PostgresCredentialTests: XCTestCase {
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(120)%' "
                 + "AND pid <> pg_backend_pid()", database: database)
         XCTAssertEqual(copy.wait().status, 0, copy.stderr)
-        XCTAssertTrue(lockText.contains("copy-store --from postgres://r_"), lockText)
-        assertNoSecret(in: [("the lock file", lockText), ("stderr", copy.stderr)], secrets: ["Wd4xP", "Lm8qT"])
+        seen.append(("stderr of the copy", copy.stderr))
+        return (lockText, mode)
     }
 
     /// F09: a password with an `@` spelled as it is (the URL parser takes the last `@` before

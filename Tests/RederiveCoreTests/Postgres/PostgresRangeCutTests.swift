@@ -12,8 +12,9 @@ final class PostgresRangeCutTests: PostgresTestCase {
         defer { store.close() }
         let deriver = SummaryDeriver()
         let run = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "cut", deriver: deriver,
-            allowDowngrade: false)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "cut", deriver: deriver,
+                allowDowngrade: false))
         _ = try store.prepareRanges(
             runID: run.runID, selection: DeriveSelection(all: true), deriver: deriver, allowDowngrade: false,
             upTo: try store.maxSeq(), rangeSize: 1_000)

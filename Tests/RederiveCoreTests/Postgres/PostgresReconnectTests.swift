@@ -17,8 +17,10 @@ final class PostgresReconnectTests: PostgresTestCase {
     private func claimed(_ store: PostgresStore) throws -> (RangeClaim, Int64) {
         let deriver = SummaryDeriver()
         let run = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "reconnect-test", deriver: deriver,
-            allowDowngrade: false)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "reconnect-test",
+                deriver: deriver,
+                allowDowngrade: false))
         _ = try store.prepareRanges(
             runID: run.runID, selection: DeriveSelection(all: true), deriver: deriver, allowDowngrade: false,
             upTo: try store.maxSeq(), rangeSize: 8)

@@ -31,8 +31,9 @@ final class PostgresRoundTripTests: XCTestCase {
         defer { store.close() }
         let deriver = SummaryDeriver()
         let run = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "trips-\(rangeSize)",
-            deriver: deriver, allowDowngrade: false)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "trips-\(rangeSize)",
+                deriver: deriver, allowDowngrade: false))
         _ = try store.prepareRanges(
             runID: run.runID, selection: DeriveSelection(all: true), deriver: deriver, allowDowngrade: false,
             upTo: try store.maxSeq(), rangeSize: rangeSize)
@@ -91,8 +92,9 @@ final class PostgresRoundTripTests: XCTestCase {
         defer { store.close() }
         let deriver = SummaryDeriver()
         let run = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "fenced", deriver: deriver,
-            allowDowngrade: false)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "fenced", deriver: deriver,
+                allowDowngrade: false))
         _ = try store.prepareRanges(
             runID: run.runID, selection: DeriveSelection(all: true), deriver: deriver, allowDowngrade: false,
             upTo: try store.maxSeq(), rangeSize: 8)

@@ -15,7 +15,7 @@ final class PostgresRunControlTests: XCTestCase {
         dir = try TemporaryDirectory()
         cluster = try PostgresCluster.shared()
         // Short leases: the pause below lasts more than ten of them.
-        setenv("REDERIVE_LEASE_SECONDS", "0.3", 1)
+        setenv("REDERIVE_LEASE_SECONDS", "1", 1)
     }
 
     override func tearDown() {
@@ -66,7 +66,7 @@ final class PostgresRunControlTests: XCTestCase {
         Thread.sleep(forTimeInterval: 2)
         XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
         let done = try count("SELECT count(*) FROM derive_range WHERE state = 'done'", url)
-        Thread.sleep(forTimeInterval: 2.5)  // more than ten 0.3 s leases in all
+        Thread.sleep(forTimeInterval: 9.5)  // more than ten 1 s leases in all
         XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'done'", url), done)
         XCTAssertLessThan(done, 40, "the run was paused part way")
         XCTAssertTrue(workers.allSatisfy(\.isRunning), "paused workers wait")

@@ -20,8 +20,9 @@ final class PostgresStalledHolderTests: PostgresTestCase {
         defer { store.close() }
         let deriver = SummaryDeriver()
         let run = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "stalled", deriver: deriver,
-            allowDowngrade: false)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive --all", resumeKey: "stalled", deriver: deriver,
+                allowDowngrade: false))
         _ = try store.prepareRanges(
             runID: run.runID, selection: DeriveSelection(all: true), deriver: deriver, allowDowngrade: false,
             upTo: try store.maxSeq(), rangeSize: 1_000)

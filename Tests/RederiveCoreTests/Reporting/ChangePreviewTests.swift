@@ -12,12 +12,10 @@ final class ChangePreviewTests: XCTestCase {
         ceiling: Double = 2.4, doors: Int = 1, method: FloorAreaMethod = .floorPolygon,
         labels: [String] = ["bedroom"]
     ) -> RoomSummary {
-        RoomSummary(
-            wallCount: 4, doorCount: doors, windowCount: 1, openingCount: 0, objectCount: 2,
-            ceilingHeightM: ceiling, estimatedFloorAreaSqm: 10, floorAreaMethod: method, volumeM3: 24,
-            totalWallAreaSqm: 30.72, perimeterM: 12.8, longestWallM: 4, shortestWallM: 2.4, roomShape: "rectangular",
-            objectCategories: ["chair": 2], sectionLabels: labels,
-            floorPolygon2D: [SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 2.5)])
+        .sample {
+            ($0.doorCount, $0.ceilingHeightM, $0.floorAreaMethod, $0.sectionLabels) = (doors, ceiling, method, labels)
+            $0.floorPolygon2D = [SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 2.5)]
+        }
     }
 
     /// Ceiling 2 cm lower on r1-r4 (float), doors 1 → 2 on r1, r2 and 0 → 1 on r3 (count),

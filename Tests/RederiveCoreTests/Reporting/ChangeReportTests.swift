@@ -12,12 +12,10 @@ final class ChangeReportTests: XCTestCase {
         area: Double = 10, method: FloorAreaMethod = .floorPolygon, walls: Int = 4,
         shape: String = "rectangular", chairs: Int = 2
     ) -> RoomSummary {
-        RoomSummary(
-            wallCount: walls, doorCount: 1, windowCount: 1, openingCount: 0, objectCount: chairs,
-            ceilingHeightM: 2.4, estimatedFloorAreaSqm: area, floorAreaMethod: method, volumeM3: 24,
-            totalWallAreaSqm: 30.72, perimeterM: 12.8, longestWallM: 4, shortestWallM: 2.4, roomShape: shape,
-            objectCategories: ["chair": chairs], sectionLabels: ["bedroom"],
-            floorPolygon2D: [SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 2.5), SIMD2(0, 2.5)])
+        .sample {
+            ($0.wallCount, $0.objectCount, $0.objectCategories) = (walls, chairs, ["chair": chairs])
+            ($0.estimatedFloorAreaSqm, $0.floorAreaMethod, $0.roomShape) = (area, method, shape)
+        }
     }
 
     private func add(_ c: ChangeCollector, _ id: String, stored: RoomSummary?, new: RoomSummary, version: Int = 1) {
@@ -366,6 +364,8 @@ final class ChangeReportTests: XCTestCase {
         let out = dir.file("nested/preview")
         let r = mixedReport()
         let paths = try r.write(toDirectory: out)
+        XCTAssertEqual(ChangeReport.renderers.map(\.fileName), ["preview.json", "preview.md", "preview.html"])
+        XCTAssertEqual(paths.all, [out + "/changes.jsonl.zst"] + ["json", "md", "html"].map { out + "/preview." + $0 })
         XCTAssertEqual(paths.markdown, out + "/preview.md")
         XCTAssertEqual(paths.json, out + "/preview.json")
         XCTAssertEqual(paths.html, out + "/preview.html")
@@ -374,7 +374,7 @@ final class ChangeReportTests: XCTestCase {
         XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: paths.json))))
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: out).sorted(),
-            ["changes.jsonl.zst", "preview.html", "preview.json", "preview.md"],
+            ([ChangeReport.FileName.changes] + ChangeReport.renderers.map(\.fileName)).sorted(),
             "no temporary file left")
         // Writing again replaces the files.
         try ChangeCollector().report().write(toDirectory: out)

@@ -77,4 +77,32 @@ final class ChangeThumbnailsTests: XCTestCase {
         broken.add(id: "x", roomName: nil, rawRoom: Array("{".utf8), changes: [("perimeter_m", 1, 2)])
         XCTAssertTrue(broken.list("perimeter_m").isEmpty)
     }
+
+    /// S07 (security review 2026-11-27): the review's zalgo case at a small scale. Records whose
+    /// room name and object categories are a letter followed by 10,000 combining marks (one
+    /// character each) make a preview about as large as plain names do: the names are cut by
+    /// scalars, the categories at decode and in the drawings (it was 96 MB from a 39 KB file).
+    func testCombiningMarkNamesAndCategoriesDoNotGrowThePreview() throws {
+        let zalgo = String(repeating: "\u{301}", count: 10_000)
+        func html(hostile: Bool) throws -> String {
+            let raw = try RoomDecodingTests.room(
+                "Bedroom3", categories: (0..<12).map { "k\($0)" + (hostile ? zalgo : "") })
+            let summary = try SummaryDeriver().derive(RecordParser().decodeRoom(raw).get()).get()
+            let collector = ChangeCollector(summaryVersion: 1, changeListDirectory: nil)
+            for i in 0..<10 {
+                var stored = summary
+                stored.estimatedFloorAreaSqm += 0.5 * Double(i + 1)
+                stored.perimeterM += 0.1 * Double(i + 1)
+                collector.add(
+                    id: "r\(i)", roomName: "z\(i)" + (hostile ? zalgo : ""), storedJSON: stored.jsonString(),
+                    storedVersion: 0, newSummary: summary, newJSON: summary.jsonBytes(), rawRoom: raw)
+            }
+            return collector.report().html()
+        }
+        let plain = try html(hostile: false), hostile = try html(hostile: true)
+        XCTAssertEqual(hostile.components(separatedBy: "<figure class=\"room-thumbnail\">").count - 1, 2 * 8)
+        // Each name or category keeps at most 200 scalars (2 bytes each here) wherever it shows.
+        XCTAssertLessThan(hostile.utf8.count, plain.utf8.count + 200_000, "bounded by bytes")
+        XCTAssertLessThan(hostile.utf8.count, 600_000)
+    }
 }

@@ -45,9 +45,10 @@ final class RoomDrawingTests: XCTestCase {
         }
         let present = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
         XCTAssertEqual(present, expected, "Fixtures/drawings holds exactly one drawing per record")
-        // The three floor-area methods are all among the goldens.
+        // The three floor-area methods of the sample rooms are all among the goldens (since
+        // summary v2 no sample room falls back to the hull).
         let methods = Set(records.map { FloorArea.estimate($0.room, wallJoinTolerance: 0.30).method })
-        XCTAssertEqual(methods, [.floorPolygon, .wallLoop, .wallHull])
+        XCTAssertEqual(methods, [.floorPolygon, .wallLoop, .wallOutline])
     }
 
     func testDrawingIsWellFormedWithOneElementPerWallOpeningAndObject() throws {
@@ -112,6 +113,29 @@ final class RoomDrawingTests: XCTestCase {
                     }
                 }
             }
+        }
+    }
+
+    /// Summary v2 (issue 37): a floorless room drawn with the outline its area came from, the
+    /// sides that close gaps between walls dashed over it, and v1's deriver drawing its hull.
+    func testClosedGapsAreDrawnDashed() throws {
+        // Hallway2: one gap closed at a corner (2 sides); Kitchen: its open side (1); Bedroom3: none.
+        for (name, closures) in [("Hallway2", 2), ("Kitchen", 1), ("Bedroom3", 0)] {
+            var room = try RoomFixtures.load(name)
+            room.floors = []
+            let outline = FloorArea.outline(room, wallJoinTolerance: 0.30)
+            XCTAssertEqual(outline.closing.flatMap { $0 }.filter { $0 }.count, closures, name)
+            let doc = try SVGDocument(RoomDrawing.svg(room, title: name))
+            let lines = doc.elements.filter { $0.classes.contains("closure") }
+            XCTAssertEqual(lines.count, closures, name)
+            XCTAssertTrue(lines.allSatisfy { $0.attributes["stroke-dasharray"] != nil }, name)
+            let polygon = try XCTUnwrap(doc.elements.first { $0.classes.contains("floor") })
+            XCTAssertEqual(polygon.attributes["data-method"], closures > 0 ? "wall_outline" : "wall_loop", name)
+            // The same room drawn by v1's deriver: the hull, no closures.
+            let v1 = try SVGDocument(RoomDrawing.svg(room, title: name, deriver: SummaryDeriver.v1))
+            XCTAssertEqual(v1.count("closure"), 0, name)
+            let v1Polygon = try XCTUnwrap(v1.elements.first { $0.classes.contains("floor") })
+            XCTAssertEqual(v1Polygon.attributes["data-method"], closures > 0 ? "wall_hull" : "wall_loop", name)
         }
     }
 
@@ -191,6 +215,52 @@ final class RoomDrawingTests: XCTestCase {
             Room(walls: [Surface(dimensions: SIMD3(1, 1, 0), transform: Transform(Array(repeating: 0, count: 16)))]))
         XCTAssertNoThrow(try SVGDocument(empty))
         XCTAssertTrue(empty.contains("1 without a direction not drawn"))
+    }
+
+    /// S07 (security review 2026-11-27): text is cut by Unicode scalars, not characters. A
+    /// letter followed by 20,000 combining marks is one character, so a cut by characters kept
+    /// it whole in every title and label (a 4.4 MB drawing of one record in the review).
+    func testTextIsCutByScalarsWhateverCombiningMarksFollowALetter() throws {
+        let zalgo = "z" + String(repeating: "\u{301}", count: 20_000)
+        let room = Room(
+            walls: RoomBuilder.walls(outline: [SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 3), SIMD2(0, 3)]),
+            objects: (0..<40).map {
+                RoomObject(
+                    category: "k\($0)" + zalgo, dimensions: SIMD3(0.5, 1, 0.5),
+                    transform: Transform([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.5 + Double($0 % 7) * 0.4, 0, 0.5, 1]))
+            })
+        for style in [RoomDrawing.Style.full, .thumbnail] {
+            let svg = RoomDrawing.svg(room, title: zalgo, subtitle: zalgo, style: style)
+            let plain = RoomDrawing.svg(
+                Room(
+                    walls: room.walls,
+                    objects: room.objects.map {
+                        RoomObject(category: "k", dimensions: $0.dimensions, transform: $0.transform)
+                    }),
+                title: "z", subtitle: "z", style: style)
+            // Each title and label keeps at most 60 scalars (2 bytes each here).
+            XCTAssertLessThan(svg.utf8.count, plain.utf8.count + 84 * 2 * RoomDrawing.maxText, "\(style)")
+            let doc = try SVGDocument(svg)
+            XCTAssertFalse(doc.texts.isEmpty)
+            for text in doc.texts { XCTAssertLessThanOrEqual(text.unicodeScalars.count, RoomDrawing.maxText) }
+            // Compared as bytes: `String` would see the marks as part of the character before them.
+            let bytes = Array(svg.utf8)
+            var from = 0
+            while let open = bytes[from...].firstRange(of: Array("<title>".utf8)) {
+                let end = bytes[open.upperBound...].firstIndex(of: UInt8(ascii: "<")) ?? bytes.count
+                XCTAssertLessThanOrEqual(end - open.upperBound, 4 * RoomDrawing.maxText + 40, "a <title>")
+                from = end
+            }
+            let marks = { (n: Int) in Array(String(repeating: "\u{301}", count: n).utf8) }
+            let documentTitle = Array("Plan of z".utf8) + marks(50) + Array("…".utf8)
+            XCTAssertNotNil(bytes.firstRange(of: documentTitle), "cut, marked")
+            if style == .full {
+                XCTAssertNotNil(bytes.firstRange(of: Array(">z".utf8) + marks(46) + Array("…<".utf8)), "the heading")
+            }
+        }
+        XCTAssertEqual(RoomDrawingPlan.clipped("ab", limit: 2), "ab")
+        XCTAssertEqual(RoomDrawingPlan.clipped("abc", limit: 2), "a…")
+        XCTAssertEqual(RoomDrawingPlan.clipped("e\u{301}\u{301}", limit: 2), "e…", "a character is cut too")
     }
 
     func testFileNamesFromUntrustedIDs() {

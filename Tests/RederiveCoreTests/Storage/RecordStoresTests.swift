@@ -10,15 +10,21 @@ import XCTest
 /// goes to the registered file engine, a connection string to the registered server engine,
 /// whatever they are. Each test registers fakes and puts the real engines back.
 final class RecordStoresTests: XCTestCase {
+    override func setUp() {
+        SQLiteStore.register()
+        PostgresStore.register()
+    }
+
     override func tearDown() {
-        Store.register()
+        SQLiteStore.register()
         PostgresStore.register()
     }
 
     func testAPathGoesToTheRegisteredFileEngine() {
         let seen = Mutex<[String]>([])
         RecordStores.register(
-            files: RecordStores.FileEngine(
+            StoreEngine(
+                name: "SQLite", capabilities: .init(localFile: true, singleWriterLockFile: true),
                 schemaVersion: "fake-v9",
                 check: { path, mode throws(RederiveError) in seen.withLock { $0.append("check \(path) \(mode)") } },
                 open: { path, _ throws(RederiveError) in throw .usage("fake engine opened \(path)") }))
@@ -32,27 +38,69 @@ final class RecordStoresTests: XCTestCase {
     }
 
     func testTheSQLiteEngineRegistersItsSchemaAndOpensFiles() throws {
-        Store.register()
-        XCTAssertEqual(RederiveVersion.storeSchema, Store.schemaVersion)
+        SQLiteStore.register()
+        XCTAssertEqual(RederiveVersion.storeSchema, SQLiteStore.schemaVersion)
         let dir = try TemporaryDirectory()
         let store = try RecordStores.open(dir.file("rooms.sqlite"), mode: .createIfMissing)
         defer { store.close() }
-        XCTAssertTrue(store is Store)
+        XCTAssertTrue(store is SQLiteStore)
     }
 
     func testAConnectionStringIsWhatTheServerEngineSays() {
         RecordStores.register(
-            server: RecordStores.ServerEngine(
-                recognizes: { $0.hasPrefix("fake=") }, redact: { _ in "fake://(redacted)" },
+            StoreEngine(
+                name: "PostgreSQL", capabilities: .init(sharedRangeClaims: true), recognizes: { $0.hasPrefix("fake=") },
+                redact: { _ in "fake://(redacted)" },
                 open: { conninfo, _ throws(RederiveError) in throw .usage("fake server \(conninfo)") }))
-        XCTAssertEqual(StoreLocation("fake=1 password=x"), .server(conninfo: "fake=1 password=x"))
-        XCTAssertEqual(StoreLocation("host=db dbname=x"), .sqlite(path: "host=db dbname=x"))
+        XCTAssertEqual(StoreLocation("fake=1 password=x").engine?.name, "PostgreSQL")
+        XCTAssertEqual(StoreLocation("host=db dbname=x").engine?.name, "SQLite")
         XCTAssertEqual(RecordStores.redacted("fake=1 password=x"), "fake://(redacted)")
         XCTAssertThrowsError(try RecordStores.open("fake=1", mode: .existing)) { error in
             XCTAssertEqual(error as? RederiveError, .usage("fake server fake=1"))
         }
         PostgresStore.register()
-        XCTAssertEqual(StoreLocation("host=db dbname=x"), .server(conninfo: "host=db dbname=x"))
+        XCTAssertEqual(StoreLocation("host=db dbname=x").engine?.name, "PostgreSQL")
         XCTAssertFalse(RecordStores.redacted("host=db dbname=x password=secret").contains("secret"))
+    }
+
+    /// Any number of engines: a third one (a fake "DuckDB" reading `duck://` URLs and its own
+    /// `duck:` texts) is chosen by its scheme or its own parse, shown and asked for secrets as
+    /// it says, and its capabilities decide locks and range claims; the others are unchanged.
+    func testAThirdEngineIsOneRegistration() {
+        RecordStores.register(
+            StoreEngine(
+                name: "DuckDB", schemes: ["duck"], capabilities: .init(singleWriterLockFile: true),
+                recognizes: { $0.hasPrefix("duck:") }, normalize: { $0.lowercased() },
+                redact: { _ in "duck://(hidden)" }, holdsPassword: { $0.contains("secret") },
+                open: { location, _ throws(RederiveError) in throw .usage("duck opened \(location)") }))
+        defer { RecordStores.unregister("DuckDB") }
+        XCTAssertEqual(RecordStores.registered.map(\.name), ["PostgreSQL", "DuckDB", "SQLite"])
+        let url = StoreLocation("duck://Host/Rooms")
+        XCTAssertEqual(url.engine?.name, "DuckDB")
+        XCTAssertEqual(url.text, "duck://host/rooms")
+        XCTAssertTrue(url.holdsRunLockFile)
+        XCTAssertFalse(url.claimsRanges)
+        XCTAssertNil(url.filePath)
+        XCTAssertEqual(StoreLocation("duck:rooms").engine?.name, "DuckDB")
+        XCTAssertEqual(RecordStores.redacted("duck://u:secret@h/rooms"), "duck://(hidden)")
+        XCTAssertTrue(RecordStores.holdsPassword("duck://u:secret@h/rooms"))
+        XCTAssertThrowsError(try RecordStores.open("duck://X", mode: .readOnly)) { error in
+            XCTAssertEqual(error as? RederiveError, .usage("duck opened duck://x"))
+        }
+        XCTAssertEqual(StoreLocation("rooms.sqlite").engine?.name, "SQLite")
+        XCTAssertTrue(StoreLocation("postgres://h/db").claimsRanges)
+        XCTAssertThrowsError(try RecordStores.open("foo://x", mode: .readOnly)) { error in
+            XCTAssertEqual(
+                error as? RederiveError,
+                .usage("foo://: no store engine for this scheme (postgres:// or duck:// or a path)"))
+        }
+    }
+
+    func testAnUnknownSchemeNamesTheRegisteredOnes() {
+        XCTAssertThrowsError(try RecordStores.open("mysql://u:pw@h/db", mode: .readOnly)) { error in
+            XCTAssertEqual(
+                error as? RederiveError, .usage("mysql://: no store engine for this scheme (postgres:// or a path)"))
+        }
+        XCTAssertEqual(RecordStores.redacted("mysql://u:pw@h/db"), "mysql://(not shown)")
     }
 }

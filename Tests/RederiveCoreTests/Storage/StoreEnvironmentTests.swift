@@ -14,7 +14,7 @@ final class StoreEnvironmentTests: XCTestCase {
 
     private func fixtureStore(_ name: String = "s.sqlite") throws -> String {
         let path = dir.file(name)
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         try StoreFixtures.importFiles(
             [RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports/rooms-v2.jsonl").path],
             into: store)
@@ -26,9 +26,10 @@ final class StoreEnvironmentTests: XCTestCase {
 
     func testCloseDoesNotWaitForAReaderHoldingTheWAL() throws {
         let path = dir.file("s.sqlite")
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         _ = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver())
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver()))
         // Another connection holds a read transaction on the current WAL, as an open
         // `status` or a reporting tool would.
         var config = Configuration()
@@ -49,7 +50,7 @@ final class StoreEnvironmentTests: XCTestCase {
         try reader.inDatabase { db in try db.rollback() }
         try reader.close()
         // Nothing was lost: the next open sees the run.
-        let reopened = try Store(path: path)
+        let reopened = try SQLiteStore(path: path)
         XCTAssertEqual(try reopened.pool.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM run") }, 1)
         reopened.close()
     }
@@ -60,7 +61,7 @@ final class StoreEnvironmentTests: XCTestCase {
         let path = try fixtureStore()
         // Forced: as root, permissions never stop SQLite creating -shm (see the CLI test below
         // for real read-only media).
-        let store = try Store(path: path, readOnly: true, forceImmutable: true)
+        let store = try SQLiteStore(path: path, readOnly: true, forceImmutable: true)
         let status = try store.status()
         XCTAssertEqual(status.totalRecords, 6)
         store.close()
@@ -72,11 +73,12 @@ final class StoreEnvironmentTests: XCTestCase {
     func testImmutableFallbackRefusesAStoreWhoseWALHoldsChanges() throws {
         let path = try fixtureStore()
         // A writer that has not checkpointed (still open): its commits are in the -wal only.
-        let writer = try Store(path: path)
+        let writer = try SQLiteStore(path: path)
         _ = try writer.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver())
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: nil, deriver: SummaryDeriver()))
         defer { writer.close() }
-        XCTAssertThrowsError(try Store(path: path, readOnly: true, forceImmutable: true)) { error in
+        XCTAssertThrowsError(try SQLiteStore(path: path, readOnly: true, forceImmutable: true)) { error in
             XCTAssertTrue("\(error)".contains("-wal holds"), "\(error)")
         }
     }
@@ -86,18 +88,18 @@ final class StoreEnvironmentTests: XCTestCase {
     func testZeroByteFileIsCreatedAsANewStoreWithItsPageSize() throws {
         let path = dir.file("s.sqlite")
         FileManager.default.createFile(atPath: path, contents: Data())
-        let store = try Store(path: path)
-        XCTAssertEqual(try store.pool.read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, Store.pageSize)
+        let store = try SQLiteStore(path: path)
+        XCTAssertEqual(try store.pool.read { try Int.fetchOne($0, sql: "PRAGMA page_size") }, SQLiteStore.pageSize)
         XCTAssertEqual(try store.pool.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }, "wal")
         store.close()
-        XCTAssertThrowsError(try Store(path: dir.file("empty.sqlite"), readOnly: true))
+        XCTAssertThrowsError(try SQLiteStore(path: dir.file("empty.sqlite"), readOnly: true))
     }
 
     func testFailedCreationLeavesNoFile() throws {
         // A store inside a path whose parent is a file cannot be created at all.
         let blocker = dir.file("file")
         FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
-        XCTAssertThrowsError(try Store(path: blocker + "/s.sqlite"))
+        XCTAssertThrowsError(try SQLiteStore(path: blocker + "/s.sqlite"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["file"])
     }
 
@@ -105,7 +107,7 @@ final class StoreEnvironmentTests: XCTestCase {
 
     func testDirectoryAsTheStoreSaysSo() throws {
         for readOnly in [false, true] {
-            XCTAssertThrowsError(try Store(path: dir.path, readOnly: readOnly)) { error in
+            XCTAssertThrowsError(try SQLiteStore(path: dir.path, readOnly: readOnly)) { error in
                 guard case .usage(let message) = error as? RederiveError else { return XCTFail("\(error)") }
                 XCTAssertTrue(message.contains("is a directory"), message)
             }

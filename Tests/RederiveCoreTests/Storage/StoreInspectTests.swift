@@ -4,10 +4,10 @@ import XCTest
 @testable import RederiveCore
 @testable import RederiveSQLite
 
-/// `Store.record(id:)` and `Store.openFailures(matching:)`: the read side of `show` and `failures`.
+/// `SQLiteStore.record(id:)` and `SQLiteStore.openFailures(matching:)`: the read side of `show` and `failures`.
 final class StoreInspectTests: XCTestCase {
     private var dir: TemporaryDirectory!
-    private var store: Store!
+    private var store: SQLiteStore!
 
     override func setUpWithError() throws {
         dir = try TemporaryDirectory()
@@ -58,7 +58,7 @@ final class StoreInspectTests: XCTestCase {
     func testHistoryListsTheSummariesARunReplaced() throws {
         let id = try XCTUnwrap(StoreFixtures.strings(store, "SELECT id FROM record ORDER BY seq LIMIT 1").first)
         // A derivation change (version 2) replaces every summary; the v1 ones go to the history.
-        _ = try StoreFixtures.derive(store, DeriveSelection(ids: [id]), deriver: SummaryDeriver(version: 2))
+        _ = try StoreFixtures.derive(store, DeriveSelection(ids: [id]), deriver: SummaryDeriver(version: 3))
         let history = try XCTUnwrap(try store.record(id: id)?.history)
         XCTAssertEqual(history.map(\.summaryVersion), [SummaryDeriver.currentVersion])
         XCTAssertTrue(try XCTUnwrap(store.record(id: id)).text().contains("1 earlier summary"))

@@ -13,7 +13,7 @@ final class StoreMigrationTests: XCTestCase {
     /// A store with a few records, closed cleanly (the main file holds everything).
     private func makeStore(_ name: String = "store.sqlite") throws -> String {
         let path = dir.file(name)
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         let file = dir.file("a.jsonl")
         try ExportFixtures.write(
             lines: [
@@ -43,7 +43,7 @@ final class StoreMigrationTests: XCTestCase {
     private func assertRefused(
         _ path: String, mentioning words: [String], file: StaticString = #filePath, line: UInt = #line
     ) {
-        XCTAssertThrowsError(try Store(path: path), file: file, line: line) { error in
+        XCTAssertThrowsError(try SQLiteStore(path: path), file: file, line: line) { error in
             guard let error = error as? RederiveError, case .io(let message) = error else {
                 return XCTFail("expected RederiveError.io, got \(error)", file: file, line: line)
             }
@@ -132,12 +132,12 @@ final class StoreMigrationTests: XCTestCase {
         let path = try makeStore()
         let dumpBefore = try StoreInspection.dump(path, excluding: .strict)
         // Sequentially ...
-        let first = try Store(path: path)
+        let first = try SQLiteStore(path: path)
         XCTAssertNil(first.backupPath, "an up-to-date store needs no backup")
         first.close()
-        let second = try Store(path: path)
+        let second = try SQLiteStore(path: path)
         // ... and while another one is open.
-        let third = try Store(path: path)
+        let third = try SQLiteStore(path: path)
         XCTAssertEqual(
             try third.rawRoom(id: "11111111-1111-4111-8111-111111111111"), try ExportFixtures.compactRoom("Kitchen"))
         third.close()
@@ -152,13 +152,13 @@ final class StoreMigrationTests: XCTestCase {
 
     func testNewStoreInMissingDirectoryAndEmptyFile() throws {
         let nested = dir.file("a/b/store.sqlite")
-        let store = try Store(path: nested)
+        let store = try SQLiteStore(path: nested)
         store.close()
         XCTAssertEqual(try StoreInspection.int(nested, "SELECT COUNT(*) FROM grdb_migrations"), 5)
         // An empty file (e.g. touched by a script) is a new store.
         let empty = dir.file("empty.sqlite")
         FileManager.default.createFile(atPath: empty, contents: Data())
-        let emptyStore = try Store(path: empty)
+        let emptyStore = try SQLiteStore(path: empty)
         XCTAssertNil(emptyStore.backupPath)
         emptyStore.close()
         XCTAssertEqual(try StoreInspection.int(empty, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'record'"), 1)
@@ -175,7 +175,7 @@ final class StoreMigrationTests: XCTestCase {
         let queue = try DatabaseQueue(path: path)
         try queue.write { try $0.execute(sql: "CREATE TABLE grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)") }
         try queue.close()
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         XCTAssertNil(store.backupPath)
         store.close()
         XCTAssertEqual(
@@ -189,7 +189,7 @@ final class StoreMigrationTests: XCTestCase {
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("backup") }, [])
         // And the migrated store works.
-        let reopened = try Store(path: path)
+        let reopened = try SQLiteStore(path: path)
         try StoreFixtures.importFiles(
             [RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports/rooms-v2.jsonl").path], into: reopened)
         reopened.close()
@@ -199,9 +199,9 @@ final class StoreMigrationTests: XCTestCase {
     func testPathWithURICharactersOpensAndIsRefusedProperly() throws {
         // The pre-open check reads through an SQLite URI: odd characters must be escaped.
         let path = dir.file("we?ird %20 #dir/store.sqlite")
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         store.close()
-        let reopened = try Store(path: path)
+        let reopened = try SQLiteStore(path: path)
         reopened.close()
         try tamper(path) { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-future')") }
         let before = StoreInspection.fileBytes(path)
@@ -211,7 +211,7 @@ final class StoreMigrationTests: XCTestCase {
 
     func testStoreIsInWALMode() throws {
         let path = try makeStore()
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         defer { store.close() }
         let mode = try StoreInspection.rows(path, "PRAGMA journal_mode").first?[0] as String?
         XCTAssertEqual(mode?.lowercased(), "wal")

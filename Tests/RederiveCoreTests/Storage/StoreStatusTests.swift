@@ -3,7 +3,7 @@ import XCTest
 @testable import RederiveCore
 @testable import RederiveSQLite
 
-/// `Store.status`: counts by version, staleness by reason, the failure ledger, the run
+/// `SQLiteStore.status`: counts by version, staleness by reason, the failure ledger, the run
 /// history, both renderings, and that a read-only status never changes the file.
 final class StoreStatusTests: XCTestCase {
     /// The ledger after importing Fixtures/: one entry per corrupt line of
@@ -21,7 +21,7 @@ final class StoreStatusTests: XCTestCase {
         let status = try store.status()
         XCTAssertEqual(status.totalRecords, 45)
         XCTAssertEqual(status.freshRecords, 45)
-        XCTAssertEqual(status.recordsByVersion, [.init(summaryVersion: 1, records: 45)])
+        XCTAssertEqual(status.recordsByVersion, [.init(summaryVersion: 2, records: 45)])
         XCTAssertEqual(status.stale, .init(version: 0, fingerprint: 0, missing: 0))
         XCTAssertEqual(status.currentVersion, SummaryDeriver.currentVersion)
         XCTAssertEqual(status.currentFingerprint, SummaryDeriver().fingerprint)
@@ -42,20 +42,20 @@ final class StoreStatusTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let store = try StoreFixtures.importedStore(in: dir)
         defer { store.close() }
-        let status = try store.status(deriver: SummaryDeriver(version: 2))
+        let status = try store.status(deriver: SummaryDeriver(version: 3))
         XCTAssertEqual(status.stale, .init(version: 45, fingerprint: 0, missing: 0))
         XCTAssertEqual(status.freshRecords, 0)
-        XCTAssertEqual(status.currentVersion, 2)
-        XCTAssertEqual(status.currentFingerprint, SummaryDeriver(version: 2).fingerprint)
+        XCTAssertEqual(status.currentVersion, 3)
+        XCTAssertEqual(status.currentFingerprint, SummaryDeriver(version: 3).fingerprint)
     }
 
     func testParameterChangeMakesEveryRecordStaleForFingerprint() throws {
         let dir = try TemporaryDirectory()
         let store = try StoreFixtures.importedStore(in: dir)
         defer { store.close() }
-        let status = try store.status(deriver: SummaryDeriver(version: 1, wallJoinTolerance: 0.5))
+        let status = try store.status(deriver: SummaryDeriver(version: 2, wallJoinTolerance: 0.5))
         XCTAssertEqual(status.stale, .init(version: 0, fingerprint: 45, missing: 0))
-        XCTAssertEqual(status.recordsByVersion, [.init(summaryVersion: 1, records: 45)])
+        XCTAssertEqual(status.recordsByVersion, [.init(summaryVersion: 2, records: 45)])
     }
 
     func testDeletedSummaryCountsAsMissingAndNeverDerived() throws {
@@ -76,7 +76,7 @@ final class StoreStatusTests: XCTestCase {
         XCTAssertEqual(
             status.recordsByVersion,
             [
-                .init(summaryVersion: 0, records: 3), .init(summaryVersion: 1, records: 41),
+                .init(summaryVersion: 0, records: 3), .init(summaryVersion: 2, records: 41),
                 .init(summaryVersion: nil, records: 1),
             ])
         let text = status.text()
@@ -100,11 +100,11 @@ final class StoreStatusTests: XCTestCase {
         store.close()  // checkpoints the WAL into the main file
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
-        let reader = try Store(path: path, readOnly: true)
+        let reader = try SQLiteStore(path: path, readOnly: true)
         let status = try reader.status()
         _ = status.text()
         _ = status.json()
-        _ = try reader.status(deriver: SummaryDeriver(version: 2), runLimit: 100)
+        _ = try reader.status(deriver: SummaryDeriver(version: 3), runLimit: 100)
         reader.close()
 
         XCTAssertEqual(status.totalRecords, 45)
@@ -153,7 +153,7 @@ final class StoreStatusTests: XCTestCase {
                 "store", "currentSummaryVersion", "currentFingerprint", "records", "stale", "newer", "history",
                 "failures", "runs", "control",
             ])
-        XCTAssertEqual(object["currentSummaryVersion"] as? Int, 1)
+        XCTAssertEqual(object["currentSummaryVersion"] as? Int, SummaryDeriver.currentVersion)
         XCTAssertEqual(object["currentFingerprint"] as? String, SummaryDeriver().fingerprint)
         let failures = try XCTUnwrap(object["failures"] as? [String: Any])
         XCTAssertEqual(failures["open"] as? Int, 14)
@@ -185,7 +185,7 @@ final class StoreStatusTests: XCTestCase {
     }
 
     func testReadOnlyOpeningOfAMissingStoreIsAUsageError() {
-        XCTAssertThrowsError(try Store(path: "/nonexistent-dir/rooms.sqlite", readOnly: true)) { error in
+        XCTAssertThrowsError(try SQLiteStore(path: "/nonexistent-dir/rooms.sqlite", readOnly: true)) { error in
             XCTAssertEqual((error as? RederiveError)?.exitStatus, .usage)
         }
     }

@@ -8,13 +8,13 @@ import XCTest
 final class StoreTests: XCTestCase {
     private var dir: TemporaryDirectory!
     private var db: String!
-    private var store: Store!
+    private var store: SQLiteStore!
     private let deriver = SummaryDeriver()
 
     override func setUpWithError() throws {
         dir = try TemporaryDirectory()
         db = dir.file("store.sqlite")
-        store = try Store(path: db)
+        store = try SQLiteStore(path: db)
     }
 
     override func tearDown() {
@@ -24,7 +24,8 @@ final class StoreTests: XCTestCase {
     }
 
     private func begin(_ key: String?) throws -> RunStart {
-        try store.beginRun(command: "derive", pipeline: nil, arguments: "derive", resumeKey: key, deriver: deriver)
+        try store.beginRun(
+            RunStartRequest(command: "derive", pipeline: nil, arguments: "derive", resumeKey: key, deriver: deriver))
     }
 
     private func status(_ id: Int64) throws -> String? {
@@ -33,7 +34,9 @@ final class StoreTests: XCTestCase {
 
     func testARejoinedRunIsTheSameRunReopenedWithItsCountsCarried() throws {
         let first = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver, rejoin: true)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver,
+                continuation: .asSameRun))
         var saved = RunStatistics()
         (saved.recordsRead, saved.recordsDone, saved.decodedBytes) = (300, 280, 9000)
         try store.setUpperBound(runID: first.runID, upperBoundSeq: 900)
@@ -41,7 +44,9 @@ final class StoreTests: XCTestCase {
             db, "UPDATE run SET records_read = 300, records_done = 280, bytes_read = 9000, checkpoint_seq = 310")
         // Killed: still `running`. The next start reopens it rather than starting run 2.
         let again = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver, rejoin: true)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver,
+                continuation: .asSameRun))
         XCTAssertEqual(again.runID, first.runID)
         XCTAssertEqual(again.resumedFrom, first.runID)
         XCTAssertEqual(again.checkpointSeq, 310)
@@ -58,7 +63,9 @@ final class StoreTests: XCTestCase {
         // A completed run is never reopened.
         try store.finishRun(first.runID, status: .completed, exitStatus: 0, statistics: saved)
         let next = try store.beginRun(
-            command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver, rejoin: true)
+            RunStartRequest(
+                command: "derive", pipeline: nil, arguments: "derive", resumeKey: "plan:x", deriver: deriver,
+                continuation: .asSameRun))
         XCTAssertNotEqual(next.runID, first.runID)
         XCTAssertNil(next.carried)
     }
@@ -139,11 +146,12 @@ final class StoreTests: XCTestCase {
             file: "a.jsonl", line: 9, id: "X", stage: .upgrade, code: "duplicate_id", message: "m")
         let fault = RecordIssue(
             file: "b.jsonl.zst", line: nil, byteOffset: 10, stage: .read, code: "truncated_frame", message: "m")
-        XCTAssertEqual(Store.ledgerKey(byID), "id:X")
-        XCTAssertEqual(Store.ledgerKey(byLine), "line:a.jsonl:4")
+        XCTAssertEqual(SQLiteStore.ledgerKey(byID), "id:X")
+        XCTAssertEqual(SQLiteStore.ledgerKey(byLine), "line:a.jsonl:4")
         XCTAssertEqual(
-            Store.ledgerKey(duplicate), "line:a.jsonl:9", "a duplicate is keyed by its line, not the kept record's id")
-        XCTAssertEqual(Store.ledgerKey(fault), "file:b.jsonl.zst")
+            SQLiteStore.ledgerKey(duplicate), "line:a.jsonl:9",
+            "a duplicate is keyed by its line, not the kept record's id")
+        XCTAssertEqual(SQLiteStore.ledgerKey(fault), "file:b.jsonl.zst")
         let run = try begin(nil)
         let firstSeen = try store.pool.write { db -> [Bool] in
             try [byID, byLine, duplicate, fault].map {
@@ -169,7 +177,7 @@ final class StoreTests: XCTestCase {
         XCTAssertEqual(row["first_seen_at"] as String, "2026-01-03T00:00:00Z")
         // The record goes through from line 4: its id and line failures close, the duplicate's stays.
         try store.pool.write {
-            try store.clearFailures($0, keys: Set(Store.clearedKeys(id: "X", file: "a.jsonl", line: 4)))
+            try store.clearFailures($0, keys: Set(SQLiteStore.clearedKeys(id: "X", file: "a.jsonl", line: 4)))
         }
         XCTAssertEqual(
             try StoreInspection.rows(db, "SELECT record_key FROM failure ORDER BY record_key").map {

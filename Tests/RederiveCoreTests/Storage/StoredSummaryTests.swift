@@ -8,11 +8,10 @@ final class StoredSummaryTests: XCTestCase {
     private let deriver = SummaryDeriver(version: 3)
 
     private func row(runID: Int64? = 7, json: String = #"{"wall_count":4}"#) -> StoredSummary {
-        let summary = RoomSummary(
-            wallCount: 4, doorCount: 1, windowCount: 2, openingCount: 3, objectCount: 5, ceilingHeightM: 2.4,
-            estimatedFloorAreaSqm: 12.5, floorAreaMethod: .floorPolygon, volumeM3: 30, totalWallAreaSqm: 0,
-            perimeterM: 0, longestWallM: 0, shortestWallM: 0, roomShape: "rectangular", objectCategories: [:],
-            sectionLabels: [], floorPolygon2D: [])
+        let summary = RoomSummary.sample {
+            ($0.windowCount, $0.openingCount, $0.objectCount) = (2, 3, 5)
+            ($0.estimatedFloorAreaSqm, $0.volumeM3) = (12.5, 30)
+        }
         var row = StoredSummary(summary: summary, json: json, deriver: deriver, runID: 1, now: "2026-11-24T00:00:00Z")
         row.runID = runID
         return row

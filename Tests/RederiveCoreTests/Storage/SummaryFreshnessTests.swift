@@ -82,7 +82,7 @@ final class SummaryFreshnessTests: XCTestCase {
         let cases = SummaryFreshness.allCases
         for mask in 0..<(1 << cases.count) {
             let subset = Set(cases.indices.filter { mask & (1 << $0) != 0 }.map { cases[$0] })
-            let (sql, arguments) = Store.freshnessSQL(subset, deriver: deriver)
+            let (sql, arguments) = SQLiteStore.freshnessSQL(subset, deriver: deriver)
             let selected = try db.read {
                 try Int64.fetchAll($0, sql: "SELECT record.seq" + from + " WHERE " + sql, arguments: arguments)
             }
@@ -100,7 +100,7 @@ final class SummaryFreshnessTests: XCTestCase {
         for row in rows {
             XCTAssertEqual(SummaryFreshness(rawValue: row["c"]), expected[row["seq"]])
         }
-        let counts = try db.read { try Store.freshnessCounts($0, deriver: deriver) }
+        let counts = try db.read { try SQLiteStore.freshnessCounts($0, deriver: deriver) }
         for c in cases { XCTAssertEqual(counts[c], expected.values.filter { $0 == c }.count, "\(c)") }
     }
 

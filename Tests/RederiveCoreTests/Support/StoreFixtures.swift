@@ -107,7 +107,7 @@ enum StoreFixtures {
     /// Imports `files` into the store at `path` with the library job (no progress line).
     @discardableResult
     static func importFiles(
-        _ files: [String], into store: Store, batchSize: Int = 7, workers: Int = 2,
+        _ files: [String], into store: SQLiteStore, batchSize: Int = 7, workers: Int = 2,
         reportPath: String? = nil, deriver: SummaryDeriver = SummaryDeriver(),
         control: RunControl = RunControl()
     ) throws -> RunReport {
@@ -120,7 +120,7 @@ enum StoreFixtures {
     /// Runs a derive with the library job (no progress line).
     @discardableResult
     static func derive(
-        _ store: Store, _ selection: DeriveSelection = DeriveSelection(), batchSize: Int = 5,
+        _ store: SQLiteStore, _ selection: DeriveSelection = DeriveSelection(), batchSize: Int = 5,
         workers: Int = 2, deriver: SummaryDeriver = SummaryDeriver(),
         control: RunControl = RunControl()
     ) throws -> RunReport {
@@ -141,8 +141,8 @@ extension StoreFixtures {
     static var fixturesDirectory: String { RoomFixtures.repoRoot.appendingPathComponent("Fixtures").path }
 
     /// Imports every fixture export into a new store at `directory/rooms.sqlite`.
-    static func importedStore(in directory: TemporaryDirectory) throws -> Store {
-        let store = try Store(path: directory.file("rooms.sqlite"))
+    static func importedStore(in directory: TemporaryDirectory) throws -> SQLiteStore {
+        let store = try SQLiteStore(path: directory.file("rooms.sqlite"))
         let files = try ExportFiles.resolve([fixturesDirectory])
         let report = try ImportJob.run(ImportConfiguration(files: files, showProgress: false), store: store)
         XCTAssertEqual(report.statistics.recordsDone, 45, "fixture import")
@@ -150,12 +150,12 @@ extension StoreFixtures {
     }
 
     /// Runs SQL against the store (tests only: to make records stale or missing).
-    static func execute(_ store: Store, _ sql: String, _ arguments: StatementArguments = []) throws {
+    static func execute(_ store: SQLiteStore, _ sql: String, _ arguments: StatementArguments = []) throws {
         try store.pool.write { try $0.execute(sql: sql, arguments: arguments) }
     }
 
     /// Fetches strings with SQL.
-    static func strings(_ store: Store, _ sql: String) throws -> [String] {
+    static func strings(_ store: SQLiteStore, _ sql: String) throws -> [String] {
         try store.pool.read { try String.fetchAll($0, sql: sql) }
     }
 }

@@ -4,7 +4,7 @@ import XCTest
 @testable import RederiveCore
 @testable import RederiveSQLite
 
-/// Reads a store file directly (its own GRDB connection, independent of `Store`) to compare
+/// Reads a store file directly (its own GRDB connection, independent of `SQLiteStore`) to compare
 /// stores canonically and to tamper with them in tests.
 enum StoreInspection {
     /// Which columns a dump leaves out.

@@ -3,42 +3,52 @@ import XCTest
 
 @testable import RederiveCore
 
-/// One contract, every engine (GRDB's style): the store scenarios here run unchanged against
-/// each engine through `any RecordStore` and the command line. A subclass names the engine
-/// (`makeLocation`, `execute`) and declares one `test…` per scenario that calls it (XCTest on
-/// Linux does not discover inherited test methods); `StoreContractListTests` checks that
-/// every subclass declares them all.
+/// One contract, every engine (GRDB's generic test bodies, SQLKit's benchmarker): the store
+/// scenarios here are written once and run unchanged against each engine of
+/// `ContractEngine.all` through `any RecordStore` and the command line (`onEveryEngine`).
+/// `StoreContractTests` declares one test per scenario; a new engine is one `ContractEngine`.
 ///
 /// The committed exports in Fixtures/exports (32 records) are the data; scenarios that need
 /// records in every freshness case move summaries with plain SQL both dialects read.
-class StoreContract: XCTestCase {
-    /// The scenarios every engine's subclass runs (`test` + the name).
-    static let scenarios = [
-        "ImportDecisions", "ImportProgressMidRun", "FreshnessSQLEqualsClassification", "DeriveSelectionAndWrites",
-        "NewerSummariesLeftAlone", "LedgerOpensAndClears", "HistoryAndRevert", "ExportPagingUnderChanges",
-        "StaleGaugeEqualsStatus", "RunStartUnlessCompleted",
-    ]
-
-    var dir: TemporaryDirectory!
+final class StoreContract {
+    /// The engine under test.
+    let engine: ContractEngine
+    let dir: TemporaryDirectory
     /// The store's location as `--db` takes it.
-    var location = ""
+    let location: String
     private var opened: [any RecordStore] = []
 
-    /// A new empty store's location (a temporary file, a throwaway database).
-    func makeLocation() throws -> String { fatalError("a subclass names the engine") }
-
-    /// Runs `sql` (understood alike by SQLite and PostgreSQL) against the store.
-    func execute(_ sql: String) throws { fatalError("a subclass names the engine") }
-
-    override func setUpWithError() throws {
+    /// A new empty store of `engine`.
+    init(_ engine: ContractEngine) throws {
+        self.engine = engine
         dir = try TemporaryDirectory()
-        location = try makeLocation()
+        location = try engine.makeLocation(dir)
     }
 
-    override func tearDownWithError() throws {
+    /// Runs `scenario` on a new store of every engine, one after the other; a failure names
+    /// the engine.
+    static func onEveryEngine(
+        file: StaticString = #filePath, line: UInt = #line, _ scenario: (StoreContract) throws -> Void
+    ) throws {
+        for engine in ContractEngine.all {
+            print("StoreContract on \(engine.name)")
+            let contract = try StoreContract(engine)
+            defer { contract.closeAll() }
+            do {
+                try scenario(contract)
+            } catch {
+                XCTFail("\(engine.name): \(error)", file: file, line: line)
+            }
+        }
+    }
+
+    /// Runs `sql` (understood alike by every engine) against the store.
+    func execute(_ sql: String) throws { try engine.execute(location, sql) }
+
+    /// Closes every store a scenario opened.
+    func closeAll() {
         for store in opened { store.close() }
         opened = []
-        dir = nil
     }
 
     /// The store, opened through `RecordStores` as the commands open it.
@@ -74,8 +84,9 @@ class StoreContract: XCTestCase {
     ) throws -> ImportBatchCounts {
         let deriver = SummaryDeriver()
         let run = try store.beginRun(
-            command: "import", pipeline: nil, arguments: "import", resumeKey: nil, deriver: deriver,
-            allowDowngrade: allowDowngrade, rejoin: false, unlessCompleted: false)
+            RunStartRequest(
+                command: "import", pipeline: nil, arguments: "import", resumeKey: nil, deriver: deriver,
+                allowDowngrade: allowDowngrade))
         let counts = try store.writeImportBatch(
             items, runID: run.runID, deriver: deriver, allowDowngrade: allowDowngrade, progress: RunStatistics())
         var stats = RunStatistics()
@@ -153,7 +164,8 @@ class StoreContract: XCTestCase {
             previewSelection, deriver: SummaryDeriver(), allowDowngrade: false, after: 0,
             upTo: store.maxSeq(), limit: 100)
         for room in rooms {
-            let version = room.seq == keys[2] || room.seq == keys[3] || room.seq == keys[4] ? 9 : 1
+            let version =
+                room.seq == keys[2] || room.seq == keys[3] || room.seq == keys[4] ? 9 : SummaryDeriver.currentVersion
             XCTAssertEqual(room.storedVersion, version, "record \(room.seq)")
             XCTAssertEqual(room.roomName, byID[room.id]?.record.roomName)
             XCTAssertEqual(room.formatVersion, byID[room.id]?.sourceFormatVersion)
@@ -183,8 +195,9 @@ class StoreContract: XCTestCase {
         let items = try Self.fixtureItems()
         let deriver = SummaryDeriver()
         let run = try store.beginRun(
-            command: "import", pipeline: nil, arguments: "import", resumeKey: nil, deriver: deriver,
-            allowDowngrade: false, rejoin: false, unlessCompleted: false)
+            RunStartRequest(
+                command: "import", pipeline: nil, arguments: "import", resumeKey: nil, deriver: deriver,
+                allowDowngrade: false))
         var totals = ImportBatchCounts()
         for (index, batch) in [Array(items[..<10]), Array(items[10...])].enumerated() {
             // As `ImportJob` passes it: the run's totals before this batch.
@@ -362,33 +375,6 @@ class StoreContract: XCTestCase {
         var copy = row
         copy.record.id = "00000000-0000-4000-8000-000000000001"
         return copy
-    }
-
-    /// A start that may only join (a plan's apply, a worker of `--processes N`) begins nothing
-    /// once the latest run under its key completed, and says which run did; a plain start
-    /// under that key begins a new run, and an unfinished run is still joined or continued.
-    func contractRunStartUnlessCompleted() throws {
-        let store = try open()
-        let deriver = SummaryDeriver()
-        func start(_ key: String?, unlessCompleted: Bool, rejoin: Bool = true) throws -> RunStart {
-            try store.beginRun(
-                command: "derive", pipeline: nil, arguments: "derive", resumeKey: key, deriver: deriver,
-                allowDowngrade: false, rejoin: rejoin, unlessCompleted: unlessCompleted)
-        }
-        let first = try start("plan:k", unlessCompleted: true)
-        XCTAssertFalse(first.alreadyCompleted, "no run yet under the key: one is begun")
-        let joined = try start("plan:k", unlessCompleted: true)
-        XCTAssertFalse(joined.alreadyCompleted)
-        XCTAssertEqual(joined.runID, first.runID, "an unfinished run is joined")
-        try store.finishRun(first.runID, status: .completed, exitStatus: 0, statistics: RunStatistics())
-        let runsBefore = try store.runs(resumeKey: "plan:k")
-        let late = try start("plan:k", unlessCompleted: true)
-        XCTAssertTrue(late.alreadyCompleted, "the key's run completed: nothing to join")
-        XCTAssertEqual(late.runID, first.runID)
-        XCTAssertEqual(try store.runs(resumeKey: "plan:k"), runsBefore, "no run recorded")
-        let again = try start("plan:k", unlessCompleted: false, rejoin: false)
-        XCTAssertFalse(again.alreadyCompleted)
-        XCTAssertNotEqual(again.runID, first.runID, "a plain start under the key begins a new run")
     }
 
     /// `status --json`'s stale count is the metrics file's `rederive_store_stale_records`

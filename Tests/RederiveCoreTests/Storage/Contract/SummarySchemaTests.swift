@@ -20,7 +20,7 @@ final class SummarySchemaTests: XCTestCase {
     private static let keys: Set<String> = ["record_seq", "replaced_by_run", "replaced_at"]
 
     private func sqliteColumns(_ table: String, _ path: String) throws -> [Column] {
-        let store = try Store(path: path)
+        let store = try SQLiteStore(path: path)
         defer { store.close() }
         return try store.pool.read { db in
             try Row.fetchAll(

@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+import RederiveCore
+
+extension SQLiteStore {
+    // The WHERE clause after the keyset bounds: the core's rule, rendered in this dialect.
+    private func filter(
+        _ selection: DeriveSelection, deriver: SummaryDeriver,
+        allowDowngrade: Bool
+    ) -> KeysetFilter {
+        var arguments = SQLiteArguments()
+        let sql = SelectionPredicate(selection, deriver: deriver, allowDowngrade: allowDowngrade).render(&arguments)
+        return KeysetFilter(conditions: sql, arguments.arguments)
+    }
+
+    /// The highest record key now: a run never goes past it, so rows added meanwhile wait
+    /// for the next run.
+    package func maxSeq() throws(RederiveError) -> Int64 {
+        do { return try pool.read { try Int64.fetchOne($0, sql: "SELECT MAX(seq) FROM record") ?? 0 } } catch {
+            throw .io("\(path): cannot read: \(error)")
+        }
+    }
+
+    /// How many records a selection holds between the bounds (for progress and ETA).
+    package func countSelected(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
+        upTo: Int64
+    ) throws(RederiveError) -> Int {
+        let conditions = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
+        do {
+            return try pool.read { db in
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT COUNT(*) FROM record LEFT JOIN summary ON summary.record_seq = record.seq
+                        WHERE record.seq > ? AND record.seq <= ?\(conditions.sql)
+                        """, arguments: [after, upTo] + conditions.arguments) ?? 0
+            }
+        } catch {
+            throw .io("\(path): cannot read: \(error)")
+        }
+    }
+
+    /// The next batch by keyset (`KeysetFilter.page`): `seq > after AND seq <= upTo ORDER BY seq
+    /// LIMIT limit`. Never OFFSET: rows changing under the loop can neither be skipped nor visited twice.
+    package func fetchRooms(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool = false, after: Int64,
+        upTo: Int64, limit: Int
+    ) throws(RederiveError) -> [StoredRoom] {
+        let conditions = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
+        do {
+            return try pool.read { db in
+                let select = StoredRoomColumn.select(preview: selection.readsPreviewColumns)
+                return try conditions.page(db, select, after: after, upTo: upTo, limit: limit) { row in
+                    typealias C = StoredRoomColumn
+                    let skeleton: [UInt8] = try row.withUnsafeData(atIndex: C.skeleton.rawValue) { data in
+                        guard let data else { return [] }
+                        var bytes = [UInt8]()
+                        bytes.reserveCapacity(data.count + 64)
+                        bytes.append(contentsOf: data)
+                        return bytes
+                    }
+                    return StoredRoom(
+                        seq: row[C.seq.rawValue], id: row[C.id.rawValue],
+                        roomName: PreviewText.truncated(Self.text(row[C.roomName.rawValue])),
+                        sourceFile: row[C.sourceFile.rawValue], sourceLine: row[C.sourceLine.rawValue],
+                        skeleton: skeleton, storedVersion: row[C.summaryVersion.rawValue],
+                        storedFingerprint: row[C.fingerprint.rawValue], storedJSON: row[C.summaryJSON.rawValue],
+                        formatVersion: row[C.formatVersion.rawValue], storedMethod: row[C.floorAreaMethod.rawValue],
+                        storedRunID: row[C.runID.rawValue])
+                }
+            }
+        } catch {
+            throw .io("\(path): cannot read: \(error)")
+        }
+    }
+
+    /// Writes one derive batch and the run's checkpoint in one transaction. Only derived
+    /// columns are written; raw data is never touched.
+    package func writeDeriveBatch(
+        _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
+        progress: RunStatistics
+    ) throws(RederiveError) -> Int {
+        try writeBatch { db in
+            let now = SQLiteStore.now()
+            var ledger = try SQLiteLedgerBatch(self, db, runID: runID, now: now)
+            // What the batch replaces goes to the history in one statement, before the
+            // summaries change (one B-tree walk instead of one statement per record).
+            let replacedSeqs: [Int64] = writes.compactMap {
+                if case .summary(let seq, _, _, _, .differentSummary) = $0 { seq } else { nil }
+            }
+            try keepHistory(db, of: replacedSeqs, runID: runID, now: now)
+            // Looked up once: the statement cache hashes the whole SQL text on every lookup.
+            let upsert = try db.cachedStatement(sql: StoredSummary.upsertSQL)
+            for write in writes {
+                switch write {
+                case .summary(let seq, let id, let summary, let json, let replaced):
+                    try writeSummary(
+                        db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now,
+                        replacing: replaced == .differentSummary ? .nothing : replaced, upsert: upsert)
+                    ledger.succeeded(id: id)
+                case .unchanged(let id):
+                    ledger.succeeded(id: id)
+                case .failure(let issue):
+                    ledger.failed(issue)
+                }
+            }
+            let newFailures = try ledger.finish()
+            try saveProgress(db, runID: runID, statistics: progress, checkpointSeq: checkpointSeq)
+            return newFailures
+        }
+    }
+}
+
+extension SQLiteStore {
+    /// Ids of up to `limit` records a selection holds past key `after` (records added after
+    /// a plan was made, for the log).
+    package func selectedIDs(
+        _ selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, after: Int64,
+        limit: Int
+    ) throws(RederiveError) -> [String] {
+        try fetchRooms(
+            selection, deriver: deriver, allowDowngrade: allowDowngrade, after: after, upTo: Int64.max,
+            limit: limit
+        ).map(\.id)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import XCTest
+
+@testable import RederiveCore
+
+/// Issue 34 on PostgreSQL with a real streaming standby: while its replay is paused, a running
+/// derive's worker waits, with its claims given back, and says why (the signal and both
+/// values); it carries on once replay resumes, to the store an unthrottled run leaves. Observe
+/// mode writes the same reason and changes nothing.
+final class PostgresThrottleTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+    private var cluster: PostgresCluster!
+
+    override func setUpWithError() throws {
+        dir = try TemporaryDirectory()
+        cluster = try PostgresCluster.shared()
+    }
+
+    override func tearDown() { dir = nil }
+
+    private func rederive(_ arguments: [String]) throws -> CommandLineResult {
+        try CommandLineTool.invoke(arguments, scratch: dir)
+    }
+
+    private func count(_ sql: String, _ url: String) throws -> Int {
+        Int(try cluster.sql(sql, url: url).first ?? "") ?? -1
+    }
+
+    private func imported(records: Int) throws -> String {
+        let url = try cluster.newDatabase()
+        let corpus = try GeneratedCorpus.path(records: records, seed: 34, coreModelBytes: 200)
+        XCTAssertEqual(try rederive(["import", corpus, "--db", url, "-q"]).status, 0)
+        return url
+    }
+
+    private func summaries(_ url: String) throws -> [String] {
+        try cluster.sql(
+            "SELECT count(*), md5(string_agg(record.id || summary.summary_json, ',' ORDER BY record.id)) "
+                + "FROM summary JOIN record ON record.seq = summary.record_seq", url: url)
+    }
+
+    private static let derive = [
+        "derive", "--all", "--rewrite", "--batch-size", "25", "--workers", "1", "--max-rate", "250",
+        "--max-standby-lag", "4MB",
+    ]
+
+    /// Makes the standby fall more than 8 MB behind (its replay paused).
+    private func makeLag(_ standby: PostgresCluster.Standby, url: String) throws {
+        try standby.pauseReplay()
+        try cluster.sql("CREATE TABLE filler AS SELECT repeat('x', 1000) AS t FROM generate_series(1, 12000)", url: url)
+        let deadline = Date().addingTimeInterval(30)
+        while try cluster.replayLagBytes() < 8_000_000, Date() < deadline { usleep(100_000) }
+        XCTAssertGreaterThan(try cluster.replayLagBytes(), 8_000_000)
+    }
+
+    func testAWorkerWaitsWhileTheStandbyLagsAndCarriesOnWhenReplayResumes() throws {
+        let reference = try imported(records: 1000)
+        XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "--throttle", "off", "-q"]).status, 0)
+        let url = try imported(records: 1000)
+        let standby = try cluster.standby()
+        defer { standby.stop() }
+        let worker = try CommandLineTool.Child(Self.derive + ["--db", url], stderrPath: dir.file("worker.err"))
+        let deadline = Date().addingTimeInterval(60)
+        let done = "SELECT count(*) FROM derive_range WHERE state = 'done'"
+        while try count(done, url) < 2, Date() < deadline { usleep(20_000) }
+        try makeLag(standby, url: url)
+        // Within a batch and a second of the next read, the worker waits with nothing claimed.
+        Thread.sleep(forTimeInterval: 2.5)
+        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
+        let held = try count(done, url)
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertEqual(try count(done, url), held, "nothing committed while red")
+        XCTAssertLessThan(held, 40, "the run waited part way")
+        XCTAssertTrue(worker.isRunning)
+
+        try standby.resumeReplay()
+        let (exit, _) = worker.wait()
+        XCTAssertEqual(exit, 0, worker.stderr)
+        XCTAssertTrue(
+            worker.stderr.contains("health red, waiting with claims given back: standby replay lag"), worker.stderr)
+        XCTAssertTrue(worker.stderr.contains(">= red 4.0 MB"), "the signal and both values: \(worker.stderr)")
+        XCTAssertTrue(worker.stderr.contains("health green: full speed again"), worker.stderr)
+        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
+        XCTAssertEqual(try summaries(url), try summaries(reference), "throttled vs unthrottled")
+        let run = try cluster.sql("SELECT max(run_id) FROM derive_range", url: url)[0]
+        let waits = "SELECT count(*) FROM run_batch WHERE run_id = \(run) AND wait_reason LIKE 'health: standby%'"
+        XCTAssertGreaterThanOrEqual(try count(waits, url), 1, "the wait is kept with the batch")
+    }
+
+    func testObserveModeSaysWhatItWouldDoAndChangesNothing() throws {
+        let url = try imported(records: 400)
+        let standby = try cluster.standby()
+        defer { standby.stop() }
+        try makeLag(standby, url: url)
+        defer { try? standby.resumeReplay() }
+        let r = try rederive(Self.derive + ["--db", url, "--throttle", "observe"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("would wait: standby replay lag"), r.stderr)
+        XCTAssertFalse(r.stderr.contains("health red, waiting"), r.stderr)
+        XCTAssertEqual(try count("SELECT count(*) FROM run_batch WHERE wait_reason LIKE 'health%'", url), 0)
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import XCTest
+@testable import RederiveCore
+
+/// The metrics file passes `promtool check metrics` (issue 36 #7): the rules of its lint
+/// (Prometheus 2.42's promlint) that a gauge-only file can break are checked here on every
+/// family the file can hold, and `promtool` itself runs on it when it is installed.
+final class MetricsLintTests: XCTestCase {
+    /// A file with every family: a pipeline of two stages, store figures and a last success.
+    private func fullText() -> String {
+        var s = RunStatistics()
+        s.recordsRead = 10
+        s.recordsDone = 7
+        s.recordsSkipped = 3
+        s.fileFaults = 1
+        s.seconds = 2
+        let report = RunReport(
+            runID: 5, command: "import", status: .completed, exitStatus: .skippedRecords, statistics: s,
+            counts: [("imported", 7)], issuesByCode: ["invalid_json": 2], newFailures: 3,
+            summaryVersion: 1, fingerprint: "v1-x", resumedFrom: nil, stopReason: nil)
+        var derive = report
+        derive.command = "derive"
+        return MetricsFile.text(
+            [report, derive], pipeline: "nightly", labels: ["import", "derive"],
+            store: .init(staleRecords: 1, openFailures: 20, newerSummaries: 0, unacknowledgedFailures: 0),
+            lastSuccess: Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    /// promlint's problems for `text`, as its messages say them (empty: clean).
+    static func lintProblems(_ text: String) -> [String] {
+        var problems: [String] = []
+        var help: Set<String> = [], types: [String: String] = [:]
+        let typeNames = ["counter", "gauge", "summary", "untyped", "histogram", "gaugehistogram"]
+        let abbreviations: Set = ["s", "ms", "us", "ns", "sec", "b", "kb", "mb", "gb", "tb", "pb", "m", "h", "d"]
+        let nonBaseUnits: Set = [
+            "minutes", "hours", "days", "weeks", "milliseconds", "microseconds", "nanoseconds", "kilobytes",
+            "megabytes", "gigabytes", "bits", "percent", "kilograms", "celsius", "fahrenheit",
+        ]
+        func isSnakeCase(_ name: String) -> Bool {
+            name.first.map { $0.isLowercase || $0 == "_" } == true
+                && name.allSatisfy { ($0.isASCII && ($0.isLowercase || $0.isNumber)) || $0 == "_" || $0 == ":" }
+        }
+        for line in text.split(separator: "\n").map(String.init) {
+            let words = line.split(separator: " ", maxSplits: 3).map(String.init)
+            if line.hasPrefix("# HELP ") {
+                if words.count < 4 || words[3].isEmpty { problems.append("\(words[2]): no help text") }
+                help.insert(words[2])
+            } else if line.hasPrefix("# TYPE ") {
+                types[words[2]] = words[3]
+            } else if !line.hasPrefix("#") {
+                let name = String(line.prefix { $0 != "{" && $0 != " " })
+                guard let type = types[name] else {
+                    problems.append("\(name): sample before its TYPE")
+                    continue
+                }
+                if !help.contains(name) { problems.append("\(name): no help text") }
+                let labels = line.drop { $0 != "{" }.prefix { $0 != "}" }.dropFirst()
+                for pair in labels.split(separator: ",") {
+                    let label = String(pair.prefix { $0 != "=" })
+                    if !isSnakeCase(label) { problems.append("\(name): label names should be written in 'snake_case'") }
+                    if label == "le" && type != "histogram" { problems.append("\(name): non-histogram with \"le\"") }
+                    if label == "quantile" && type != "summary" {
+                        problems.append("\(name): non-summary with quantile")
+                    }
+                }
+            }
+        }
+        for (name, type) in types {
+            let lower = name.lowercased()
+            if !isSnakeCase(name) { problems.append("\(name): metric names should be written in 'snake_case'") }
+            for t in typeNames where lower.contains("_\(t)_") || lower.hasSuffix("_\(t)") {
+                problems.append("\(name): metric name should not include type '\(t)'")
+            }
+            if type == "counter" && !name.hasSuffix("_total") {
+                problems.append("\(name): counter metrics should have \"_total\" suffix")
+            }
+            if type != "counter" && name.hasSuffix("_total") {
+                problems.append("\(name): non-counter metrics should not have \"_total\" suffix")
+            }
+            if type != "histogram" && (name.hasSuffix("_bucket") || name.hasSuffix("_count")) {
+                problems.append("\(name): non-histogram metric with a histogram suffix")
+            }
+            if type != "histogram" && type != "summary" && name.hasSuffix("_sum") {
+                problems.append("\(name): metric name should not have \"_sum\" suffix")
+            }
+            let parts = name.split(separator: "_").map(String.init)
+            if parts.contains(where: abbreviations.contains) {
+                problems.append("\(name): metric names should not contain abbreviated units")
+            }
+            if let unit = parts.first(where: nonBaseUnits.contains) {
+                problems.append("\(name): use base unit instead of \"\(unit)\"")
+            }
+        }
+        return problems.sorted()
+    }
+
+    func testTheMetricsFilePassesPromlintsRules() {
+        XCTAssertEqual(Self.lintProblems(fullText()), [])
+    }
+
+    /// The rules catch what promtool 2.42 reported on the file before (`rederive_summary_version`).
+    func testTheRulesCatchATypeNameInAMetricName() {
+        let old =
+            "# HELP rederive_summary_version v\n# TYPE rederive_summary_version gauge\n"
+            + "rederive_summary_version{pipeline=\"p\"} 1\n"
+        XCTAssertEqual(
+            Self.lintProblems(old), ["rederive_summary_version: metric name should not include type 'summary'"])
+        let counter = "# HELP rederive_x_total x\n# TYPE rederive_x_total gauge\nrederive_x_total 1\n"
+        XCTAssertEqual(
+            Self.lintProblems(counter), ["rederive_x_total: non-counter metrics should not have \"_total\" suffix"])
+    }
+
+    /// promtool itself, when installed (Debian's `prometheus`; not in `make deps`: 96 MB).
+    func testPromtoolChecksTheFileWhenInstalled() throws {
+        let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
+        guard let promtool else { throw XCTSkip("promtool is not installed; the lint rules above stand in for it") }
+        let dir = try TemporaryDirectory()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: promtool)
+        process.arguments = ["check", "metrics"]
+        let input = dir.file("metrics.prom")
+        try fullText().write(toFile: input, atomically: true, encoding: .utf8)
+        process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: input))
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        process.waitUntilExit()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, said)
+    }
+}
