@@ -49,20 +49,33 @@ package final class CopyStoreJob: BatchJob {
         let key = "copy-store:" + (sourceID.isEmpty ? source.path : sourceID)
         // The run history first, so on a fresh destination every run keeps its id and the
         // copy's own run comes after them.
+        let runsBefore = try HistoryCopy.rowCounts(in: destination, sourceID: sourceID)[0]
         let runs = try HistoryCopy.copyRuns(from: source, to: destination, sourceID: sourceID)
         let job = CopyStoreJob(config, source: source, destination: destination, resumeKey: key)
         let report = try BatchRunner.run(job, settings: config.settings)
         guard report.exitStatus.isSuccess else { return report }
         // Then, with every record there, what runs replaced and the failure ledger.
+        let before = try HistoryCopy.rowCounts(in: destination, sourceID: sourceID)
         let copied = try HistoryCopy.copyHistory(
             from: source, to: destination, runs: runs, copyRun: report.runID)
         let acks = try HistoryCopy.copyAcknowledgements(
             from: source, to: destination, runs: runs, copyRun: report.runID)
-        let what =
-            "\(runs.count) runs, \(copied.history) replaced summaries, \(copied.failures) failure ledger entries, "
-            + "\(acks.acknowledgements) acknowledgements, \(acks.faultedFiles) faulted files"
+        let after = try HistoryCopy.rowCounts(in: destination, sourceID: sourceID)
+        // What this copy added, against what it read: a rerun finds it all there already.
+        let read = [runs.count, copied.history, copied.failures, acks.acknowledgements, acks.faultedFiles]
+        let added = [after[0] - runsBefore] + (1..<after.count).map { after[$0] - before[$0] }
+        let names = ["runs", "replaced summaries", "failure ledger entries", "acknowledgements", "faulted files"]
+        let parts = zip(names, zip(added, read)).map { name, counts in
+            counts.0 >= counts.1 ? "\(counts.1) \(name)" : "\(counts.0) of \(counts.1) \(name)"
+        }
+        let what = parts.joined(separator: ", ")
+        let line =
+            added.allSatisfy { $0 == 0 } && read.contains { $0 > 0 }
+            ? "history already copied by an earlier copy-store, nothing added: "
+                + zip(names, read).map { "\($1) \($0)" }.joined(separator: ", ")
+            : "history copied: \(what)"
         Logger(label: "rederive.copy-store").info(
-            "history copied: \(what)",
+            "\(line)",
             metadata: [
                 "runs": "\(runs.count)", "history": "\(copied.history)", "failures": "\(copied.failures)",
                 "acknowledgements": "\(acks.acknowledgements)", "faultedFiles": "\(acks.faultedFiles)",

@@ -17,6 +17,16 @@ extension DeriveJob {
                     "\(leftover.count) range(s) not given back (taken again after their leases): \(error)")
             }
         }
+        // A range taken over after this process's lease ran out (it was paused) was not
+        // written: its records leave this process's tally (read, derived...), which then
+        // matches what it committed.
+        let lost = sink.lostCounts.withLock { $0 }
+        stats.recordsRead -= lost.recordsRead
+        stats.recordsDone -= lost.recordsDone
+        stats.recordsUnchanged -= lost.recordsUnchanged
+        stats.recordsSkipped -= lost.recordsSkipped
+        stats.recordsNewer -= lost.recordsNewer
+        stats.decodedBytes -= lost.decodedBytes
         let done = sink.rangesDone.withLock { $0 }
         let records = done.reduce(0) { $0 + $1.records }
         let list = Self.rangeList(done.map { ($0.from, $0.to) })

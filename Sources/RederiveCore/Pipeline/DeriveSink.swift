@@ -17,6 +17,9 @@ final class DeriveSink: Sendable {
     let commits: Bool
     let failuresAdded = Mutex(0)
     let rangesLost = Mutex(0)
+    /// What the lost ranges counted (read, done, unchanged...): taken back out of this
+    /// process's tally, which then counts only what it committed.
+    let lostCounts = Mutex(RunStatistics())
     /// The ranges this process committed (first and last key, records read), for its log.
     let rangesDone = Mutex<[(from: Int64, to: Int64, records: Int)]>([])
 
@@ -55,6 +58,14 @@ final class DeriveSink: Sendable {
                     claim, writes: results.writes, runID: runID, deriver: deriver, counts: results.counts)
             else {
                 rangesLost.withLock { $0 += 1 }
+                lostCounts.withLock { lost in
+                    lost.recordsRead += results.counts.recordsRead
+                    lost.recordsDone += results.counts.recordsDone
+                    lost.recordsUnchanged += results.counts.recordsUnchanged
+                    lost.recordsSkipped += results.counts.recordsSkipped
+                    lost.recordsNewer += results.counts.recordsNewer
+                    lost.decodedBytes += results.counts.decodedBytes
+                }
                 let text =
                     "range \(claim.after + 1)...\(claim.upTo) was taken over by another process after this one's "
                     + "lease ran out (attempt \(claim.attempt)); its results were not written"

@@ -91,12 +91,22 @@ public final class ChangeCollector {
             }
             return
         }
+        if let storedVersion { oldestStoredVersion = min(oldestStoredVersion ?? storedVersion, storedVersion) }
+        let methodKey = RoomSummary.Key.floorAreaMethod.rawValue
+        if JSONText.sameBytes(storedJSON, newJSON) {
+            // Byte-identical (a version-only backfill, the common case): no field changed, and
+            // nothing is parsed, which is otherwise most of a preview's time.
+            let method =
+                storedMethod ?? SummaryValue.parseObject(Data(storedJSON.utf8))?[methodKey]?.displayText ?? Self.missing
+            return addUnchanged(
+                identical: true, storedVersion: storedVersion, storedFingerprint: storedFingerprint,
+                sourceFile: sourceFile, formatVersion: formatVersion, method: method)
+        }
         let before = SummaryValue.parseObject(Data(storedJSON.utf8))
         if before == nil { totals.storedUnreadable += 1 }
         // Our own JSON always parses; fall back to an empty object rather than trap.
         let after = SummaryValue.parseObject(Data(newJSON)) ?? [:]
         let old = before ?? [:]
-        if let storedVersion { oldestStoredVersion = min(oldestStoredVersion ?? storedVersion, storedVersion) }
 
         var changedKeys: [String] = []
         var listed: [String] = []
@@ -113,20 +123,12 @@ public final class ChangeCollector {
                 drawn.append((key, x, y))
             }
         }
-        let method = storedMethod ?? old[RoomSummary.Key.floorAreaMethod.rawValue]?.displayText ?? Self.missing
+        let method = storedMethod ?? old[methodKey]?.displayText ?? Self.missing
 
         if changedKeys.isEmpty {
-            totals.unchanged += 1
-            // Rewritten all the same unless the stored summary is fresh (the one rule a derive
-            // follows too, `SummaryFreshness`) and byte-identical.
-            let freshness = SummaryFreshness.classify(
-                version: storedVersion, fingerprint: storedFingerprint, currentVersion: summaryVersion,
-                currentFingerprint: fingerprint)
-            if freshness != .fresh || !JSONText.sameBytes(storedJSON, newJSON) { totals.versionOnly += 1 }
-            tally(sourceFile: sourceFile, formatVersion: formatVersion, storedVersion: storedVersion, method: method) {
-                $0.unchanged += 1
-            }
-            return
+            return addUnchanged(
+                identical: false, storedVersion: storedVersion, storedFingerprint: storedFingerprint,
+                sourceFile: sourceFile, formatVersion: formatVersion, method: method)
         }
         totals.wouldChange += 1
         tally(sourceFile: sourceFile, formatVersion: formatVersion, storedVersion: storedVersion, method: method) {
@@ -141,8 +143,7 @@ public final class ChangeCollector {
             thumbnails.add(id: id, roomName: roomName, rawRoom: rawRoom, changes: drawn)
         }
         guard topCount > 0 else { return }
-        let areaKey = RoomSummary.Key.estimatedFloorAreaSqm.rawValue,
-            methodKey = RoomSummary.Key.floorAreaMethod.rawValue
+        let areaKey = RoomSummary.Key.estimatedFloorAreaSqm.rawValue
         var change = ChangeReport.RecordChange(
             id: id, roomName: roomName, floorAreaBefore: old[areaKey]?.number, floorAreaAfter: after[areaKey]?.number,
             floorAreaDelta: nil, methodBefore: old[methodKey]?.displayText, methodAfter: after[methodKey]?.displayText,
@@ -151,6 +152,24 @@ public final class ChangeCollector {
             change.floorAreaDelta = RoomSummary.roundedForJSON(y - x)
         }
         top.add(change, id: id)
+    }
+
+    /// Counts a record whose summary would not change (its stored JSON byte-`identical` to the
+    /// new one, or equal once parsed).
+    private func addUnchanged(
+        identical: Bool, storedVersion: Int?, storedFingerprint: String?, sourceFile: String?,
+        formatVersion: Int?, method: String
+    ) {
+        totals.unchanged += 1
+        // Rewritten all the same unless the stored summary is fresh (the one rule a derive
+        // follows too, `SummaryFreshness`) and byte-identical.
+        let freshness = SummaryFreshness.classify(
+            version: storedVersion, fingerprint: storedFingerprint, currentVersion: summaryVersion,
+            currentFingerprint: fingerprint)
+        if freshness != .fresh || !identical { totals.versionOnly += 1 }
+        tally(sourceFile: sourceFile, formatVersion: formatVersion, storedVersion: storedVersion, method: method) {
+            $0.unchanged += 1
+        }
     }
 
     /// Adds one record whose decoding or derivation would fail; the optional values feed

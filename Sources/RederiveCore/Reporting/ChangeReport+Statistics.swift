@@ -27,20 +27,26 @@ extension ChangeReport.Distribution {
 extension ChangeReport.Histogram {
     /// At most this many bins: wider bins beat an unreadable chart.
     static let maxBins = 40
+    /// At least about this many bins across the values' range: the width never exceeds a
+    /// tenth of the spread, so two clusters (every value before at 0.19, every value after at
+    /// 0.95) never share a bin, as a Freedman–Diaconis width of 1 made them do.
+    static let minBins = 10
 
     /// Equal-width bins for `sorted` (ascending, in units of `1 / scale`), counting each of
     /// `series` (ascending too, within the range of `sorted`); nil when `sorted` is empty.
     ///
     /// The width follows Freedman–Diaconis, 2·IQR·n^(−1/3) (Sturges' range / (log2 n + 1)
-    /// when the IQR is 0), widened so there are at most `maxBins` bins and at least
-    /// `minWidth` units, then rounded up to 1, 2 or 5 × 10^k units, so the edges are round
-    /// numbers. The first bin starts at the multiple of the width at or below the minimum.
+    /// when the IQR is 0), at most the range / `minBins`, widened so there are at most
+    /// `maxBins` bins and at least `minWidth` units, then rounded up to 1, 2 or 5 × 10^k units,
+    /// so the edges are round numbers. The first bin starts at the multiple of the width at or
+    /// below the minimum.
     static func bins(sorted: [Int], series: [[Int]], scale: Double, minWidth: Int) -> Self? {
         guard let low = sorted.first, let high = sorted.last else { return nil }
         let n = Double(sorted.count)
         let q1 = quantileUnits(sorted, 0.25), q3 = quantileUnits(sorted, 0.75)
         let range = Double(high - low)
         var raw = q3 > q1 ? 2 * (q3 - q1) / cbrt(n) : range / (log2(n).rounded(.up) + 1)
+        raw = Swift.min(raw, range / Double(minBins))
         raw = Swift.max(raw, range / Double(maxBins - 1), Double(Swift.max(1, minWidth)))
         let width = niceWidth(raw)
         let start = floorDiv(low, width) * width

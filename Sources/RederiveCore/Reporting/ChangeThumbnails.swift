@@ -23,11 +23,19 @@ final class ChangeThumbnails {
     /// Whether a key's changes get drawings: the measured fields (lengths, areas, volume).
     static func draws(_ key: String) -> Bool { RoomSummary.Key(rawValue: key)?.kind == .float }
 
+    /// Whether a key's change is about one wall, marked in its drawing: the shortest or the
+    /// longest wall (an area or a volume is no single element).
+    static func marksWall(_ key: String) -> Bool {
+        key == RoomSummary.Key.shortestWallM.rawValue || key == RoomSummary.Key.longestWallM.rawValue
+    }
+
     /// One record's changes: `changes` holds (key, before, after) for its changed geometric
     /// fields; the room is decoded from `rawRoom` (once, and only if some list takes it).
     func add(id: String, roomName: String?, rawRoom: [UInt8], changes: [(key: String, before: Double, after: Double)]) {
         guard limit > 0 else { return }
-        var drawing: String??
+        var room: Room??
+        // One drawing per marked wall length (nil: nothing marked), made when a list takes it.
+        var drawings: [Double?: String?] = [:]
         for change in changes {
             let delta = RoomSummary.roundedForJSON(change.after - change.before)
             let score = abs(delta)
@@ -36,15 +44,22 @@ final class ChangeThumbnails {
             let position =
                 list.firstIndex { score > abs($0.delta) || (score == abs($0.delta) && id < $0.id) } ?? list.count
             guard position < limit else { continue }
-            if drawing == nil {
+            if room == nil {
                 switch parser.decodeRoom(rawRoom) {
-                case .success(let room):
-                    drawing = .some(
-                        RoomDrawing.svg(room, title: roomName, subtitle: id, style: .thumbnail, deriver: deriver))
-                case .failure: drawing = .some(nil)
+                case .success(let decoded): room = .some(decoded)
+                case .failure: room = .some(nil)
                 }
             }
-            guard let svg = drawing ?? nil else { return }
+            guard let decoded = room ?? nil else { return }
+            // A changed shortest or longest wall is one element: the wall the stored value measured.
+            let marked = Self.marksWall(change.key) ? change.before : nil
+            if drawings[marked] == nil {
+                drawings[marked] = .some(
+                    RoomDrawing.svg(
+                        decoded, title: roomName, subtitle: id, style: .thumbnail, deriver: deriver,
+                        markedWallLength: marked))
+            }
+            guard let svg = drawings[marked] ?? nil else { return }
             list.insert(
                 ChangeReport.RoomThumbnail(
                     id: id, roomName: roomName, before: change.before, after: change.after, delta: delta, svg: svg),

@@ -55,11 +55,13 @@ public enum RoomDrawing {
     /// The drawing of `room` as a standalone SVG document (no XML declaration, so it can also
     /// be placed inline in an HTML page). `title` (the room name) and `subtitle` (the record
     /// id) head the `.full` style; `deriver` gives the figures and the floor outline.
+    /// `markedWallLength` marks the walls of that length (a preview's changed shortest or
+    /// longest wall).
     public static func svg(
         _ room: Room, title: String? = nil, subtitle: String? = nil, style: Style = .full,
-        deriver: SummaryDeriver = SummaryDeriver()
+        deriver: SummaryDeriver = SummaryDeriver(), markedWallLength: Double? = nil
     ) -> String {
-        var plan = RoomDrawingPlan(room: room, deriver: deriver, style: style)
+        var plan = RoomDrawingPlan(room: room, deriver: deriver, style: style, markedWallLength: markedWallLength)
         return plan.render(title: title, subtitle: subtitle)
     }
 }

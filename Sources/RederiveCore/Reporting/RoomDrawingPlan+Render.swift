@@ -55,9 +55,11 @@ extension RoomDrawingPlan {
                 skipped += 1
                 continue
             }
+            let colour = wall.cls == "wall" ? "#2b2f36" : "#d1342f"
             body +=
-                "<line class=\"wall\" " + Self.ends(a, b) + " stroke=\"#2b2f36\" stroke-width=\"\(Self.n(wallWidth))\" "
-                + "stroke-linecap=\"square\"><title>" + Self.text(wall.title) + "</title></line>\n"
+                "<line class=\"\(wall.cls)\" " + Self.ends(a, b) + " stroke=\"\(colour)\" "
+                + "stroke-width=\"\(Self.n(wallWidth))\" stroke-linecap=\"square\"><title>" + Self.text(wall.title)
+                + "</title></line>\n"
         }
         for opening in openings {
             guard let a = frame.map(opening.a), let b = frame.map(opening.b) else {

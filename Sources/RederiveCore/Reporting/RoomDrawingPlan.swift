@@ -28,7 +28,9 @@ struct RoomDrawingPlan {
     /// What was left out, as sentences for the drawing.
     var notes: [String] = []
 
-    init(room: Room, deriver: SummaryDeriver, style: RoomDrawing.Style) {
+    /// `markedWallLength`: the walls of that length (metres, 2 decimals) are drawn marked
+    /// (class `wall changed`, red), the element a preview's change is about.
+    init(room: Room, deriver: SummaryDeriver, style: RoomDrawing.Style, markedWallLength: Double? = nil) {
         self.style = style
         limits = .of(style)
         summary = deriver.derive(room)
@@ -48,7 +50,11 @@ struct RoomDrawingPlan {
                 continue
             }
             let title = "wall " + Self.metres(wall.dimensions.x) + " × " + Self.metres(wall.dimensions.y)
-            walls.append(Line(cls: "wall", a: a, b: b, title: title))
+            if let markedWallLength, RoomSummary.roundedForJSON(Double(wall.dimensions.x)) == markedWallLength {
+                walls.append(Line(cls: "wall changed", a: a, b: b, title: title + " (the changed value)"))
+            } else {
+                walls.append(Line(cls: "wall", a: a, b: b, title: title))
+            }
         }
         note(drawn: Swift.min(room.walls.count, limits.walls), of: room.walls.count, "walls")
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// What a store run did: the run-history entry, for the tally line and for `--json`.
 public struct RunReport: Sendable {
     /// The run's id in the store's history.
@@ -72,20 +70,6 @@ public struct RunReport: Sendable {
             fingerprint: deriver.fingerprint, resumedFrom: nil, stopReason: nil)
         report.note = note
         return report
-    }
-
-    /// The report of a command a signal stopped before its first write and before it began a
-    /// run (during a plan check or a max-changes count): status `interrupted`, 130/143 (`exit`,
-    /// as `RunControl` maps the signal).
-    static func stoppedBeforeWriting(
-        command: String, deriver: SummaryDeriver, during what: String, signal: Int32, exit: ExitStatus
-    ) -> RunReport {
-        let name = signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "signal \(signal)"
-        return RunReport(
-            runID: 0, command: command, status: .interrupted, exitStatus: exit,
-            statistics: RunStatistics(), counts: [], issuesByCode: [:], newFailures: 0,
-            summaryVersion: deriver.version, fingerprint: deriver.fingerprint, resumedFrom: nil,
-            stopReason: "\(name) during \(what)")
     }
 
     /// The machine-readable run summary (one JSON object).

@@ -104,12 +104,18 @@ enum SVGChart {
         format: (Double) -> String = { String(Int64($0.rounded())) }
     ) -> String {
         var out = ""
-        for f in [0.0, 0.5, 1.0] {
+        let fractions = [0.0, 0.5, 1.0]
+        var labels = fractions.map { integer ? String(Int64(($0 * peak).rounded())) : format($0 * peak) }
+        // Rounded alike (0.0, 0.1, 0.1 for a peak of 0.13): as many more decimals as make them distinct.
+        for decimals in 1...6 where !integer && Set(labels).count < labels.count {
+            labels = fractions.map { RederiveCore.format($0 * peak, decimals) }
+        }
+        for (f, label) in zip(fractions, labels) {
             let y = top + plotH - f * plotH
             out += "<line class=\"grid\" x1=\"\(n(left))\" y1=\"\(n(y))\" x2=\"\(n(width - right))\" y2=\"\(n(y))\"/>"
             let value = peak * f
             if f == 0.5 && integer && value != value.rounded() { continue }
-            out += text(x: left - 6, y: y + 4, anchor: "end", integer ? String(Int64(value.rounded())) : format(value))
+            out += text(x: left - 6, y: y + 4, anchor: "end", label)
         }
         out +=
             "<line class=\"axis\" x1=\"\(n(left))\" y1=\"\(n(top + plotH))\" x2=\"\(n(width - right))\" "

@@ -62,4 +62,21 @@ extension HistoryCopy {
         }
         return counts
     }
+
+    /// The rows `destination` holds of what a copy brings: the runs copied from the store
+    /// `sourceID`, summary history, failures, acknowledgements, faulted files (in that order),
+    /// so a copy can say what it added rather than what it read.
+    package static func rowCounts(in destination: any HistoryCopying, sourceID: String) throws(RederiveError) -> [Int] {
+        let tables = ["summary_history", "failure", "failure_ack", "faulted_file"]
+        let statements: [Statement] =
+            [
+                (
+                    "SELECT COUNT(*) FROM run WHERE substr(resume_key, 1, length(CAST($1 AS TEXT))) = CAST($1 AS TEXT)",
+                    [.text("copied:\(sourceID):")]
+                )
+            ] + tables.map { ("SELECT COUNT(*) FROM \($0)", []) }
+        return try destination.executeShared(statements).map { rows in
+            if case .integer(let n) = rows.first?.first { Int(n) } else { 0 }
+        }
+    }
 }

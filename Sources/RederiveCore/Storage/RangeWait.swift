@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a process that found no open range waits for: ranges of its run that other
 /// processes hold, by whom and until when their leases run (a process that died holds its
 /// ranges until then).
@@ -43,17 +45,30 @@ package struct RangeWait: Sendable, Equatable {
     }
 
     /// The line for people, e.g. `run 3: waiting for 4 ranges (seq 1-80, 81-160, …) held by
-    /// vm:1800 until 2026-11-24T10:31:02Z (a process that stopped keeps them until its lease
-    /// runs out)`.
-    package func line(runID: Int64) -> String {
+    /// vm:1800 until 2026-11-24T10:31:02Z (vm:1800 is running: it commits them)`. Whether a
+    /// holder is alive is said when it runs on this host (`localHost`, checked by `isRunning`);
+    /// of another host's process only its lease is known.
+    package func line(
+        runID: Int64, localHost: String = ProcessInfo.processInfo.hostName,
+        isRunning: (Int32) -> Bool = { kill($0, 0) == 0 || errno == EPERM }
+    ) -> String {
         guard !held.isEmpty else { return "run \(runID): waiting for ranges other processes hold" }
         let shown = held.prefix(5).map { "\($0.seqFrom)-\($0.seqTo)" }.joined(separator: ", ")
         let more = held.count > 5 ? ", …" : ""
         var holders: [String] = []
         for h in held where !holders.contains(h.holder) { holders.append(h.holder) }
         let until = held.compactMap(\.leaseUntil).max().map { " until \($0)" } ?? ""
+        let states = holders.map { holder -> String in
+            let parts = holder.split(separator: ":")
+            guard parts.count == 2, String(parts[0]) == localHost, let pid = Int32(parts[1]) else {
+                return "\(holder), on another host: a running process commits them, one that stopped keeps them "
+                    + "until its lease runs out"
+            }
+            return isRunning(pid)
+                ? "\(holder) is running: it commits them"
+                : "\(holder) is gone: its ranges are taken over when its lease runs out"
+        }
         return "run \(runID): waiting for \(held.count) range\(held.count == 1 ? "" : "s") (seq \(shown)\(more)) "
-            + "held by \(holders.joined(separator: ", "))\(until) (a process that stopped keeps them until its "
-            + "lease runs out)"
+            + "held by \(holders.joined(separator: ", "))\(until) (\(states.joined(separator: "; ")))"
     }
 }

@@ -148,6 +148,15 @@ final class ConventionsCommandTests: XCTestCase {
         XCTAssertFalse(derive.contains("creates it when absent"), "derive does not create the store")
         XCTAssertTrue(derive.contains("Concurrent workers (default: number of cores)."))
         XCTAssertFalse(derive.contains("(default: \(ProcessInfo.processInfo.activeProcessorCount))\n"))
+        // The dry run writes four files; the help names them all (issue 36 #18).
+        let joined = derive.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+            separator: " ")
+        for file in ["preview.md", "preview.html", "preview.json", "changes.jsonl.zst"] {
+            XCTAssertTrue(joined.contains(file), "derive --help names \(file)")
+        }
+        XCTAssertEqual(
+            Set(ChangeReport.files(inDirectory: "D").all.map { ($0 as NSString).lastPathComponent }),
+            ["preview.md", "preview.html", "preview.json", "changes.jsonl.zst"], "the files a preview writes")
     }
 
     func testCompletionScriptsCompletePathsForStoresAndPipelines() throws {

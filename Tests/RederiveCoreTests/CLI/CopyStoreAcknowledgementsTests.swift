@@ -58,9 +58,13 @@ final class CopyStoreAcknowledgementsTests: XCTestCase {
             nightly.stderr.contains("the same bytes ended in a file fault"), nightly.stderr, file: file, line: line)
         XCTAssertTrue(nightly.stdout.contains("\"fileFaults\":0"), nightly.stdout, file: file, line: line)
 
-        // A rerun of the copy adds nothing twice.
-        let again = try rederive(["copy-store", "--from", source, "--to", destination, "--quiet"])
+        // A rerun of the copy adds nothing twice, and says so (issue 36 #13).
+        let again = try rederive(["copy-store", "--from", source, "--to", destination])
         XCTAssertEqual(again.status, ExitStatus.ok.rawValue, again.stderr, file: file, line: line)
+        XCTAssertTrue(
+            again.stderr.contains("history already copied by an earlier copy-store, nothing added: "),
+            again.stderr, file: file, line: line)
+        XCTAssertFalse(again.stderr.contains("history copied:"), again.stderr, file: file, line: line)
         XCTAssertTrue(
             try rederive(["status", "--db", destination, "--check"]).stdout.hasPrefix("1 open failure "),
             file: file, line: line)

@@ -29,6 +29,16 @@ final class FirstContactCommandTests: XCTestCase {
         XCTAssertTrue(verbose.stderr.contains("Fixtures/fuzz-corpus/bad-base64 (not an export name"), verbose.stderr)
     }
 
+    /// `make run`'s demo pipeline reads the fixture exports only: its first screen is no warning
+    /// about the drawings, rooms and fuzz corpus beside them (issue 36 #19), and the corrupt
+    /// fixtures still make it exit 3.
+    func testTheDemoPipelineWarnsAboutNoIgnoredFiles() throws {
+        let r = try rederive(["run", "Pipelines/demo.yml", "--db", dir.file("demo.sqlite"), "--report", dir.file("r/")])
+        XCTAssertEqual(r.status, 3, r.stderr)
+        XCTAssertFalse(r.stderr.contains("that are not exports"), r.stderr)
+        XCTAssertTrue(r.stderr.contains("truncated_frame"), "the corrupt fixtures are read: \(r.stderr)")
+    }
+
     /// #17: `generate` finds the sample rooms from the binary when the working directory has none.
     func testGenerateWorksFromAnyDirectory() throws {
         let elsewhere = URL(fileURLWithPath: dir.file("elsewhere"))

@@ -84,6 +84,35 @@ final class KubernetesExamplesTests: XCTestCase {
         XCTAssertNotNil(dig(volume, "configMap", "name") as? String, "the plan comes from a ConfigMap")
     }
 
+    /// The nightly's command as the CronJob runs it (its `--db` a local store here): the pods of
+    /// one Job share `REDERIVE_PROCESS_GROUP`, so one that starts after the run is done exits 0
+    /// without a second pass; the next Job (another uid) is a run of its own.
+    func testALatePodOfTheNightlyFindsItsJobsRunDone() throws {
+        let cron = try XCTUnwrap(try documents().first { $0["kind"] as? String == "CronJob" })
+        let container = try XCTUnwrap(
+            (dig(cron, "spec", "jobTemplate", "spec", "template", "spec", "containers") as? [[String: Any]])?.first)
+        var args = try XCTUnwrap(container["args"] as? [String])
+        let dir = try TemporaryDirectory()
+        let db = dir.file("rooms.sqlite")
+        let imported = try CommandLineTool.invoke(["import", "Fixtures/exports", "--db", db, "-q"], scratch: dir)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        args[try XCTUnwrap(args.firstIndex(of: "--db")) + 1] = db
+        func pod(job: String) throws -> CommandLineResult {
+            try CommandLineTool.invoke(
+                args.filter { $0 != "--quiet" }, environment: [DeriveConfiguration.processGroupVariable: job],
+                scratch: dir)
+        }
+        let first = try pod(job: "uid-1")
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let late = try pod(job: "uid-1")
+        XCTAssertEqual(late.status, 0, late.stderr)
+        XCTAssertTrue(
+            late.stderr.contains("was finished by the other worker processes; nothing left to do"), late.stderr)
+        let tomorrow = try pod(job: "uid-2")
+        XCTAssertEqual(tomorrow.status, 0, tomorrow.stderr)
+        XCTAssertFalse(tomorrow.stderr.contains("nothing left to do"), tomorrow.stderr)
+    }
+
     /// The rules map exit codes exactly as `expectedAction` says.
     private func checkPolicy(_ job: [String: Any], name: String) throws {
         let rules = try XCTUnwrap(dig(job, "podFailurePolicy", "rules") as? [[String: Any]], "\(name): no policy")

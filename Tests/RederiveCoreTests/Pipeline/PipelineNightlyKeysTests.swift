@@ -23,6 +23,32 @@ final class PipelineNightlyKeysTests: XCTestCase {
             try PipelineDefinition.parse(text, path: dir.file("p.yml")), overrides: overrides, arguments: "test")
     }
 
+    /// `reports-dir` is beside the store (wherever `--db` puts it), or beside the pipeline file
+    /// for a server store; stages that name a `report` keep it; `keep-reports` is at least 1
+    /// (issue 36 #5).
+    func testReportsDirIsBesideTheStoreAndKeepReportsIsChecked() throws {
+        let text = """
+            version: 1
+            name: n
+            reports-dir: reports
+            keep-reports: 3
+            stages:
+              - import: { paths: [\(dir.file("in"))] }
+              - derive: { report: own.jsonl }
+            """
+        try FileManager.default.createDirectory(atPath: dir.file("in"), withIntermediateDirectories: true)
+        try Data().write(to: URL(fileURLWithPath: dir.file("in/a.jsonl")))
+        let resolved = try resolve(text, store: "/data/rooms.sqlite")
+        XCTAssertEqual(resolved.metricsFile, "/data/reports/n.prom")
+        XCTAssertEqual(resolved.keepReports, 3)
+        XCTAssertEqual(resolved.stages.map(\.reportPath), ["/data/reports/n-import-issues.jsonl", "own.jsonl"])
+        let server = try resolve(text, store: "postgres://db.example/rooms")
+        XCTAssertEqual(server.metricsFile, dir.file("reports/n.prom"))
+        XCTAssertThrowsError(
+            try PipelineDefinition.parse(
+                text.replacingOccurrences(of: "keep-reports: 3", with: "keep-reports: 0"), path: "p.yml"))
+    }
+
     func testParsesRetryFilesAndAllowEmpty() throws {
         let p = try PipelineDefinition.parse(
             """

@@ -427,6 +427,14 @@ final class PostgresStoreTests: XCTestCase {
         let (status, _) = stalled.wait()
         XCTAssertEqual(status, 0, stalled.stderr)
         XCTAssertTrue(stalled.stderr.contains("was taken over by another process"), stalled.stderr)
+        // Its tally counts what it committed, not the dropped range too (issue 36 #12).
+        func number(after pattern: String) -> Int? {
+            guard let match = stalled.stderr.range(of: pattern, options: .regularExpression) else { return nil }
+            return Int(stalled.stderr[match].split(separator: " ").compactMap { Int($0) }.last ?? -1)
+        }
+        let committed = try XCTUnwrap(number(after: #"range\(s\) of run [0-9]+, [0-9]+"#), stalled.stderr)
+        let read = try XCTUnwrap(number(after: #"derive \(run [0-9]+[^)]*\): [0-9]+"#), stalled.stderr)
+        XCTAssertEqual(read, committed, stalled.stderr)
         XCTAssertEqual(
             try cluster.sql("SELECT claimed_by, attempt FROM derive_range WHERE id = \(range)", url: url), before)
         XCTAssertEqual(try cluster.sql("SELECT attempt FROM derive_range WHERE id = \(range)", url: url), ["2"])

@@ -64,8 +64,11 @@ final class ChangePreviewTests: XCTestCase {
         XCTAssertEqual(f.after, .init(count: 4, min: 2.38, q1: 2.46, median: 2.53, q3: 2.68, max: 2.98))
         XCTAssertEqual(f.fromZero, 0)
         XCTAssertEqual(f.deltaHistogram, .init(start: -0.02, width: 0.01, series: [[4]]))
-        // Before and after on shared bins: FD 2·23.5/∛8 = 23.5 hundredths → 0.50, from 2.00.
-        XCTAssertEqual(f.valueHistogram, .init(start: 2, width: 0.5, series: [[1, 2, 1], [2, 2, 0]]))
+        // Before and after on shared bins: FD 2·23.5/∛8 = 23.5 hundredths, at most a tenth of the
+        // range 2.38 - 3.00 (6.2 hundredths) → 0.10, from 2.30.
+        XCTAssertEqual(
+            f.valueHistogram,
+            .init(start: 2.3, width: 0.1, series: [[0, 1, 1, 1, 0, 0, 0, 1], [1, 1, 1, 0, 0, 0, 1, 0]]))
         XCTAssertEqual(f.relativeHistogram?.series.first?.reduce(0, +), 4)
         XCTAssertEqual(f.largestAbsolute.map(\.id), ["r1", "r2", "r3", "r4"], "all -0.02: ties by id")
         XCTAssertEqual(f.largestRelative.map(\.id), ["r1", "r2", "r3", "r4"])

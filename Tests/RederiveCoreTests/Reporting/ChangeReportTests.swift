@@ -73,8 +73,10 @@ final class ChangeReportTests: XCTestCase {
         XCTAssertEqual(area.medianDelta, 12.5)
         XCTAssertEqual(area.maxDelta, 30)
         XCTAssertEqual(area.fromZero, 2)
-        // Bins from the data: Freedman–Diaconis 2·1637.5/∛3 ≈ 2270.8 hundredths, rounded up to 50.00.
-        XCTAssertEqual(area.deltaHistogram, ChangeReport.Histogram(start: -50, width: 50, series: [[1, 2]]))
+        // Bins from the data: Freedman–Diaconis 2·1637.5/∛3 ≈ 2270.8 hundredths, but at most a
+        // tenth of the range -2.75 to 30 (327.5 hundredths), rounded up to 5.00.
+        XCTAssertEqual(
+            area.deltaHistogram, ChangeReport.Histogram(start: -5, width: 5, series: [[1, 0, 0, 1, 0, 0, 0, 1]]))
 
         let walls = try XCTUnwrap(r.field("wall_count"))
         XCTAssertEqual(walls.changed, 1)
@@ -245,10 +247,21 @@ final class ChangeReportTests: XCTestCase {
     }
 
     func testHistogramBinsComeFromTheData() {
-        // 100 values 0.01 ... 1.00: IQR 0.495, FD width 2·49.5/∛100 ≈ 21.3 hundredths → 0.50.
+        // 100 values 0.01 ... 1.00: IQR 0.495, FD width 2·49.5/∛100 ≈ 21.3 hundredths, at most
+        // a tenth of the range (9.9 hundredths) → 0.1.
         let units = Array(1...100)
         let h = ChangeReport.Histogram.bins(sorted: units, series: [units], scale: 100, minWidth: 1)
-        XCTAssertEqual(h, ChangeReport.Histogram(start: 0, width: 0.5, series: [[49, 50, 1]]))
+        XCTAssertEqual(
+            h, ChangeReport.Histogram(start: 0, width: 0.1, series: [[9, 10, 10, 10, 10, 10, 10, 10, 10, 10, 1]]))
+        // The walkthrough's fix (issue 36 #14): 13 values 0.19 before, 13 values 0.95 after. The
+        // FD width alone (1.0) put both in one bin, so the change could not be seen.
+        let before = Array(repeating: 19, count: 13), after = Array(repeating: 95, count: 13)
+        let split = try? XCTUnwrap(
+            ChangeReport.Histogram.bins(sorted: before + after, series: [before, after], scale: 100, minWidth: 1))
+        XCTAssertEqual(split?.width, 0.1)
+        XCTAssertEqual(split?.start, 0.1)
+        XCTAssertEqual(split?.series[0].firstIndex { $0 > 0 }, 0, "0.19 in 0.1-0.2")
+        XCTAssertEqual(split?.series[1].firstIndex { $0 > 0 }, 8, "0.95 in 0.9-1.0")
         // All equal: one bin of the resolution.
         XCTAssertEqual(
             ChangeReport.Histogram.bins(sorted: [-2, -2], series: [[-2, -2]], scale: 100, minWidth: 1),
@@ -288,12 +301,12 @@ final class ChangeReportTests: XCTestCase {
         ] {
             XCTAssertTrue(md.contains(needle), "missing \(needle) in\n\(md)")
         }
-        // The Δ histogram of the area: bins of 50 from -50; the bar for 2 records is twice the bar for 1.
+        // The Δ histogram of the area: bins of 5 from -5, one record in each of three.
         let bars = md.split(separator: "\n").filter { $0.contains(" | #") && $0.contains("to") }
-        XCTAssertTrue(
-            bars.contains { $0.hasSuffix("-50 to 0 | " + String(repeating: "#", count: 20) + " 1") }, "\(bars)")
-        XCTAssertTrue(
-            bars.contains { $0.hasSuffix("0 to 50 | " + String(repeating: "#", count: 40) + " 2") }, "\(bars)")
+        for bin in ["-5 to 0", "10 to 15", "30 to 35"] {
+            XCTAssertTrue(
+                bars.contains { $0.hasSuffix(bin + " | " + String(repeating: "#", count: 40) + " 1") }, "\(bars)")
+        }
     }
 
     func testJSONParsesWithStableKeys() throws {
@@ -332,9 +345,10 @@ final class ChangeReportTests: XCTestCase {
             XCTAssertEqual(area["changed"] as? Int, 3)
             XCTAssertEqual(area["minDelta"] as? Double, -2.75)
             let histograms = try XCTUnwrap(area["histograms"] as? [String: Any])
-            XCTAssertEqual((histograms["delta"] as? [String: Any])?["counts"] as? [Int], [1, 2])
-            // Before and after together [0, 0, 7.25, 10, 12.5, 30]: FD 2·10.0625/∛6 ≈ 11.08 → 20.
-            XCTAssertEqual((histograms["values"] as? [String: Any])?["width"] as? Double, 20)
+            XCTAssertEqual((histograms["delta"] as? [String: Any])?["counts"] as? [Int], [1, 0, 0, 1, 0, 0, 0, 1])
+            // Before and after together [0, 0, 7.25, 10, 12.5, 30]: FD 2·10.0625/∛6 ≈ 11.08, at
+            // most a tenth of the range (3) → 5.
+            XCTAssertEqual((histograms["values"] as? [String: Any])?["width"] as? Double, 5)
             XCTAssertEqual((area["delta"] as? [String: Any])?["q1"] as? Double, 4.88)
             XCTAssertEqual((area["relative"] as? [String: Any])?["median"] as? Double, -0.275)
             let method = try XCTUnwrap(fields["floor_area_method"])

@@ -52,6 +52,31 @@ final class ChangeThumbnailsTests: XCTestCase {
         XCTAssertFalse(html.contains("<script"), "no script")
     }
 
+    /// A changed shortest wall is one element: its drawing marks the wall the stored value
+    /// measured (issue 36 #14, the walkthrough's 0.19 m sliver); an area change marks none.
+    func testAChangedShortestWallIsMarkedInItsDrawing() throws {
+        let raw = try ExportFixtures.compactRoom("Bedroom3")
+        let room = try RecordParser().decodeRoom(raw).get()
+        let stored = try SummaryDeriver().derive(room).get()
+        var fixed = stored
+        fixed.shortestWallM += 0.5
+        fixed.estimatedFloorAreaSqm += 1
+        let collector = ChangeCollector(summaryVersion: 2, topCount: 20, changeListDirectory: nil)
+        collector.add(
+            id: "r1", roomName: "Bedroom", storedJSON: stored.jsonString(), storedVersion: 1, newSummary: fixed,
+            newJSON: fixed.jsonBytes(), rawRoom: raw)
+        let report = collector.report()
+        let wall = try XCTUnwrap(report.field(.shortestWallM)?.thumbnails.first)
+        XCTAssertEqual(wall.before, RoomSummary.roundedForJSON(stored.shortestWallM))
+        let marked = wall.svg.components(separatedBy: "<line class=\"wall changed\"").count - 1
+        XCTAssertGreaterThanOrEqual(marked, 1, wall.svg)
+        XCTAssertTrue(wall.svg.contains("(the changed value)"), wall.svg)
+        let area = try XCTUnwrap(report.field(.estimatedFloorAreaSqm)?.thumbnails.first)
+        XCTAssertFalse(area.svg.contains("wall changed"), "an area is no single wall")
+        let parser = XMLParser(data: Data(report.html().utf8))
+        XCTAssertTrue(parser.parse(), "preview.html stays well-formed")
+    }
+
     func testNoRawRoomsNoDrawingsAndTopCountZeroKeepsNone() throws {
         XCTAssertTrue(try report(rawRooms: false).fields.allSatisfy { $0.thumbnails.isEmpty })
         XCTAssertTrue(try report(rawRooms: true, topCount: 0).fields.allSatisfy { $0.thumbnails.isEmpty })

@@ -42,9 +42,26 @@ final class ConnectionFailureTests: XCTestCase {
             held.append(RangeWait.Held(seqFrom: i * 20 + 1, seqTo: i * 20 + 20, holder: "vm:1800", leaseUntil: until))
         }
         let wait = RangeWait(seconds: 40, held: held)
-        XCTAssertEqual(
-            wait.line(runID: 3),
+        let prefix =
             "run 3: waiting for 6 ranges (seq 1-20, 21-40, 41-60, 61-80, 81-100, …) held by vm:1800 until "
-                + "2026-11-24T10:31:02Z (a process that stopped keeps them until its lease runs out)")
+            + "2026-11-24T10:31:02Z "
+        // Whether the holder is alive is said when it runs here (issue 36 #11).
+        XCTAssertEqual(
+            wait.line(runID: 3, localHost: "vm", isRunning: { $0 == 1800 }),
+            prefix + "(vm:1800 is running: it commits them)")
+        XCTAssertEqual(
+            wait.line(runID: 3, localHost: "vm", isRunning: { _ in false }),
+            prefix + "(vm:1800 is gone: its ranges are taken over when its lease runs out)")
+        XCTAssertEqual(
+            wait.line(runID: 3, localHost: "other", isRunning: { _ in true }),
+            prefix + "(vm:1800, on another host: a running process commits them, one that stopped keeps them "
+                + "until its lease runs out)")
+        // This very process, on this host, is alive.
+        let me = RangeWait(
+            seconds: 1,
+            held: [
+                .init(seqFrom: 1, seqTo: 2, holder: "\(ProcessInfo.processInfo.hostName):\(getpid())", leaseUntil: nil)
+            ])
+        XCTAssertTrue(me.line(runID: 1).hasSuffix("is running: it commits them)"), me.line(runID: 1))
     }
 }
