@@ -19,13 +19,17 @@ final class PostgresRangeCutTests: PostgresTestCase {
             runID: run.runID, selection: DeriveSelection(all: true), deriver: deriver, allowDowngrade: false,
             upTo: try store.maxSeq(), rangeSize: 1_000)
         guard case .claimed(let whole) = try store.claimNext(runID: run.runID) else { return XCTFail("claimed") }
-        let cut = try store.cut(whole, toRecords: 5)
+        let held = Int(try cluster.sql("SELECT count(*) FROM record", url: url).first ?? "") ?? 0
+        XCTAssertGreaterThan(held, 10)
+        // Asked for one record fewer than it holds: two equal halves, never the range and a sliver.
+        let cut = try store.cut(whole, toRecords: held - 1)
         XCTAssertEqual(cut.rangeID, whole.rangeID)
         XCTAssertEqual(cut.attempt, whole.attempt)
         XCTAssertEqual(cut.after, whole.after)
-        let fifth = try cluster.sql(
-            "SELECT seq FROM record WHERE seq > \(whole.after) ORDER BY seq OFFSET 4 LIMIT 1", url: url)
-        XCTAssertEqual(cut.upTo, Int64(fifth.first ?? ""), "the claim keeps its first five keys")
+        let half = try cluster.sql(
+            "SELECT seq FROM record WHERE seq > \(whole.after) ORDER BY seq OFFSET \((held + 1) / 2 - 1) LIMIT 1",
+            url: url)
+        XCTAssertEqual(cut.upTo, Int64(half.first ?? ""), "the claim keeps the first half")
         guard case .claimed(let rest) = try store.claimNext(runID: run.runID) else {
             return XCTFail("the rest is open")
         }
