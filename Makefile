@@ -18,6 +18,9 @@
 #   make scale-model  derive with 1, 2, 4, 8 worker processes each capped at a fraction of a core
 #                   (cgroups, as root) against a throwaway cluster: speed-up, efficiency, the
 #                   server's CPU per 1,000 records and the ceiling of a K-core server
+#   make bench-gentle  how well a derive keeps its share of the server: batch times against
+#                   --batch-seconds after the first 10 batches, and 4 processes under --max-rate R
+#                   together over 20 s (a throwaway cluster); prints, asserts nothing
 #   make bench-postgres  the PostgreSQL lines of make bench alone (import MB/s; derive records/s
 #                   with 1 and 2 worker processes), against a throwaway local cluster
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
@@ -52,7 +55,7 @@ DEMO_DB    ?= out/demo.sqlite
 , := ,
 SYSTEM_PACKAGES := libzstd-dev libsqlite3-dev libsimdjson-dev libpq-dev pkg-config postgresql pgbouncer sqlite3 zstd
 
-.PHONY: given-binary dist deb dist-build build-fixed build-v1 run test fixtures bench bench-compare bench-postgres scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
+.PHONY: given-binary dist deb dist-build build-fixed build-v1 run test fixtures bench bench-compare bench-postgres bench-gentle scale-demo scale-model bench-preview nightly backfill deps build clean install install-files uninstall fuzz fuzz-build format format-check
 
 # Installs what a fresh Debian/Ubuntu machine lacks (we are root there); elsewhere says
 # exactly what to run.
@@ -349,6 +352,15 @@ bench-postgres: build
 	@[ -f $(BENCH_CORPUS) ] || $(REDERIVE) generate --out $(BENCH_CORPUS) --records $(BENCH_RECORDS) --seed 42 \
 	    --core-model-bytes 100000 --floorless-fraction 0.2 --corrupt-fraction 0.005 --frames-every 1000
 	@.ci/bench-postgres $(REDERIVE) $(BENCH_CORPUS)
+
+# Sharing the server (.ci/bench-gentle): a generated corpus of GENTLE_RECORDS; a SQLite derive with
+# --batch-seconds GENTLE_SECONDS (batch working times after the first 10 against it), then 4 worker
+# processes on a throwaway PostgreSQL cluster under --max-rate GENTLE_RATE (records/s over 20 s).
+GENTLE_RECORDS ?= 30000
+GENTLE_SECONDS ?= 0.2
+GENTLE_RATE    ?= 1000
+bench-gentle: build
+	@.ci/bench-gentle $(REDERIVE) --records $(GENTLE_RECORDS) --batch-seconds $(GENTLE_SECONDS) --rate $(GENTLE_RATE)
 
 # Scale demo: a throwaway local PostgreSQL cluster (.ci/pg-cluster, stopped and removed at the
 # end), the fixtures imported into it, then one derive command that starts 2 worker processes;

@@ -161,11 +161,11 @@ extension PostgresStore: DeriveRangeClaims {
             UPDATE derive_range SET state = 'done', lease_until = NULL, done_at = now(), records_read = $3,
                 records_done = $4, records_unchanged = $5, records_skipped = $6, records_newer = $7,
                 bytes_read = $8
-            WHERE id = $1 AND attempt = $2 AND state = 'claimed'
+            WHERE id = $1 AND attempt = $2 AND state = 'claimed' AND seq_to = $9
             """,
             .of(
                 claim.rangeID, claim.attempt, counts.recordsRead, counts.recordsDone, counts.recordsUnchanged,
-                counts.recordsSkipped, counts.recordsNewer, counts.decodedBytes))
+                counts.recordsSkipped, counts.recordsNewer, counts.decodedBytes, claim.upTo))
         return try writer.transaction { tx in
             let read = batch.ledger.openEntriesStatement
             let first = try tx.run([fence] + (read.map { [$0] } ?? []))

@@ -30,6 +30,12 @@ struct Resume: ParsableCommand {
                 let scope = runID.map { "run \($0)" } ?? "every run"
                 print(
                     lifted == 0 ? "nothing was paused (\(scope))" : "resumed \(scope) of \(TerminalText.escaped(path))")
+                let everyRun = try controls.allControls().first { $0.runID == nil && $0.isPaused() }
+                if runID != nil, let everyRun {
+                    print(
+                        TerminalText.escaped(
+                            "every run is still \(everyRun.pauseText): `rederive resume --db \(path)` lifts that"))
+                }
                 return .ok
             }
         }

@@ -40,6 +40,15 @@ struct Status: ParsableCommand {
             run (PostgreSQL; default: not judged); --within 24h (s, m, h, d) counts only \
             failures first seen in that window.
 
+            A pause or a rate in force (`rederive pause`, `throttle`) is shown as a \
+            "paused" line (since, by user@host, reason, until) or a "max-rate" line; with --json \
+            under control: {paused, pauses: [{run, since, by, reason, until}], maxRates: \
+            [{run, recordsPerSecond, by}]} (run null: every run). --run N shows run N's \
+            batches instead: worker, keys, records, read/derive/commit seconds, seconds waited \
+            and why (--json: {run, status, paused, pause, maxRate, totals, batches}). With \
+            --check, --max-paused 2h reports a pause in force longer than that; a run that \
+            exited 9 (--exit-when-paused) is not counted as unfinished.
+
             --html FILE also writes a self-contained HTML page (charts,
             no script, opens from a file): records by summary version,
             stale records by reason, open failures by code, and the run
@@ -187,6 +196,9 @@ struct Status: ParsableCommand {
             }
             if json { print(status.json()) } else { print(status.text(), terminator: "") }
             if let html {
+                if let controls, let latest = full.recentRuns.first {
+                    (full.latestBatchRun, full.latestBatches) = (latest.id, try controls.batches(runID: latest.id))
+                }
                 try full.writeHTML(to: html)
                 logger.info("wrote \(html)")
             }

@@ -94,7 +94,7 @@ extension DeriveJob {
 
     /// Claims one range after another and reads each (at the start, and again after a pause).
     func startClaimLoop(_ claims: any DeriveRangeClaims, leases: LeaseKeeper) {
-        let (store, selection, deriver, runID) = (store, readSelection, deriver, self.runID)
+        let (store, selection, deriver, runID, hint) = (store, readSelection, deriver, self.runID, sizeHint)
         let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
         let log = Logger(label: "rederive.derive")
         fetcher = Prefetcher(capacity: 1) { emit in
@@ -121,9 +121,12 @@ extension DeriveJob {
                         // pauses short again, or after the pause (`RangeWait.pause`).
                         let woken = leases.waitForRelease(since: releases, timeout: wait.pause(afterWaits: waits))
                         waits = woken ? 0 : waits + 1
-                    case .claimed(let claim):
+                    case .claimed(let claimed):
                         let reading = Stopwatch()
                         (waitLogged, waits) = (nil, 0)
+                        // Smaller batches asked for (`--batch-seconds`): the range is cut as it is claimed.
+                        let size = hint.value
+                        let claim = size < limit ? try claims.cut(claimed, toRecords: size) : claimed
                         leases.hold(claim)
                         var rooms: [StoredRoom] = []
                         var cursor = claim.after

@@ -53,4 +53,35 @@ extension StoreStatus {
 
     /// `every run` or `run N`.
     static func scope(_ state: RunControlState) -> String { state.runID.map { "run \($0)" } ?? "every run" }
+
+    /// How many of the latest run's batches the page charts (the latest ones).
+    static let chartedBatches = 200
+
+    /// Charts of the latest run's batches: records per batch and its working seconds (read,
+    /// derive, commit) and waits, in the order they were recorded.
+    func batchesHTML(_ doc: inout HTMLDocument) {
+        guard let run = latestBatchRun, !latestBatches.isEmpty else { return }
+        let batches = Array(latestBatches.suffix(Self.chartedBatches))
+        let labels = batches.indices.map { String(latestBatches.count - batches.count + $0 + 1) }
+        doc.element("h2", "Batches of run \(run)")
+        doc.element(
+            "p",
+            "\(latestBatches.count) batches (the latest \(batches.count) charted): size and time of each, "
+                + "as `rederive status --run \(run)` lists them.")
+        doc.raw("<div class=\"charts\">\n")
+        doc.raw(
+            SVGChart.bars(
+                labels: labels, series: [.init(name: "records", values: batches.map { Double($0.records) })],
+                id: "chart-batch-size", caption: "Records per batch"))
+        doc.raw(
+            SVGChart.bars(
+                labels: labels,
+                series: [
+                    .init(name: "read", values: batches.map(\.readSeconds)),
+                    .init(name: "derive", values: batches.map(\.deriveSeconds)),
+                    .init(name: "commit", values: batches.map(\.commitSeconds)),
+                    .init(name: "waited", values: batches.map(\.waitedSeconds)),
+                ], id: "chart-batch-time", caption: "Seconds per batch", format: { format($0, 3) }))
+        doc.raw("</div>\n")
+    }
 }

@@ -107,6 +107,7 @@ extension StoreStatus {
                     ]
                 }, numeric: [0, 3, 5, 6, 7, 8, 9])
         }
+        batchesHTML(&doc)
         return doc.page(title: "Store status: " + path)
     }
 

@@ -179,6 +179,10 @@ public struct StoreStatus: Sendable, Equatable {
     /// The operator's control rows in force (pauses and rates; `rederive pause`, `throttle`),
     /// the store's first; filled by `status` from the store's `RunControls`.
     public var controls: [RunControlState] = []
+    /// The latest run's id and batches, for the page's batch charts (`status --html`); nil: not read.
+    public var latestBatchRun: Int64?
+    /// Those batches, in the order they were recorded.
+    public var latestBatches: [BatchRecord] = []
 
     /// The derive range rows a store keeps.
     public struct RangeRows: Sendable, Equatable {

@@ -133,6 +133,12 @@ final class RunControlCommandTests: XCTestCase {
         XCTAssertEqual(unknown.status, 1, unknown.stderr)
         XCTAssertTrue(unknown.stderr.contains("no run 99"), unknown.stderr)
         XCTAssertEqual(try rederive(["resume", "--db", db, "--run", "99"]).status, 1)
+        // A run's resume says when a pause of every run still holds it.
+        XCTAssertEqual(try rederive(["pause", "--db", db, "--reason", "all"]).status, 0)
+        let partial = try rederive(["resume", "--db", db, "--run", "1"])
+        XCTAssertEqual(partial.status, 0, partial.stderr)
+        XCTAssertTrue(partial.stdout.contains("every run is still paused since"), partial.stdout)
+        XCTAssertTrue(try rederive(["resume", "--db", db]).stdout.contains("resumed every run"))
         XCTAssertEqual(try rederive(["throttle", "--db", db, "--max-rate", "0"]).status, 1)
         XCTAssertEqual(try rederive(["throttle", "--db", db]).status, 1, "--max-rate or --clear")
         XCTAssertEqual(try rederive(["pause", "--db", db, "--until", "2001-01-01"]).status, 1, "in the past")

@@ -93,6 +93,26 @@ final class PipelineDefinitionTests: XCTestCase {
             "version: 1\nstages:\n  - derive\n  - vacuum\n", contains: ["p.yml:4", "unknown stage \"vacuum\""])
     }
 
+    func testDeriveStagesShareTheServerAsDeriveDoes() throws {
+        let p = try parse(
+            "version: 1\nstore: s.sqlite\nstages:\n  - derive:\n      batch-seconds: 0.5\n      max-rate: 2000\n"
+                + "      exit-when-paused: true\n")
+        guard case .derive(let stage) = p.stages.first else { return XCTFail("a derive stage") }
+        XCTAssertEqual(stage.batchSeconds, 0.5)
+        XCTAssertEqual(stage.maxRate, 2000)
+        XCTAssertTrue(stage.exitWhenPaused)
+        let resolved = try ResolvedPipeline.resolve(p, overrides: PipelineOverrides(), arguments: "run p.yml")
+        guard case .derive(let config) = resolved.stages.first else { return XCTFail("resolved to a derive") }
+        XCTAssertEqual(config.settings.batchSeconds, 0.5)
+        XCTAssertEqual(config.settings.maxRate, 2000)
+        XCTAssertTrue(config.settings.exitWhenPaused)
+        expectUsageError(
+            "version: 1\nstages:\n  - derive:\n      max-rate: 0\n",
+            contains: ["p.yml:4", "\"max-rate\" in stage derive must be a number above 0"])
+        expectUsageError(
+            "version: 1\nstages:\n  - derive:\n      batch-seconds: soon\n", contains: ["p.yml:4", "a number"])
+    }
+
     func testVersionIsRequiredAndBounded() {
         expectUsageError("stages: [derive]\n", contains: ["missing key \"version\""])
         expectUsageError("version: 7\nstages: [derive]\n", contains: ["p.yml:1", "version 7 is not supported"])

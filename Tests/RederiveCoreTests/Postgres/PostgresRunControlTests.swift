@@ -15,7 +15,7 @@ final class PostgresRunControlTests: XCTestCase {
         dir = try TemporaryDirectory()
         cluster = try PostgresCluster.shared()
         // Short leases: the pause below lasts more than ten of them.
-        setenv("REDERIVE_LEASE_SECONDS", "0.3", 1)
+        setenv("REDERIVE_LEASE_SECONDS", "1", 1)
     }
 
     override func tearDown() {
@@ -66,7 +66,7 @@ final class PostgresRunControlTests: XCTestCase {
         Thread.sleep(forTimeInterval: 2)
         XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
         let done = try count("SELECT count(*) FROM derive_range WHERE state = 'done'", url)
-        Thread.sleep(forTimeInterval: 2.5)  // more than ten 0.3 s leases in all
+        Thread.sleep(forTimeInterval: 9.5)  // more than ten 1 s leases in all
         XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'done'", url), done)
         XCTAssertLessThan(done, 40, "the run was paused part way")
         XCTAssertTrue(workers.allSatisfy(\.isRunning), "paused workers wait")
@@ -91,6 +91,33 @@ final class PostgresRunControlTests: XCTestCase {
         XCTAssertEqual(
             try count("SELECT count(*) FROM run_batch WHERE run_id = \(run) AND wait_reason = 'paused'", url), 2,
             "each worker recorded its wait")
+    }
+
+    func testBatchSecondsCutsRangesAsTheyAreClaimedAndEveryRecordIsDerivedOnce() throws {
+        setenv("REDERIVE_LEASE_SECONDS", "60", 1)
+        let reference = try imported(records: 1200)
+        XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "-q"]).status, 0)
+        let url = try imported(records: 1200)
+        // Ranges of 100 cut at the start; a target far below what 300 records take cuts them smaller.
+        let command = [
+            "derive", "--all", "--rewrite", "--batch-size", "100", "--workers", "1", "--batch-seconds", "0.002",
+            "--db", url,
+        ]
+        let workers = try (0..<2).map { try CommandLineTool.Child(command, stderrPath: dir.file("cut\($0).err")) }
+        for worker in workers {
+            let (exit, _) = worker.wait()
+            XCTAssertEqual(exit, 0, worker.stderr)
+        }
+        XCTAssertGreaterThan(try count("SELECT count(*) FROM derive_range", url), 12, "ranges were cut as claimed")
+        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
+        XCTAssertEqual(try summaries(url), try summaries(reference), "cut ranges vs one uninterrupted run")
+        // The ranges tile the keys once: each starts right after the one before it ends.
+        let ranges = try cluster.sql("SELECT seq_from || ':' || seq_to FROM derive_range ORDER BY seq_from", url: url)
+        let bounds = ranges.map { $0.split(separator: ":").map { Int64($0)! } }
+        XCTAssertEqual(bounds.first?.first, 1)
+        XCTAssertEqual(bounds.last?.last, 1200)
+        for (a, b) in zip(bounds, bounds.dropFirst()) { XCTAssertEqual(b[0], a[1] + 1, "\(ranges)") }
+        XCTAssertEqual(try count("SELECT sum(records_read) FROM derive_range", url), 1200)
     }
 
     func testAPausedWorkerKilledHoldsNothingAndExitWhenPausedCarriesOn() throws {

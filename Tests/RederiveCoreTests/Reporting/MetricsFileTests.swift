@@ -83,6 +83,26 @@ final class MetricsFileTests: XCTestCase {
         XCTAssertNotNil(peak.flatMap { Int64($0.split(separator: " ").last!) }, "whole number: \(peak ?? "")")
     }
 
+    func testBatchesAndTheControlsState() {
+        var batched = report()
+        batched.batches = BatchTotals.of([
+            BatchRecord(runID: 1, worker: "h:1", records: 10, readSeconds: 0.5, commitSeconds: 0.25),
+            BatchRecord(runID: 1, worker: "h:1", records: 5, waitedSeconds: 2, waitReason: "paused"),
+        ])
+        var store = MetricsFile.StoreFigures(staleRecords: 0, openFailures: 0, newerSummaries: 0)
+        store.control = RunControlState(
+            pausedSince: RunControlState.now(), pausedBy: "ops@h", reason: "peak \"traffic\"", maxRate: 250)
+        let text = MetricsFile.text([batched], pipeline: "p", store: store)
+        let lines = text.split(separator: "\n").map(String.init)
+        let labels = "pipeline=\"p\",stage=\"import\",command=\"import\""
+        XCTAssertTrue(lines.contains("rederive_batches{\(labels)} 2"), text)
+        XCTAssertTrue(lines.contains("rederive_batch_seconds{\(labels),phase=\"read\"} 0.5"), text)
+        XCTAssertTrue(lines.contains("rederive_batch_seconds{\(labels),phase=\"waited\"} 2"), text)
+        XCTAssertTrue(lines.contains("rederive_paused{pipeline=\"p\",reason=\"peak \\\"traffic\\\"\"} 1"), text)
+        XCTAssertTrue(lines.contains("rederive_max_rate{pipeline=\"p\"} 250"), text)
+        XCTAssertFalse(MetricsFile.text([report()], pipeline: "p").contains("rederive_batches"), "none recorded")
+    }
+
     func testLastSuccessIsKeptWhenARunFails() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("run.prom")

@@ -30,6 +30,12 @@ final class StoreStatusHTMLTests: XCTestCase {
             path: "/x/<y>.sqlite", totalRecords: 0, recordsByVersion: [], stale: .init(), failures: [],
             recentRuns: [], totalRuns: 0, currentVersion: 1, currentFingerprint: "v1-0")
         XCTAssertNoThrow(try XHTML.parse(empty.html()))
+        var batched = empty
+        batched.latestBatchRun = 3
+        batched.latestBatches = (1...300).map { BatchRecord(runID: 3, worker: "h:<1>", records: $0, readSeconds: 0.01) }
+        let page = batched.html()
+        XCTAssertTrue(page.contains("Batches of run 3") && page.contains("the latest 200 charted"), page)
+        XCTAssertNoThrow(try XHTML.parse(page))
     }
 
     func testStatusCommandWritesTheHTMLFile() throws {
@@ -45,6 +51,8 @@ final class StoreStatusHTMLTests: XCTestCase {
         XCTAssertTrue(stderr.contains(page), "logs the path: \(stderr)")
         let ids = try XHTML.parse(try String(contentsOfFile: page, encoding: .utf8))
         XCTAssertTrue(ids.contains("chart-runs-records"))
+        XCTAssertTrue(ids.contains("chart-batch-size"), "the latest run's batches are charted")
+        XCTAssertTrue(ids.contains("chart-batch-time"))
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: dir.file("reports")), ["status.html"],
             "no temporary file left")
