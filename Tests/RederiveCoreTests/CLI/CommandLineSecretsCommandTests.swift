@@ -85,7 +85,7 @@ final class CommandLineSecretsCommandTests: XCTestCase {
     }
 
     /// Starts `rederive arguments` in a folder of its own with core files allowed (as
-    /// `ulimit -c unlimited` would), lets it start, kills it with SIGQUIT (whose default is a
+    /// `ulimit -c unlimited` would), lets it start, kills it with SIGABRT (whose default is a
     /// core dump) and returns the names of the core files it left.
     private func coreFiles(of arguments: [String]) throws -> [String] {
         let folder = try TemporaryDirectory()
@@ -111,7 +111,12 @@ final class CommandLineSecretsCommandTests: XCTestCase {
         } while !started && child.isRunning && Date() < deadline
         usleep(300_000)  // past its start: hidden and marked
         XCTAssertTrue(child.isRunning, "rederive \(arguments) ended before it was killed")
-        kill(child.processIdentifier, SIGQUIT)
+        // SIGABRT, not SIGQUIT: a shell runs background jobs (the test shards) with SIGQUIT ignored,
+        // and the child would never end. Killed outright if it has not ended within 20 s.
+        kill(child.processIdentifier, SIGABRT)
+        let killedBy = Date().addingTimeInterval(20)
+        while child.isRunning && Date() < killedBy { usleep(50_000) }
+        if child.isRunning { kill(child.processIdentifier, SIGKILL) }
         child.waitUntilExit()
         return try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("core") }
     }
