@@ -3,25 +3,34 @@ import GRDB
 import RederiveCore
 
 extension SQLiteStore: StoreHealthReading {
-    /// The store file's health: the `-wal` file's size, and the frames a passive checkpoint
-    /// could not copy back because a reader still uses them (a long read keeps the WAL
-    /// growing). A store opened read-only cannot checkpoint: that signal is unmeasurable there.
+    /// The store file's health: the WAL's size and the frames a passive checkpoint could not
+    /// copy back because a reader still uses them (a long read keeps the WAL growing). A writing
+    /// run measures the WAL by what it holds (its frames since the last reset times the page
+    /// size): the file itself keeps its largest size until the store closes, and a run that
+    /// went by it would stay slowed down after the reader that grew it left. A store opened
+    /// read-only cannot checkpoint: its WAL is the file's size and the blocked frames are
+    /// unmeasurable.
     package func readHealth() throws(RederiveError) -> HealthReading {
         var values: [HealthSignal: HealthReading.Value] = [:]
-        var info = stat()
-        values[.walFileBytes] = .measured(stat(path + "-wal", &info) == 0 ? Double(info.st_size) : 0)
         if readOnly {
+            var info = stat()
+            values[.walFileBytes] = .measured(stat(path + "-wal", &info) == 0 ? Double(info.st_size) : 0)
             values[.checkpointBlockedFrames] = .unmeasurable("the store is open read-only")
-        } else {
-            do {
-                let row = try pool.writeWithoutTransaction { db in
-                    try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
-                }
-                let log: Int = row?[1] ?? 0, done: Int = row?[2] ?? 0
-                values[.checkpointBlockedFrames] = .measured(Double(max(0, log - done)))
-            } catch {
-                values[.checkpointBlockedFrames] = .unmeasurable("the checkpoint failed: \(error)")
+            return HealthReading(values)
+        }
+        do {
+            let (row, pageSize) = try pool.writeWithoutTransaction { db in
+                (
+                    try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)"),
+                    try Int.fetchOne(db, sql: "PRAGMA page_size")
+                )
             }
+            let log: Int = row?[1] ?? 0, done: Int = row?[2] ?? 0
+            values[.walFileBytes] = .measured(Double(max(0, log) * (pageSize ?? 4096)))
+            values[.checkpointBlockedFrames] = .measured(Double(max(0, log - done)))
+        } catch {
+            values[.walFileBytes] = .unmeasurable("the checkpoint failed: \(error)")
+            values[.checkpointBlockedFrames] = .unmeasurable("the checkpoint failed: \(error)")
         }
         return HealthReading(values)
     }
