@@ -27,31 +27,12 @@ final class PostgresRunControlTests: XCTestCase {
         try CommandLineTool.invoke(arguments, scratch: dir)
     }
 
-    private func count(_ sql: String, _ url: String) throws -> Int {
-        Int(try cluster.sql(sql, url: url).first ?? "") ?? -1
-    }
-
-    /// A database holding the corpus, imported.
-    private func imported(records: Int) throws -> String {
-        let url = try cluster.newDatabase()
-        let corpus = try GeneratedCorpus.path(records: records, seed: 33, coreModelBytes: 200)
-        XCTAssertEqual(try rederive(["import", corpus, "--db", url, "-q"]).status, 0)
-        return url
-    }
-
-    /// The stored summaries, in key order, as one digest (what a derive leaves).
-    private func summaries(_ url: String) throws -> [String] {
-        try cluster.sql(
-            "SELECT count(*), md5(string_agg(record.id || summary.summary_json, ',' ORDER BY record.id)) "
-                + "FROM summary JOIN record ON record.seq = summary.record_seq", url: url)
-    }
-
     private static let derive = ["derive", "--all", "--rewrite", "--batch-size", "25", "--workers", "1"]
 
     func testAPauseFromAThirdProcessHoldsTwoWorkersThroughTenLeasesAndLosesNothing() throws {
-        let reference = try imported(records: 1000)
+        let reference = try cluster.importedDatabase(records: 1000, seed: 33, scratch: dir)
         XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "-q"]).status, 0)
-        let url = try imported(records: 1000)
+        let url = try cluster.importedDatabase(records: 1000, seed: 33, scratch: dir)
         let command = Self.derive + ["--db", url, "--max-rate", "250"]
         let workers = try (0..<2).map {
             try CommandLineTool.Child(command, stderrPath: dir.file("worker\($0).err"))
@@ -59,15 +40,16 @@ final class PostgresRunControlTests: XCTestCase {
         let deadline = Date().addingTimeInterval(60)
         // Both workers deriving: each has committed a range.
         let committers = "SELECT count(DISTINCT claimed_by) FROM derive_range WHERE state = 'done'"
-        while try count(committers, url) < 2, Date() < deadline { usleep(20_000) }
+        while try cluster.count(committers, url) < 2, Date() < deadline { usleep(20_000) }
         let pause = try rederive(["pause", "--db", url, "--reason", "replica lag"])
         XCTAssertEqual(pause.status, 0, pause.stderr)
         // Within one batch (0.1 s of budget) and a second, both obey: nothing claimed, nothing new done.
         Thread.sleep(forTimeInterval: 2)
-        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
-        let done = try count("SELECT count(*) FROM derive_range WHERE state = 'done'", url)
+        XCTAssertEqual(
+            try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
+        let done = try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'done'", url)
         Thread.sleep(forTimeInterval: 9.5)  // more than ten 1 s leases in all
-        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'done'", url), done)
+        XCTAssertEqual(try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'done'", url), done)
         XCTAssertLessThan(done, 40, "the run was paused part way")
         XCTAssertTrue(workers.allSatisfy(\.isRunning), "paused workers wait")
         let status = try rederive(["status", "--db", url])
@@ -80,24 +62,27 @@ final class PostgresRunControlTests: XCTestCase {
             XCTAssertEqual(exit, 0, worker.stderr)
             XCTAssertFalse(worker.stderr.contains("taken over by another process"), worker.stderr)
         }
-        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
+        XCTAssertEqual(try cluster.count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
         XCTAssertEqual(
-            try count("SELECT count(*) FROM derive_range WHERE attempt - released <> 1", url), 0,
+            try cluster.count("SELECT count(*) FROM derive_range WHERE attempt - released <> 1", url), 0,
             "every range committed by its one counted attempt")
-        XCTAssertEqual(try summaries(url), try summaries(reference), "paused and resumed vs uninterrupted")
-        let run = try cluster.sql("SELECT max(run_id) FROM derive_range", url: url)[0]
-        XCTAssertEqual(try count("SELECT sum(records) FROM run_batch WHERE run_id = \(run)", url), 1000)
-        XCTAssertEqual(try count("SELECT count(DISTINCT worker) FROM run_batch WHERE run_id = \(run)", url), 2)
         XCTAssertEqual(
-            try count("SELECT count(*) FROM run_batch WHERE run_id = \(run) AND wait_reason = 'paused'", url), 2,
+            try cluster.summariesDigest(url), try cluster.summariesDigest(reference),
+            "paused and resumed vs uninterrupted")
+        let run = try cluster.sql("SELECT max(run_id) FROM derive_range", url: url)[0]
+        XCTAssertEqual(try cluster.count("SELECT sum(records) FROM run_batch WHERE run_id = \(run)", url), 1000)
+        XCTAssertEqual(try cluster.count("SELECT count(DISTINCT worker) FROM run_batch WHERE run_id = \(run)", url), 2)
+        XCTAssertEqual(
+            try cluster.count("SELECT count(*) FROM run_batch WHERE run_id = \(run) AND wait_reason = 'paused'", url),
+            2,
             "each worker recorded its wait")
     }
 
     func testBatchSecondsCutsRangesAsTheyAreClaimedAndEveryRecordIsDerivedOnce() throws {
         setenv("REDERIVE_LEASE_SECONDS", "60", 1)
-        let reference = try imported(records: 1200)
+        let reference = try cluster.importedDatabase(records: 1200, seed: 33, scratch: dir)
         XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "-q"]).status, 0)
-        let url = try imported(records: 1200)
+        let url = try cluster.importedDatabase(records: 1200, seed: 33, scratch: dir)
         // Ranges of 100 cut at the start; a target far below what 300 records take cuts them smaller.
         let command = [
             "derive", "--all", "--rewrite", "--batch-size", "100", "--workers", "1", "--batch-seconds", "0.002",
@@ -108,46 +93,49 @@ final class PostgresRunControlTests: XCTestCase {
             let (exit, _) = worker.wait()
             XCTAssertEqual(exit, 0, worker.stderr)
         }
-        XCTAssertGreaterThan(try count("SELECT count(*) FROM derive_range", url), 12, "ranges were cut as claimed")
-        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
-        XCTAssertEqual(try summaries(url), try summaries(reference), "cut ranges vs one uninterrupted run")
+        XCTAssertGreaterThan(
+            try cluster.count("SELECT count(*) FROM derive_range", url), 12, "ranges were cut as claimed")
+        XCTAssertEqual(try cluster.count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
+        XCTAssertEqual(
+            try cluster.summariesDigest(url), try cluster.summariesDigest(reference),
+            "cut ranges vs one uninterrupted run")
         // The ranges tile the keys once: each starts right after the one before it ends.
         let ranges = try cluster.sql("SELECT seq_from || ':' || seq_to FROM derive_range ORDER BY seq_from", url: url)
         let bounds = ranges.map { $0.split(separator: ":").map { Int64($0)! } }
         XCTAssertEqual(bounds.first?.first, 1)
         XCTAssertEqual(bounds.last?.last, 1200)
         for (a, b) in zip(bounds, bounds.dropFirst()) { XCTAssertEqual(b[0], a[1] + 1, "\(ranges)") }
-        XCTAssertEqual(try count("SELECT sum(records_read) FROM derive_range", url), 1200)
+        XCTAssertEqual(try cluster.count("SELECT sum(records_read) FROM derive_range", url), 1200)
     }
 
     func testAPausedWorkerKilledHoldsNothingAndExitWhenPausedCarriesOn() throws {
         setenv("REDERIVE_LEASE_SECONDS", "60", 1)  // a held range would keep the rerun waiting a minute
-        let reference = try imported(records: 500)
+        let reference = try cluster.importedDatabase(records: 500, seed: 33, scratch: dir)
         XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "-q"]).status, 0)
-        let url = try imported(records: 500)
+        let url = try cluster.importedDatabase(records: 500, seed: 33, scratch: dir)
         let command = Self.derive + ["--db", url, "--max-rate", "200"]
         let worker = try CommandLineTool.Child(command, stderrPath: dir.file("killed.err"))
         let deadline = Date().addingTimeInterval(60)
-        while try count("SELECT count(*) FROM derive_range WHERE state = 'done'", url) < 2, Date() < deadline {
+        while try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'done'", url) < 2, Date() < deadline {
             usleep(20_000)
         }
         XCTAssertEqual(try rederive(["pause", "--db", url]).status, 0)
         Thread.sleep(forTimeInterval: 2)
-        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0)
+        XCTAssertEqual(try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0)
         worker.signal(SIGKILL)
         XCTAssertTrue(worker.wait().signaled)
         // Still paused: a worker that should not wait exits 9, having claimed nothing.
         let paused = try rederive(command + ["--exit-when-paused"])
         XCTAssertEqual(paused.status, 9, paused.stderr)
-        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0)
+        XCTAssertEqual(try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0)
 
         XCTAssertEqual(try rederive(["resume", "--db", url]).status, 0)
         let rerun = try rederive(command + ["--exit-when-paused"])
         XCTAssertEqual(rerun.status, 0, rerun.stderr)
         XCTAssertFalse(
             rerun.stderr.contains("waiting for"), "no lease of the killed worker to wait on: \(rerun.stderr)")
-        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
-        XCTAssertEqual(try summaries(url), try summaries(reference))
+        XCTAssertEqual(try cluster.count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
+        XCTAssertEqual(try cluster.summariesDigest(url), try cluster.summariesDigest(reference))
         // The control survives nothing it should not: a finished run cannot be paused.
         let finished = try cluster.sql("SELECT max(id) FROM run", url: url)[0]
         XCTAssertEqual(try rederive(["pause", "--db", url, "--run", finished]).status, 1)

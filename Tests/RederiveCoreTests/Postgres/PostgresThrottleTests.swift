@@ -22,23 +22,6 @@ final class PostgresThrottleTests: XCTestCase {
         try CommandLineTool.invoke(arguments, scratch: dir)
     }
 
-    private func count(_ sql: String, _ url: String) throws -> Int {
-        Int(try cluster.sql(sql, url: url).first ?? "") ?? -1
-    }
-
-    private func imported(records: Int) throws -> String {
-        let url = try cluster.newDatabase()
-        let corpus = try GeneratedCorpus.path(records: records, seed: 34, coreModelBytes: 200)
-        XCTAssertEqual(try rederive(["import", corpus, "--db", url, "-q"]).status, 0)
-        return url
-    }
-
-    private func summaries(_ url: String) throws -> [String] {
-        try cluster.sql(
-            "SELECT count(*), md5(string_agg(record.id || summary.summary_json, ',' ORDER BY record.id)) "
-                + "FROM summary JOIN record ON record.seq = summary.record_seq", url: url)
-    }
-
     private static let derive = [
         "derive", "--all", "--rewrite", "--batch-size", "25", "--workers", "1", "--max-rate", "250",
         "--max-standby-lag", "4MB",
@@ -54,22 +37,23 @@ final class PostgresThrottleTests: XCTestCase {
     }
 
     func testAWorkerWaitsWhileTheStandbyLagsAndCarriesOnWhenReplayResumes() throws {
-        let reference = try imported(records: 1000)
+        let reference = try cluster.importedDatabase(records: 1000, seed: 34, scratch: dir)
         XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "--throttle", "off", "-q"]).status, 0)
-        let url = try imported(records: 1000)
+        let url = try cluster.importedDatabase(records: 1000, seed: 34, scratch: dir)
         let standby = try cluster.standby()
         defer { standby.stop() }
         let worker = try CommandLineTool.Child(Self.derive + ["--db", url], stderrPath: dir.file("worker.err"))
         let deadline = Date().addingTimeInterval(60)
         let done = "SELECT count(*) FROM derive_range WHERE state = 'done'"
-        while try count(done, url) < 2, Date() < deadline { usleep(20_000) }
+        while try cluster.count(done, url) < 2, Date() < deadline { usleep(20_000) }
         try makeLag(standby, url: url)
         // Within a batch and a second of the next read, the worker waits with nothing claimed.
         Thread.sleep(forTimeInterval: 2.5)
-        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
-        let held = try count(done, url)
+        XCTAssertEqual(
+            try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
+        let held = try cluster.count(done, url)
         Thread.sleep(forTimeInterval: 1.5)
-        XCTAssertEqual(try count(done, url), held, "nothing committed while red")
+        XCTAssertEqual(try cluster.count(done, url), held, "nothing committed while red")
         XCTAssertLessThan(held, 40, "the run waited part way")
         XCTAssertTrue(worker.isRunning)
 
@@ -80,15 +64,16 @@ final class PostgresThrottleTests: XCTestCase {
             worker.stderr.contains("health red, waiting with claims given back: standby replay lag"), worker.stderr)
         XCTAssertTrue(worker.stderr.contains(">= red 4.0 MB"), "the signal and both values: \(worker.stderr)")
         XCTAssertTrue(worker.stderr.contains("health green: full speed again"), worker.stderr)
-        XCTAssertEqual(try count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
-        XCTAssertEqual(try summaries(url), try summaries(reference), "throttled vs unthrottled")
+        XCTAssertEqual(try cluster.count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
+        XCTAssertEqual(
+            try cluster.summariesDigest(url), try cluster.summariesDigest(reference), "throttled vs unthrottled")
         let run = try cluster.sql("SELECT max(run_id) FROM derive_range", url: url)[0]
         let waits = "SELECT count(*) FROM run_batch WHERE run_id = \(run) AND wait_reason LIKE 'health: standby%'"
-        XCTAssertGreaterThanOrEqual(try count(waits, url), 1, "the wait is kept with the batch")
+        XCTAssertGreaterThanOrEqual(try cluster.count(waits, url), 1, "the wait is kept with the batch")
     }
 
     func testObserveModeSaysWhatItWouldDoAndChangesNothing() throws {
-        let url = try imported(records: 400)
+        let url = try cluster.importedDatabase(records: 400, seed: 34, scratch: dir)
         let standby = try cluster.standby()
         defer { standby.stop() }
         try makeLag(standby, url: url)
@@ -97,6 +82,6 @@ final class PostgresThrottleTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertTrue(r.stderr.contains("would wait: standby replay lag"), r.stderr)
         XCTAssertFalse(r.stderr.contains("health red, waiting"), r.stderr)
-        XCTAssertEqual(try count("SELECT count(*) FROM run_batch WHERE wait_reason LIKE 'health%'", url), 0)
+        XCTAssertEqual(try cluster.count("SELECT count(*) FROM run_batch WHERE wait_reason LIKE 'health%'", url), 0)
     }
 }
