@@ -23,8 +23,8 @@ struct Derive: ParsableCommand {
             Dry run: --dry-run opens the store read-only, derives what the same command would, \
             writes nothing to the store (no summaries, no run row; the file stays byte-identical) \
             and reports what would change, field by field, in DB-preview/ (or --preview-out DIR): \
-            preview.md, preview.html, preview.json and changes.jsonl.zst (every change, one line a \
-            record); --json prints preview.json on stdout. Exit 3 when \
+            \(ChangeReport.fileNamesText) (every change, one line a record); --json prints \
+            preview.json on stdout. Exit 3 when \
             some records would fail; the error budget does not apply.
               rederive derive --db out/rooms.sqlite --dry-run
               rederive derive --db out/rooms.sqlite --dry-run --preview-out out/p --json
@@ -75,12 +75,12 @@ struct Derive: ParsableCommand {
 
     @Flag(
         name: .customLong("dry-run"),
-        help: "Write nothing to the store; report what would change (preview.md, .html, .json, changes.jsonl.zst).")
+        help: "Write nothing to the store; report what would change (\(ChangeReport.fileNamesText)).")
     var dryRun = false
 
     @Option(
         name: .customLong("preview-out"),
-        help: "With --dry-run: the folder for preview.md, .html, .json and changes.jsonl.zst (default: DB-preview).")
+        help: "With --dry-run: the folder for \(ChangeReport.fileNamesText) (default: DB-preview).")
     var previewOut: String?
 
     @Option(
