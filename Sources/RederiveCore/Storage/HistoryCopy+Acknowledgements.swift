@@ -45,32 +45,17 @@ extension HistoryCopy {
     package static func copyAcknowledgements(
         from source: any HistoryCopying, to destination: any HistoryCopying, runs: [Int64: Int64], copyRun: Int64
     ) throws(RederiveError) -> (acknowledgements: Int, faultedFiles: Int) {
-        var counts = (acknowledgements: 0, faultedFiles: 0)
-        for isFaultedFiles in [false, true] {
-            let (select, insert) =
-                isFaultedFiles
-                ? (faultedFilesSQL, SharedSQL(destination.dialect, insertFaultedFileSQL))
-                : (acknowledgementsSQL, SharedSQL(destination.dialect, insertAcknowledgementSQL))
-            var offset = 0
-            while true {
-                let page = try page(select, of: source, from: offset)
-                if page.isEmpty { break }
-                offset += page.count
-                let statements: [Statement] = page.map { row in
-                    guard isFaultedFiles else { return insert.statement(row) }
-                    var values = row
-                    if case .integer(let id) = row[5] { values[5] = .integer(runs[id] ?? copyRun) }
-                    return insert.statement(values)
-                }
-                _ = try destination.executeShared(statements)
-                if isFaultedFiles {
-                    counts.faultedFiles += page.count
-                } else {
-                    counts.acknowledgements += page.count
-                }
-            }
+        let insertAcknowledgement = SharedSQL(destination.dialect, insertAcknowledgementSQL)
+        let acknowledgements = try copyPages(acknowledgementsSQL, from: source, to: destination) {
+            insertAcknowledgement.statement($0)
         }
-        return counts
+        let insertFaultedFile = SharedSQL(destination.dialect, insertFaultedFileSQL)
+        let faultedFiles = try copyPages(faultedFilesSQL, from: source, to: destination) { row in
+            var values = row
+            if case .integer(let id) = row[5] { values[5] = .integer(runs[id] ?? copyRun) }
+            return insertFaultedFile.statement(values)
+        }
+        return (acknowledgements, faultedFiles)
     }
 
     /// The rows `destination` holds of what a copy brings: the runs copied from the store

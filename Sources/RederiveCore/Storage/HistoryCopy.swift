@@ -136,14 +136,27 @@ package enum HistoryCopy {
         """
     }
 
-    /// Rows `page` (1 limit, 2 offset) of `select` rendered for `store`.
-    static func page(
-        _ select: Text, of store: any HistoryCopying, from offset: Int
-    ) throws(RederiveError)
-        -> [[StoredValue]]
-    {
-        let statement = SharedSQL(store.dialect, select).statement([.integer(Int64(pageSize)), .integer(Int64(offset))])
-        return try store.executeShared([statement])[0]
+    /// Reads `select` (1 limit, 2 offset) from `source` page by page, and runs on `destination`
+    /// the statements `statement` makes of each page's rows (nil: the row is left out), then
+    /// `trailing`, a page per transaction. Returns the rows read.
+    @discardableResult
+    static func copyPages(
+        _ select: Text, from source: any HistoryCopying, to destination: any HistoryCopying,
+        trailing: [Statement] = [], _ statement: ([StoredValue]) throws(RederiveError) -> Statement?
+    ) throws(RederiveError) -> Int {
+        let read = SharedSQL(source.dialect, select)
+        var offset = 0
+        while true {
+            let page = try source.executeShared([read.statement([.integer(Int64(pageSize)), .integer(Int64(offset))])])[
+                0]
+            if page.isEmpty { return offset }
+            offset += page.count
+            var statements: [Statement] = []
+            for row in page {
+                if let made = try statement(row) { statements.append(made) }
+            }
+            _ = try destination.executeShared(statements + trailing)
+        }
     }
 
     /// Copies the runs of `source` (store id `sourceID`) not yet in `destination`; returns
@@ -153,20 +166,14 @@ package enum HistoryCopy {
     ) throws(RederiveError) -> [Int64: Int64] {
         let marker = "copied:\(sourceID):"
         let insertRun = SharedSQL(destination.dialect, insertRunSQL)
-        var offset = 0
-        while true {
-            let page = try page(runsSQL, of: source, from: offset)
-            if page.isEmpty { break }
-            offset += page.count
-            let inserts: [Statement] = page.map { row in
-                var values = row
-                if case .text(RunStatus.running.rawValue) = values[4] { values[4] = .text(RunStatus.crashed.rawValue) }
-                // A row an older version recorded may name a password: the copy never keeps it.
-                if case .text(let arguments) = values[3] { values[3] = .text(ArgumentRedaction.scrubbed(arguments)) }
-                let id = row[0]
-                return insertRun.statement([id, .text(marker + id.description)] + values.dropFirst())
-            }
-            _ = try destination.executeShared(inserts + destination.runIDFixups.map { ($0, []) })
+        try copyPages(runsSQL, from: source, to: destination, trailing: destination.runIDFixups.map { ($0, []) }) {
+            row in
+            var values = row
+            if case .text(RunStatus.running.rawValue) = values[4] { values[4] = .text(RunStatus.crashed.rawValue) }
+            // A row an older version recorded may name a password: the copy never keeps it.
+            if case .text(let arguments) = values[3] { values[3] = .text(ArgumentRedaction.scrubbed(arguments)) }
+            let id = row[0]
+            return insertRun.statement([id, .text(marker + id.description)] + values.dropFirst())
         }
         var map: [Int64: Int64] = [:]
         let copied = SharedSQL(destination.dialect, copiedRunsSQL).statement([.text(marker)])
@@ -189,50 +196,29 @@ package enum HistoryCopy {
             guard case .integer(let id) = value else { return value }
             return runs[id].map { .integer($0) } ?? .null
         }
-        var counts = (history: 0, failures: 0)
-        for isHistory in [true, false] {
-            let (select, insert) =
-                isHistory
-                ? (historySQL, SharedSQL(destination.dialect, insertHistorySQL))
-                : (failuresSQL, SharedSQL(destination.dialect, insertFailureSQL))
-            var offset = 0
-            while true {
-                let page = try page(select, of: source, from: offset)
-                if page.isEmpty { break }
-                offset += page.count
-                var statements: [Statement] = []
-                for row in page {
-                    var values = row
-                    if isHistory {
-                        values[0] = mapped(row[0])
-                        if values[0] == .null { continue }  // a run the source no longer has
-                        // The replaced summary, typed, with its run mapped too.
-                        var summary = try historySummary(row)
-                        summary.runID = mapped(summary[.runID]).integerValue
-                        values = Array(values.prefix(historyKeys)) + summary.storedValues
-                    } else {
-                        values[7] = mapped(row[7])
-                        if values[7] == .null { values[7] = .integer(copyRun) }
-                    }
-                    statements.append(insert.statement(values))
-                }
-                _ = try destination.executeShared(statements)
-                if isHistory { counts.history += page.count } else { counts.failures += page.count }
-            }
+        let insertHistory = SharedSQL(destination.dialect, insertHistorySQL)
+        let history = try copyPages(historySQL, from: source, to: destination) { row throws(RederiveError) in
+            var values = row
+            values[0] = mapped(row[0])
+            if values[0] == .null { return nil }  // a run the source no longer has
+            // The replaced summary, typed, with its run mapped too.
+            var summary = try historySummary(row)
+            summary.runID = mapped(summary[.runID]).integerValue
+            return insertHistory.statement(Array(values.prefix(historyKeys)) + summary.storedValues)
+        }
+        let insertFailure = SharedSQL(destination.dialect, insertFailureSQL)
+        let failures = try copyPages(failuresSQL, from: source, to: destination) { row in
+            var values = row
+            values[7] = mapped(row[7])
+            if values[7] == .null { values[7] = .integer(copyRun) }
+            return insertFailure.statement(values)
         }
         let provenanceUpdate = SharedSQL(destination.dialect, provenanceUpdateSQL)
-        var offset = 0
-        while true {
-            let page = try page(provenanceSQL, of: source, from: offset)
-            if page.isEmpty { break }
-            offset += page.count
-            _ = try destination.executeShared(
-                page.map { row in
-                    var values = row
-                    values[5] = mapped(row[5])
-                    return provenanceUpdate.statement(values)
-                })
+        try copyPages(provenanceSQL, from: source, to: destination) { row in
+            var values = row
+            values[5] = mapped(row[5])
+            return provenanceUpdate.statement(values)
         }
-        return counts
+        return (history, failures)
     }
 }
