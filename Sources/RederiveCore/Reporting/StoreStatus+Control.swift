@@ -82,6 +82,7 @@ extension StoreStatus {
                     .init(name: "commit", values: batches.map(\.commitSeconds)),
                     .init(name: "waited", values: batches.map(\.waitedSeconds)),
                 ], id: "chart-batch-time", caption: "Seconds per batch", format: { format($0, 3) }))
+        doc.raw(RunBatchesReport.healthCharts(batches, labels: labels))
         doc.raw("</div>\n")
     }
 }
