@@ -357,11 +357,14 @@ final class RunGovernor {
         }
     }
 
-    /// Keeps `reason` with the last batch when it has none (a wait's reason comes first).
+    /// Keeps `reason` with the last batch, after the reason of a wait it had ("max-rate; would
+    /// wait: health: …").
     private func noteReason(_ reason: String) {
         guard let ticket = lastTicket else { return }
         ledger.entries.withLock { entries in
-            if entries[ticket]?.record.waitReason == nil { entries[ticket]?.record.waitReason = reason }
+            guard var record = entries[ticket]?.record else { return }
+            record.waitReason = record.waitReason.map { "\($0); \(reason)" } ?? reason
+            entries[ticket]?.record = record
         }
     }
 

@@ -133,6 +133,17 @@ final class RunGovernorHealthTests: XCTestCase {
         XCTAssertEqual(record.waitReason, "would wait: health: standby replay lag 100.0 MB >= red 64.0 MB")
         XCTAssertEqual(record.waitedSeconds, 0)
         XCTAssertEqual(record.claimHealth?.grade, "red", "the grade `on` would act on")
+        // After a wait of the rate budget's, both reasons are kept.
+        controls.reserveWait = 0.5
+        controls.rows = [RunControlState(runID: 7, maxRate: 100)]
+        now += 1
+        g.claiming()
+        g.ledger.committed(g.handedOver(records: 100, keys: nil, readSeconds: 1, deriveSeconds: 1), seconds: 0.1)
+        XCTAssertEqual(g.decide(skipped: 0, read: 200), .goOn)
+        g.finish()
+        XCTAssertEqual(
+            controls.recorded.last?.waitReason,
+            "max-rate; would wait: health: standby replay lag 100.0 MB >= red 64.0 MB")
         let state = try XCTUnwrap(g.throttle)
         XCTAssertEqual(state.mode, "observe")
         XCTAssertTrue(state.waiting, "would wait")
