@@ -69,6 +69,23 @@ extension RunBatchesReport {
                 rightAligned: Set([0, 3] + signals.indices.map { $0 + 4 }))
     }
 
+    /// The charts of `batches` (labelled `labels`): records per batch, its seconds by phase, and
+    /// `healthCharts`.
+    static func batchCharts(_ batches: [BatchRecord], labels: [String]) -> String {
+        SVGChart.bars(
+            labels: labels, series: [.init(name: "records", values: batches.map { Double($0.records) })],
+            id: "chart-batch-size", caption: "Records per batch")
+            + SVGChart.bars(
+                labels: labels,
+                series: [
+                    .init(name: "read", values: batches.map(\.readSeconds)),
+                    .init(name: "derive", values: batches.map(\.deriveSeconds)),
+                    .init(name: "commit", values: batches.map(\.commitSeconds)),
+                    .init(name: "waited", values: batches.map(\.waitedSeconds)),
+                ], id: "chart-batch-time", caption: "Seconds per batch", format: { format($0, 3) })
+            + healthCharts(batches, labels: labels)
+    }
+
     /// One chart per signal measured in `batches` (labelled `labels`): its value at each
     /// batch's claim and commit, its yellow and red limits as dashed lines.
     static func healthCharts(_ batches: [BatchRecord], labels: [String]) -> String {
@@ -106,30 +123,15 @@ extension RunBatchesReport {
                 + "\(format(t.deriveSeconds, 2)) s, commit \(format(t.commitSeconds, 2)) s, waited "
                 + "\(format(t.waitedSeconds, 2)) s.")
         guard !batches.isEmpty else { return doc.page(title: "Run \(runID)") }
-        let labels = batches.indices.map { String($0 + 1) }
-        doc.element("h2", "Batch size and time")
-        doc.raw("<div class=\"charts\">\n")
-        doc.raw(
-            SVGChart.bars(
-                labels: labels, series: [.init(name: "records", values: batches.map { Double($0.records) })],
-                id: "chart-batch-size", caption: "Records per batch"))
-        doc.raw(
-            SVGChart.bars(
-                labels: labels,
-                series: [
-                    .init(name: "read", values: batches.map(\.readSeconds)),
-                    .init(name: "derive", values: batches.map(\.deriveSeconds)),
-                    .init(name: "commit", values: batches.map(\.commitSeconds)),
-                    .init(name: "waited", values: batches.map(\.waitedSeconds)),
-                ], id: "chart-batch-time", caption: "Seconds per batch", format: { format($0, 3) }))
-        doc.raw("</div>\n")
-        let charts = Self.healthCharts(batches, labels: labels)
-        doc.element("h2", "Server health per batch")
-        if charts.isEmpty {
+        // As the status page: the latest batches only, so a long run's page stays light.
+        let charted = Array(batches.suffix(StoreStatus.chartedBatches))
+        let labels = charted.indices.map { String(batches.count - charted.count + $0 + 1) }
+        doc.element("h2", "Batch size, time and server health")
+        if charted.count < batches.count { doc.element("p", "The latest \(charted.count) batches charted.") }
+        if Self.healthSignals(charted).isEmpty {
             doc.element("p", "No health kept: the run watched none (--throttle off) or predates it.")
-        } else {
-            doc.raw("<div class=\"charts\">\n" + charts + "</div>\n")
         }
+        doc.raw("<div class=\"charts\">\n" + Self.batchCharts(charted, labels: labels) + "</div>\n")
         doc.element("h2", "Batches")
         doc.table(
             header: ["batch", "worker", "records", "read_s", "derive_s", "commit_s", "waited_s", "why", "finished_at"],

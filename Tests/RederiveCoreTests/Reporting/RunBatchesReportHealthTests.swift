@@ -80,6 +80,15 @@ final class RunBatchesReportHealthTests: XCTestCase {
         XCTAssertFalse(page.contains("<script"), "hostile text is escaped")
         XCTAssertTrue(page.contains("&lt;script&gt;") && page.contains("h:&lt;1&gt;"))
         for external in ["src=", "href=", "@import", "url("] { XCTAssertFalse(page.contains(external), external) }
+        // A long run's page charts its latest 200 batches (and lists them all).
+        var long = report()
+        long.batches = (1...250).map {
+            BatchRecord(runID: 4, worker: "w", records: $0, claimHealth: health(1, grade: "green", limits: true))
+        }
+        let longPage = long.html()
+        XCTAssertTrue(longPage.contains("The latest 200 batches charted."))
+        XCTAssertEqual(longPage.components(separatedBy: "<circle").count - 1, 200, "one dot per charted claim")
+        XCTAssertNoThrow(try XHTML.parse(longPage))
         // The status page's section of the latest run charts the same.
         var status = StoreStatus(
             path: "/x.sqlite", totalRecords: 0, recordsByVersion: [], stale: .init(), failures: [], recentRuns: [],
