@@ -6,12 +6,10 @@ extension PostgresStore {
     package func acknowledgeFailures(matching filter: FailureFilter, at now: String) throws(RederiveError) -> Int {
         var args = SQLArguments()
         let sql = FailureAcknowledgements.acknowledgeSQL(matching: filter, at: now, &args)
-        return try io("acknowledge failures") {
-            try writer.transaction { tx in
-                let added = try tx.run(sql, args.binds).affected
-                try tx.run(FailureAcknowledgements.dropClearedSQL)
-                return added
-            }
+        return try write("acknowledge failures") { tx in
+            let added = try tx.run(sql, args.binds).affected
+            try tx.run(FailureAcknowledgements.dropClearedSQL)
+            return added
         }
     }
 
@@ -20,8 +18,6 @@ extension PostgresStore {
     package func unacknowledgeFailures(matching filter: FailureFilter) throws(RederiveError) -> Int {
         var args = SQLArguments()
         let sql = FailureAcknowledgements.unacknowledgeSQL(matching: filter, &args)
-        return try io("take back acknowledgements") {
-            try writer.transaction { tx in try tx.run(sql, args.binds).affected }
-        }
+        return try write("take back acknowledgements") { tx in try tx.run(sql, args.binds).affected }
     }
 }

@@ -119,12 +119,10 @@ extension PostgresStore {
         _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
         progress: RunStatistics
     ) throws(RederiveError) -> Int {
-        try io("write the batch") {
-            try writer.transaction { tx in
-                let (statements, added) = try deriveStatements(tx, writes, runID: runID, deriver: deriver)
-                try tx.run(statements + [Self.progress(runID: runID, progress, checkpointSeq: checkpointSeq)])
-                return added
-            }
+        try write("write the batch") { tx in
+            let (statements, added) = try deriveStatements(tx, writes, runID: runID, deriver: deriver)
+            try tx.run(statements + [Self.progress(runID: runID, progress, checkpointSeq: checkpointSeq)])
+            return added
         }
     }
 

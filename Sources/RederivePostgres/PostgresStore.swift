@@ -228,6 +228,12 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
         try PostgresSession.io(store: path, what, body)
     }
 
+    /// Runs `body` in one transaction of the writing connection; a failure is a connection
+    /// failure saying what was being done.
+    func write<T>(_ what: String, _ body: (PostgresSession.Transaction) throws -> T) throws(RederiveError) -> T {
+        try io(what) { try writer.transaction(body) }
+    }
+
     /// The store's random identity.
     package func storeID() throws(RederiveError) -> String {
         try io("read the store's identity") {

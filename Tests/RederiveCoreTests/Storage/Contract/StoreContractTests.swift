@@ -38,6 +38,7 @@ final class StoreContractTests: XCTestCase {
     func testInspectAndRawRoom() throws { try StoreContract.onEveryEngine { try $0.contractInspectAndRawRoom() } }
     func testPruneHistory() throws { try StoreContract.onEveryEngine { try $0.contractPruneHistory() } }
     func testCopyStoreWithHistory() throws { try StoreContract.onEveryEngine { try $0.contractCopyStoreWithHistory() } }
+    func testNewerSchemaRefused() throws { try StoreContract.onEveryEngine { try $0.contractNewerSchemaRefused() } }
     func testRangeClaims() throws {
         try StoreContract.onEveryEngine(with: \.sharedRangeClaims) { try $0.contractRangeClaims() }
     }
