@@ -8,7 +8,8 @@
 #   make fixtures   regenerate the committed fixtures from the real sample rooms
 #   make bench      generate a corpus ($(BENCH_RECORDS) records) and time import and derive
 #                   (records/s, MB/s, peak resident memory), and beside the derive line a backfill's
-#                   preview (with its plan) and an apply's plan check; no test asserts on time
+#                   preview (with its plan), an apply's plan check and revert --dry-run against the
+#                   revert (.ci/bench-backfill, also on PostgreSQL); no test asserts on time
 #   make bench-compare BASE=REF  this checkout against a git ref, same corpus, interleaved pairs
 #                   (import, derive, summarize): each step's median time ratio with its min-max
 #   make bench-preview  time a dry-run preview where every one of $(BENCH_PREVIEW_RECORDS) records
