@@ -5,14 +5,14 @@ extension StoredRoomColumn {
     /// typed constant when `preview` is false (`DeriveSelection.readsPreviewColumns`).
     func postgresExpression(preview: Bool) -> String {
         switch self {
-        case .seq, .id, .skeleton, .summaryVersion, .fingerprint, .summaryJSON, .sourceFile, .sourceLine:
+        // The run that wrote a summary is read always: a plan's check, which shows nothing, needs it.
+        case .seq, .id, .skeleton, .summaryVersion, .fingerprint, .summaryJSON, .sourceFile, .sourceLine, .runID:
             storedColumn
         case .roomName: preview ? "left(\(storedColumn), \(PreviewText.limit + 1))" : "''::text"
         case .roomNameUTF8:
             preview ? "substring(\(storedColumn) from 1 for \(PreviewText.readBytes))" : "NULL::bytea"
         case .formatVersion: preview ? storedColumn : "0::int4"
         case .floorAreaMethod: preview ? storedColumn : "NULL::text"
-        case .runID: preview ? storedColumn : "NULL::int8"
         }
     }
 

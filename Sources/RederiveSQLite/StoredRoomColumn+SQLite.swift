@@ -5,12 +5,13 @@ extension StoredRoomColumn {
     /// constant when `preview` is false (`DeriveSelection.readsPreviewColumns`).
     func sqliteExpression(preview: Bool) -> String {
         switch self {
-        case .seq, .id, .skeleton, .summaryVersion, .fingerprint, .summaryJSON, .sourceFile, .sourceLine:
+        // The run that wrote a summary is read always: a plan's check, which shows nothing, needs it.
+        case .seq, .id, .skeleton, .summaryVersion, .fingerprint, .summaryJSON, .sourceFile, .sourceLine, .runID:
             storedColumn
         case .roomName: preview ? "substr(CAST(\(storedColumn) AS BLOB), 1, \(PreviewText.readBytes))" : "''"
         case .roomNameUTF8: "NULL"  // SQLite text holds NUL: no such column
         case .formatVersion: preview ? storedColumn : "0"
-        case .floorAreaMethod, .runID: preview ? storedColumn : "NULL"
+        case .floorAreaMethod: preview ? storedColumn : "NULL"
         }
     }
 

@@ -111,18 +111,30 @@ public final class DeriveJob: BatchJob {
     ) throws(RederiveError) -> Results {
         let before = stats
         let batch = roomBatch.rooms
-        let results = pool.map(batch) { processor, room in
-            processor.derive(room: room.skeleton, id: room.id, storedByImport: true)
-        }
         // A dry run counts into a tally (and a change report, when asked); a real run does not.
         let (collector, counter): (ChangeCollector?, TallyBox?) =
             if case .preview(let c, let t) = mode { (c, t) } else { (nil, nil) }
+        // A dry run's workers also hash what each record would write (the tally's digest is
+        // made of these), beside its derive: the ordered loop below then adds 32 bytes a record.
+        let hashes = counter != nil
+        let derived = pool.map(batch) { processor, room in
+            let result = processor.derive(room: room.skeleton, id: room.id, storedByImport: true)
+            guard hashes, case .success(let (_, json)) = result, wouldWrite(room, json) else {
+                return (result, ChangeTally.Leaf?.none)
+            }
+            let leaf = ChangeTally.leaf(
+                seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json)
+            return (result, leaf)
+        }
+        let results = derived.map(\.0)
+        // A dry run's sink commits nothing: its writes are not even made.
         var writes: [DeriveWrite] = []
-        writes.reserveCapacity(batch.count)
+        if counter == nil { writes.reserveCapacity(batch.count) }
+        func keep(_ write: @autoclosure () -> DeriveWrite) { if counter == nil { writes.append(write()) } }
         // A plan's verification reads the history later runs left for the batch's records.
         var history: [Int64: [ReplacedSummary]] = [:]
         if let counter { history = try planHistory(batch, counter: counter) }
-        for (room, result) in zip(batch, results) {
+        for (index, (room, result)) in zip(batch, results).enumerated() {
             stats.recordsRead += 1
             stats.decodedBytes += Int64(room.skeleton.count)
             counter?.tally.counts.examined += 1
@@ -141,7 +153,7 @@ public final class DeriveJob: BatchJob {
                 let identical = isDerived(room, json, stored)
                 if identical && !config.rewriteUnchanged {
                     stats.recordsUnchanged += 1
-                    writes.append(.unchanged(id: room.id))
+                    keep(.unchanged(id: room.id))
                     counter?.tally.counts.unchanged += 1
                 } else {
                     stats.recordsDone += 1
@@ -149,10 +161,10 @@ public final class DeriveJob: BatchJob {
                     // a --rewrite of identical values, and no comparison in SQL for the others.
                     let replaced: SummaryReplacement =
                         room.storedJSON == nil || identical ? .nothing : .differentSummary
-                    writes.append(
-                        .summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: replaced))
+                    keep(.summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: replaced))
                     counter?.tally.write(
-                        seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json)
+                        seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json,
+                        leaf: derived[index].1)
                 }
                 collector?.add(
                     id: room.id, roomName: room.roomName, storedJSON: room.storedJSON,
@@ -163,7 +175,7 @@ public final class DeriveJob: BatchJob {
                 stats.recordsSkipped += 1
                 let issue = failure.issue(file: room.sourceFile, line: room.sourceLine)
                 try issues.add(issue)
-                writes.append(.failure(issue))
+                keep(.failure(issue))
                 counter?.tally.counts.failing += 1
                 collector?.addFailure(
                     id: room.id, roomName: room.roomName, stage: failure.stage.rawValue,
@@ -185,16 +197,25 @@ public final class DeriveJob: BatchJob {
             counts: counts, firstSeq: roomBatch.claim.map { $0.after + 1 } ?? batch.first?.seq)
     }
 
-    /// The selection as this job reads it: a preview's rooms carry what the preview shows.
+    /// The selection as this job reads it: a preview's rooms carry what its report shows (a
+    /// count, such as a plan's check, shows nothing).
     var readSelection: DeriveSelection {
         var selection = config.selection
-        if case .preview = mode { selection.readsPreviewColumns = true }
+        if case .preview(let collector, _) = mode, collector != nil { selection.readsPreviewColumns = true }
         return selection
     }
 
     /// How current `room`'s stored summary is for this deriver.
     private func freshness(_ room: StoredRoom) -> SummaryFreshness {
         .classify(version: room.storedVersion, fingerprint: room.storedFingerprint, for: deriver)
+    }
+
+    /// Whether a derive would write `json` for `room` (its stored summary is neither kept
+    /// as newer nor, unless rewriting, already exactly `json`): the decision `process` makes.
+    func wouldWrite(_ room: StoredRoom, _ json: [UInt8]) -> Bool {
+        let stored = freshness(room)
+        if stored.isKept(allowDowngrade: config.settings.allowDowngrade) { return false }
+        return config.rewriteUnchanged || !isDerived(room, json, stored)
     }
 
     /// Whether `room`'s stored summary is exactly `json` by this deriver.

@@ -12,8 +12,9 @@ import Foundation
 /// after it completed it reports the run that applied it (see `PlanProgress`).
 public struct DerivePlan: Codable, Sendable, Equatable {
     /// The plan file's format: 2 since the digest is SHA-256 (format 1's was a 64-bit FNV,
-    /// which anyone could match).
-    public static let currentFormat = 2
+    /// which anyone could match), 3 since it is the SHA-256 of each write's SHA-256 (hashed by
+    /// the workers: see `ChangeTally`), which format 2's concatenated writes never equal.
+    public static let currentFormat = 3
 
     /// The store a plan is bound to.
     public struct StoreState: Codable, Sendable, Equatable {
@@ -90,8 +91,10 @@ public struct DerivePlan: Codable, Sendable, Equatable {
             let format = try JSONDecoder().decode(Format.self, from: data).format
             if format < currentFormat {
                 throw RederiveError.refused(
-                    "\(path): this plan was written by an older build (plan format \(format), whose digest "
-                        + "anyone could match); preview again and make a new plan with this build "
+                    "\(path): this plan was written by an older build (plan format \(format), "
+                        + (format == 1
+                            ? "whose digest anyone could match" : "whose digest this build makes differently")
+                        + "); preview again and make a new plan with this build "
                         + "(`rederive derive --dry-run --plan FILE`). Nothing was written")
             }
             guard format == currentFormat else {

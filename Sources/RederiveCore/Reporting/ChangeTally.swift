@@ -1,7 +1,9 @@
 /// What a derive would write, counted while it previews: the basis of `--max-changes` and of
 /// plans. A SHA-256 digest over every record that would be written (key, stored summary, new
 /// summary) lets an apply prove it writes exactly what the plan previewed: no other set of
-/// writes can be made to have the same digest.
+/// writes can be made to have the same digest. It is the SHA-256 of each write's own SHA-256
+/// (`leaf`), in key order, so the workers hash the writes beside their derive and the one
+/// thread that keeps the order adds 32 bytes a record.
 public struct ChangeTally: Sendable, Equatable {
     /// What would be done (what a plan keeps).
     public var counts = ChangeCounts()
@@ -20,8 +22,9 @@ public struct ChangeTally: Sendable, Equatable {
     /// An empty tally.
     public init() {}
 
-    /// Records a would-be write of `newJSON` over `stored` (nil: no summary yet) at `seq`.
-    mutating func write(seq: Int64, stored: String?, storedVersion: Int?, newJSON: [UInt8]) {
+    /// Records a would-be write of `newJSON` over `stored` (nil: no summary yet) at `seq`;
+    /// `leaf` is that write's `leaf(seq:stored:storedVersion:newJSON:)` when already computed.
+    mutating func write(seq: Int64, stored: String?, storedVersion: Int?, newJSON: [UInt8], leaf: Leaf? = nil) {
         if let stored {
             counts.rewrites += 1
             if !JSONText.sameBytes(stored, newJSON) {
@@ -35,14 +38,32 @@ public struct ChangeTally: Sendable, Equatable {
         } else {
             counts.additions += 1
         }
-        // Key, stored version and both lengths (so no two writes run together alike), then both texts.
+        let leaf = leaf ?? Self.leaf(seq: seq, stored: stored, storedVersion: storedVersion, newJSON: newJSON)
+        leaf.digest.withUnsafeBytes { digest.update($0) }
+    }
+
+    /// One write's own digest, the part of `digest` that a worker computes.
+    struct Leaf: Sendable {
+        fileprivate let digest: [UInt8]
+    }
+
+    /// The digest of the write of `newJSON` over `stored` at `seq`: the key, the stored version,
+    /// both lengths and whether the new text is the stored one, then the stored text and the new
+    /// one unless it is the same (a version-only rewrite hashes its text once).
+    static func leaf(seq: Int64, stored: String?, storedVersion: Int?, newJSON: [UInt8]) -> Leaf {
+        var hash = SHA256()
         let stored = stored ?? ""
-        let head = (seq, Int64(storedVersion ?? -1), Int64(stored.utf8.count), Int64(newJSON.count))
-        withUnsafeBytes(of: (head.0.littleEndian, head.1.littleEndian, head.2.littleEndian, head.3.littleEndian)) {
-            digest.update($0)
-        }
-        digest.update(stored.utf8)
-        digest.update(newJSON)
+        let same: Int64 = JSONText.sameBytes(stored, newJSON) ? 1 : 0
+        let head = (seq, Int64(storedVersion ?? -1), Int64(stored.utf8.count), Int64(newJSON.count), same)
+        withUnsafeBytes(
+            of: (
+                head.0.littleEndian, head.1.littleEndian, head.2.littleEndian, head.3.littleEndian,
+                head.4.littleEndian
+            )
+        ) { hash.update($0) }
+        hash.update(stored.utf8)
+        if same == 0 { hash.update(newJSON) }
+        return Leaf(digest: hash.finalized())
     }
 
     /// The rewrites in the preview's words: `N existing summaries would be rewritten (C would

@@ -14,8 +14,8 @@ public struct DeriveSelection: Sendable, Equatable {
     /// plan's apply verifying the writes of its earlier runs, and finding those of others).
     /// Not part of `description`.
     package var writtenAfterRun: Int64?
-    /// Each stored room also carries what only a preview shows (room name, record format,
-    /// stored method, the run that wrote its summary); a run that writes reads without them
+    /// Each stored room also carries what only a preview's report shows (room name, record
+    /// format, stored method); a run that writes, and a plan's check, read without them
     /// (they were 2% of a derive). Not part of `description`.
     package var readsPreviewColumns = false
 

@@ -379,7 +379,8 @@ final class BackfillSafetyCommandTests: XCTestCase {
                     $0["counts"] = counts
                 }, "examined"
             ),
-            ("written by an older build (plan format 1", { $0["format"] = 1 }, "format"),
+            ("written by an older build (plan format 1, whose digest anyone", { $0["format"] = 1 }, "format"),
+            ("written by an older build (plan format 2, whose digest this build", { $0["format"] = 2 }, "format2"),
         ]
         for (expected, edit, name) in edits {
             var edited = made

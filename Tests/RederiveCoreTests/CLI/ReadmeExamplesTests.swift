@@ -55,6 +55,7 @@ final class ReadmeExamplesTests: XCTestCase {
         }
         let (hasZstd, hasSQLiteShell) = (onPath("zstd"), onPath("sqlite3"))
         var ran = 0
+        var logs: [String: String] = [:]  // each section's stderr, in order
         for section in Self.sections {
             let examples = Self.examples(in: readme, section: section)
             XCTAssertFalse(examples.isEmpty, "README section \(section) has a ```sh block of examples")
@@ -67,10 +68,18 @@ final class ReadmeExamplesTests: XCTestCase {
                     directory: URL(fileURLWithPath: work), scratch: dir)
                 XCTAssertEqual(r.status, expected, "README example `\(line)`: \(r.stderr)")
                 XCTAssertFalse(r.stderr.contains("no such store"), line)
+                logs[section, default: ""] += r.stderr
                 ran += 1
             }
         }
         XCTAssertGreaterThanOrEqual(ran, 10)
+        // The crashed backfill demonstrates a resume (issue 36 #8: a kill after a fixed time landed
+        // during the plan check, before anything was written, and the rerun was a plain apply).
+        if hasSQLiteShell {
+            let crashed = logs["## Walkthrough: a crashed backfill"] ?? ""
+            XCTAssertTrue(crashed.contains("finishing this plan's apply (run 2 stopped before the end"), crashed)
+            XCTAssertTrue(crashed.contains("this plan was already applied by run 2; nothing written"), crashed)
+        }
         XCTAssertFalse(
             fm.fileExists(atPath: root.appendingPathComponent("out/corrupt.sqlite").path)
                 && !fm.fileExists(atPath: work + "/out/corrupt.sqlite"), "examples wrote under the scratch clone")

@@ -157,7 +157,8 @@ final class StoreContract {
         let rows = Self.rows(items)
         let byID = Dictionary(uniqueKeysWithValues: rows.map { ($0.record.id, $0) })
         // A preview's read carries the room names (and the other preview columns); a run that
-        // writes reads the same rooms without them.
+        // writes reads the same rooms without them, but with the run that wrote each summary
+        // (a plan's check, which reads without them, needs it).
         var previewSelection = DeriveSelection(all: true)
         previewSelection.readsPreviewColumns = true
         let rooms = try store.fetchRooms(
@@ -179,7 +180,8 @@ final class StoreContract {
         XCTAssertEqual(runRooms.map(\.skeleton), rooms.map(\.skeleton))
         XCTAssertEqual(runRooms.map(\.storedJSON), rooms.map(\.storedJSON))
         XCTAssertEqual(Set(runRooms.map(\.roomName)), [""])
-        XCTAssertEqual(runRooms.compactMap(\.storedRunID), [])
+        XCTAssertEqual(runRooms.map(\.storedRunID), rooms.map(\.storedRunID))
+        XCTAssertEqual(Set(runRooms.map(\.formatVersion)), [0])
         let restored = try XCTUnwrap(store.record(id: rooms[6].id, deriver: SummaryDeriver()))
         XCTAssertEqual(restored.capturedAt, byID[rooms[6].id]?.record.capturedAt, "metadata written back")
 
