@@ -21,8 +21,10 @@ final class PostgresRangeCutTests: PostgresTestCase {
         guard case .claimed(let whole) = try store.claimNext(runID: run.runID) else { return XCTFail("claimed") }
         let held = Int(try cluster.sql("SELECT count(*) FROM record", url: url).first ?? "") ?? 0
         XCTAssertGreaterThan(held, 10)
-        // Asked for one record fewer than it holds: two equal halves, never the range and a sliver.
-        let cut = try store.cut(whole, toRecords: held - 1)
+        // Asked for one record fewer than it holds: the range stays whole, never a sliver; asked for
+        // 70 % of it, two equal halves (the pieces closest to the size asked), never 70 % and a sliver.
+        XCTAssertEqual(try store.cut(whole, toRecords: held - 1), whole)
+        let cut = try store.cut(whole, toRecords: held * 7 / 10)
         XCTAssertEqual(cut.rangeID, whole.rangeID)
         XCTAssertEqual(cut.attempt, whole.attempt)
         XCTAssertEqual(cut.after, whole.after)
