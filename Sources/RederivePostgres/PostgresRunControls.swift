@@ -156,12 +156,6 @@ final class PostgresRunControls: RunControls, @unchecked Sendable {
     }
 
     private func io<T>(_ what: String, _ body: () throws -> T) throws(RederiveError) -> T {
-        do {
-            return try body()
-        } catch let error as RederiveError {
-            throw error
-        } catch {
-            throw .io(ConnectionFailure.line(store: path, doing: what, message: PostgresSession.describe(error)))
-        }
+        try PostgresSession.io(store: path, what, body)
     }
 }

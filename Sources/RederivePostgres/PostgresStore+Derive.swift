@@ -256,7 +256,7 @@ extension PostgresStore {
             INSERT INTO summary (record_seq, \(columns))
             SELECT n.seq, \(generated.select.joined(separator: ", "))
             FROM \(SummaryColumn.rows(seq: seqArray, generated))
-            ON CONFLICT (record_seq) DO UPDATE SET \(SummaryColumn.upsertAssignments)
+            ON CONFLICT (record_seq) DO UPDATE SET \(SummaryColumn.upsertAssignments(.postgres))
             """, args.binds)
         return statements + [upsert]
     }

@@ -1,8 +1,11 @@
 import RederiveCore
 
 extension PostgresStore {
-    /// Runs `statements` in one transaction on the writer connection, pipelined; returns
-    /// each one's rows as engine-neutral values.
+    /// The dialect the core renders this store's shared statements in.
+    package var dialect: StoreDialect { .postgres }
+
+    /// Runs `statements` (in `dialect`: `$n` placeholders) in one transaction on the writer
+    /// connection, pipelined; returns each one's rows as engine-neutral values.
     package func executeShared(
         _ statements: [HistoryCopy.Statement]
     ) throws(RederiveError) -> [[[StoredValue]]] {

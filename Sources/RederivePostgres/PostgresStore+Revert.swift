@@ -66,7 +66,7 @@ extension PostgresStore {
             var args = SQLArguments()
             let seqArray = args.add(seqs)
             let columns = SummaryColumn.unnest(restores.map(\.summary), &args)
-            let updates = SummaryColumn.upsertAssignments
+            let updates = SummaryColumn.upsertAssignments(.postgres)
             statements.append(
                 PostgresSession.Statement(
                     """

@@ -225,13 +225,7 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     /// Runs `body`, turning any error into a fatal I/O error that says what was being done.
     @discardableResult
     func io<T>(_ what: String, _ body: () throws -> T) throws(RederiveError) -> T {
-        do {
-            return try body()
-        } catch let error as RederiveError {
-            throw error
-        } catch {
-            throw .io(ConnectionFailure.line(store: path, doing: what, message: PostgresSession.describe(error)))
-        }
+        try PostgresSession.io(store: path, what, body)
     }
 
     /// The store's random identity.

@@ -194,7 +194,7 @@ struct Status: ParsableCommand {
                 }
                 return status.checkExitStatus(policy: policy)
             }
-            if json { print(status.json()) } else { print(status.text(), terminator: "") }
+            print(status.rendered(json ? StoreStatus.Format.json : StoreStatus.Format.text), terminator: "")
             if let html {
                 if let controls, let latest = full.recentRuns.first {
                     (full.latestBatchRun, full.latestBatches) = (latest.id, try controls.batches(runID: latest.id))
