@@ -107,7 +107,7 @@ final class SharedWriteCommandTests: XCTestCase {
         XCTAssertEqual(try rederive(["import", try corpus(10), "--db", db, "--max-rate", "0"]).status, 1)
     }
 
-    func testARevertObeysAPauseAndTheRate() throws {
+    func testARevertObeysAPauseTheRateAndBatchSeconds() throws {
         let db = dir.file("rooms.sqlite")
         XCTAssertEqual(try rederive(["import", "Fixtures/exports", "--db", db, "-q"]).status, 0)
         let n = try StoreInspection.int(db, "SELECT count(*) FROM summary")
@@ -125,12 +125,15 @@ final class SharedWriteCommandTests: XCTestCase {
             try StoreInspection.int(db, "SELECT count(*) FROM summary WHERE summary_version = 0"), 0,
             "nothing restored while paused")
         XCTAssertEqual(try rederive(["resume", "--db", db]).status, 0)
-        let done = try rederive(revert + ["--max-rate", "100"])
+        // Batches far slower than the target: from the second on, each as small as it gets.
+        let done = try rederive(revert + ["--max-rate", "100", "--batch-seconds", "0.00001"])
         XCTAssertEqual(done.status, 0, done.stderr)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT count(*) FROM summary WHERE summary_version = 0"), n)
         let run = try XCTUnwrap(StoreInspection.run(db))["id"] as Int64
         let rows = try batches(db, run: run)
         XCTAssertEqual(rows.map(\.records).reduce(0, +), n, "\(rows)")
+        XCTAssertEqual(rows.first?.records, 4, "--batch-size is the first batch")
+        XCTAssertEqual(rows.dropFirst().map(\.records).max(), 1, "then sized to --batch-seconds: \(rows)")
         XCTAssertGreaterThan(rows.filter { $0.reason == "max-rate" }.count, n / 8, "the rate held it back: \(rows)")
     }
 }
