@@ -109,6 +109,8 @@ struct Derive: ParsableCommand {
 
     @OptionGroup var sharing: SharingOptions
 
+    @OptionGroup var health: HealthOptions
+
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
@@ -121,6 +123,7 @@ struct Derive: ParsableCommand {
     private var previewDirectory: String { previewOut ?? ChangeReport.defaultDirectory(forStore: options.db) }
 
     func validate() throws {
+        do { _ = try health.policy() } catch { throw ValidationError(error.description) }
         if plan != nil && !dryRun { throw ValidationError("--plan needs --dry-run (a plan is made by a preview)") }
         if applyPlan != nil {
             if dryRun { throw ValidationError("--apply-plan and --dry-run cannot be combined") }
@@ -165,7 +168,8 @@ struct Derive: ParsableCommand {
             // A mistyped --db must not quietly create (and "derive") an empty store.
             return try ExistingStore.withLockedStore(options.db, locking: locking) { store in
                 RunControl.installSignalHandlers()
-                var config = DeriveConfiguration(selection: selection, settings: sharing.applied(to: options.settings))
+                var config = DeriveConfiguration(
+                    selection: selection, settings: health.applied(to: sharing.applied(to: options.settings)))
                 config.rewriteUnchanged = rewrite
                 config.maxChanges = maxChanges
                 config.processGroup = try EnvironmentSettings.group(ProcessInfo.processInfo.environment)

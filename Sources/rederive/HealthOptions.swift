@@ -37,4 +37,11 @@ struct HealthOptions: ParsableArguments {
         }
         return HealthPolicy(limits: limits, mode: throttle, unmeasurable: policy)
     }
+
+    /// `settings` answering the server's health as these options say (none with `--throttle off`).
+    func applied(to settings: RunSettings) -> RunSettings {
+        var settings = settings
+        settings.health = throttle == .off ? nil : try? policy()
+        return settings
+    }
 }

@@ -21,8 +21,9 @@ struct Import: ParsableCommand {
               zstd -dc rooms.jsonl.zst | rederive import - --db out/rooms.sqlite
 
             Exit status: 0 all good, 3 finished with skipped records, 4 aborted by the error \
-            budget, 1 usage error, 2 fatal I/O, 6 another writing run holds the store, 130/143 \
-            stopped by SIGINT/SIGTERM (batch in hand committed).
+            budget, 1 usage error, 2 fatal I/O, 6 another writing run holds the store, 9 paused \
+            (--exit-when-paused: run it again after `rederive resume`), 130/143 stopped by \
+            SIGINT/SIGTERM (batch in hand committed).
             """
     )
 
@@ -36,6 +37,8 @@ struct Import: ParsableCommand {
     @OptionGroup var locking: LockOptions
 
     @OptionGroup var output: OutputOptions
+
+    @OptionGroup var sharing: SharingOptions
 
     @Flag(
         name: .customLong("skip-imported-files"),
@@ -69,7 +72,7 @@ struct Import: ParsableCommand {
             RunControl.installSignalHandlers()
             var config = ImportConfiguration(
                 files: files, skipImportedFiles: skipImportedFiles,
-                settings: options.settings)
+                settings: sharing.applied(to: options.settings))
             config.retryFiles = retryFiles
             return try output.finish([try ImportJob.run(config, store: store)], store: store)
         }

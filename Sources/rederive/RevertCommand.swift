@@ -25,7 +25,8 @@ struct Revert: ParsableCommand {
 
             Exit status: 0 done, 3 the run's history was pruned (nothing, or less, restored), \
             1 usage error (no such run), 2 fatal I/O, 6 another writing \
-            run holds the store, 130/143 stopped by a signal (rerun to continue).
+            run holds the store, 9 paused (--exit-when-paused: rerun after `rederive resume`), \
+            130/143 stopped by a signal (rerun to continue).
             """
     )
 
@@ -52,6 +53,8 @@ struct Revert: ParsableCommand {
 
     @OptionGroup var output: OutputOptions
 
+    @OptionGroup var sharing: SharingOptions
+
     func validate() throws {
         if runID < 1 { throw ValidationError("--run must be a run id (1 or more)") }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be at least 1") }
@@ -61,7 +64,8 @@ struct Revert: ParsableCommand {
         output.bootstrap()
         let status = CommandRunner.run(tracing: output, command: "revert") {
             try output.checkOutputs(stores: [db])
-            let settings = RunSettings(batchSize: batchSize ?? RunSettings.defaultBatchSize, arguments: commandLineText)
+            let settings = sharing.applied(
+                to: RunSettings(batchSize: batchSize ?? RunSettings.defaultBatchSize, arguments: commandLineText))
             let config = RevertConfiguration(run: runID, dryRun: dryRun, settings: settings)
             if dryRun {
                 let store = try ExistingStore.open(db)

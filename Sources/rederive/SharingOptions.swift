@@ -1,9 +1,9 @@
 import ArgumentParser
 import RederiveCore
 
-/// How a derive shares its server: batches sized to a time, a rate for all its processes
-/// together, and what a paused worker does. (`rederive pause`, `resume` and `throttle` change
-/// a running one from anywhere.)
+/// How a long-running write (`import`, `derive`, `revert`) shares its server: batches sized to
+/// a time, a rate for all its processes together, and what a paused worker does. (`rederive
+/// pause`, `resume` and `throttle` change a running one from anywhere.)
 struct SharingOptions: ParsableArguments {
     @Option(
         name: .customLong("batch-seconds"), parsing: .unconditional,
@@ -25,10 +25,7 @@ struct SharingOptions: ParsableArguments {
     )
     var exitWhenPaused = false
 
-    @OptionGroup var health: HealthOptions
-
     func validate() throws {
-        do { _ = try health.policy() } catch { throw ValidationError(error.description) }
         if let batchSeconds, !(batchSeconds.isFinite && batchSeconds > 0) {
             throw ValidationError("--batch-seconds must be a number of seconds above 0")
         }
@@ -43,7 +40,6 @@ struct SharingOptions: ParsableArguments {
         settings.batchSeconds = batchSeconds
         settings.maxRate = maxRate
         settings.exitWhenPaused = exitWhenPaused
-        settings.health = health.throttle == .off ? nil : try? health.policy()
         return settings
     }
 }

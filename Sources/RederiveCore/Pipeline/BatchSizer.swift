@@ -1,5 +1,6 @@
-/// Sizes batches to take a target time (`--batch-seconds`): pure, fed each committed batch's
-/// records and working seconds, with no clock of its own.
+/// Sizes batches to take a target time (`--batch-seconds`): pure, fed each batch's records and
+/// working seconds (read and derive when it is handed over, its commit once done), with no clock
+/// of its own.
 ///
 /// The rate is a decaying average (pt-online-schema-change's `--chunk-time`: records and
 /// seconds each decay by 0.75 a batch), the next size the rate times the target; it grows by
@@ -36,6 +37,20 @@ public struct BatchSizer: Sendable, Equatable {
         guard batchRecords > 0, batchSeconds.isFinite, batchSeconds >= 0 else { return size }
         records = records * Self.decay + Double(batchRecords)
         seconds = seconds * Self.decay + max(batchSeconds, 1e-6)
+        return resize()
+    }
+
+    /// Adds `seconds` of work to the batch last observed (its commit, which ends after the next
+    /// batch was sized: the part known first sizes it, the whole the ones after) and returns the
+    /// next size, which can only shrink by it.
+    @discardableResult
+    public mutating func observeMore(seconds more: Double) -> Int {
+        guard records > 0, more.isFinite, more > 0 else { return size }
+        seconds += more
+        return resize()
+    }
+
+    private mutating func resize() -> Int {
         let ideal = records / seconds * targetSeconds
         let capped = min(ideal, max(Double(size) * Self.maxGrowth, Double(size + 1)))
         size = Int(min(max(capped.rounded(.down), Double(minimum)), Double(maximum)))

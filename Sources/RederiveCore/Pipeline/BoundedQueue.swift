@@ -28,6 +28,14 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         return item
     }
 
+    /// Blocks until the queue has room for one more item; false once it is closed.
+    func waitForRoom() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while items.count >= capacity && !closed { condition.wait() }
+        return !closed
+    }
+
     func close() {
         condition.lock()
         closed = true

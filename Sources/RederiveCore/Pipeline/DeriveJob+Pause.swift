@@ -3,7 +3,7 @@ extension DeriveJob {
 
     func batchKeys(_ write: Results) -> (from: Int64, to: Int64)? { write.firstSeq.map { ($0, write.lastSeq) } }
 
-    func resize(to size: Int) { sizeHint.size.store(max(1, size), ordering: .relaxed) }
+    func resize(to size: Int) { sizeHint.set(size) }
 
     /// Stops the producer (what it read ahead is dropped) and gives back every range this
     /// process still holds: open again at once for other processes, not counted as a failed

@@ -96,11 +96,16 @@ extension DeriveJob {
     func startClaimLoop(_ claims: any DeriveRangeClaims, leases: LeaseKeeper) {
         let (store, selection, deriver, runID, hint) = (store, readSelection, deriver, self.runID, sizeHint)
         let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
+        // Sized batches (`--batch-seconds`) claim a range only once the one read ahead was taken,
+        // so each claim is cut at the size the governor gave after the batch before it was derived
+        // (not two ranges late); unsized runs keep one range claimed and read beyond the one queued.
+        let claimsLate = config.settings.batchSeconds != nil
         let log = Logger(label: "rederive.derive")
-        fetcher = Prefetcher(capacity: 1) { emit in
+        fetcher = Prefetcher(capacity: 1) { emit, waitForRoom in
             var waitLogged: ContinuousClock.Instant?  // when the current wait was last said, if waiting
             var waits = 0  // pauses that ran out since the last claim or release (`RangeWait.pause`)
             while !stop.stopped.load(ordering: .relaxed) {
+                if claimsLate, !waitForRoom() { return }
                 do throws(RederiveError) {
                     let releases = leases.releases
                     switch try claims.claimNext(runID: runID) {

@@ -46,13 +46,6 @@ public final class DeriveJob: BatchJob {
         let stopped = Atomic<Bool>(false)
     }
 
-    /// The size the producer reads its next batch at (`RunGovernor`'s, with `--batch-seconds`).
-    final class SizeHint: Sendable {
-        let size: Atomic<Int>
-        init(_ size: Int) { self.size = Atomic(max(1, size)) }
-        var value: Int { size.load(ordering: .relaxed) }
-    }
-
     let deriver: SummaryDeriver
     let recording: RunRecording?
     var command: String { if case .preview = mode { "derive --dry-run" } else { "derive" } }
@@ -69,7 +62,7 @@ public final class DeriveJob: BatchJob {
     var fetcher: Prefetcher<Result<RoomBatch, RederiveError>>?
     var total = 0
     /// The size of the batches read next.
-    let sizeHint: SizeHint
+    let sizeHint: BatchSizeHint
     /// Where a keyset walk reads on after a pause (the last key handed over) and its bound.
     var walked: (cursor: Int64, upTo: Int64) = (0, 0)
 
@@ -99,7 +92,7 @@ public final class DeriveJob: BatchJob {
             recording = nil
         }
         let deriver = config.deriver
-        sizeHint = SizeHint(config.settings.batchSize)
+        sizeHint = BatchSizeHint(config.settings.batchSize)
         pool = WorkerPool(workers: config.settings.workers) { RecordProcessor(deriver: deriver) }
     }
 

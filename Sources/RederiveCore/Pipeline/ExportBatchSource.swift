@@ -24,6 +24,7 @@ public struct ExportBatch: Sendable {
 /// `prefetch` batches of at most `maxBytes` each.
 public final class ExportBatchSource: Sendable {
     private let prefetcher: Prefetcher<ExportBatch>
+    private let lines: BatchSizeHint
 
     /// Starts reading `files` in order; each file's last batch carries the hash of the bytes read
     /// when `hashing` asks for it (`ExportBatch.contentHash`).
@@ -31,19 +32,25 @@ public final class ExportBatchSource: Sendable {
         files: [String], maxLines: Int = 512, maxBytes: Int = 16 << 20, prefetch: Int = 2,
         hashing: ExportReader.Hashing = .never
     ) {
+        let lines = BatchSizeHint(maxLines)
+        self.lines = lines
         prefetcher = Prefetcher(capacity: prefetch, stackSize: 1 << 20) { emit in
-            Self.produce(files: files, maxLines: maxLines, maxBytes: maxBytes, hashing: hashing, emit: emit)
+            Self.produce(files: files, maxLines: lines, maxBytes: maxBytes, hashing: hashing, emit: emit)
         }
     }
 
     /// The next batch, or nil when every file has been read.
     public func next() -> ExportBatch? { prefetcher.next() }
 
+    /// Reads the batches not yet started at most `maxLines` lines each (`--batch-seconds`).
+    func resize(maxLines: Int) { lines.set(maxLines) }
+
     /// Stops reading early; pending batches are dropped.
     public func cancel() { prefetcher.cancel() }
 
     private static func produce(
-        files: [String], maxLines: Int, maxBytes: Int, hashing: ExportReader.Hashing, emit: (ExportBatch) -> Bool
+        files: [String], maxLines: BatchSizeHint, maxBytes: Int, hashing: ExportReader.Hashing,
+        emit: (ExportBatch) -> Bool
     ) {
         for file in files {
             let reader: ExportReader
@@ -59,7 +66,7 @@ public final class ExportBatchSource: Sendable {
             }
             var decoded: Int64 = 0, consumed: Int64 = 0
             while true {
-                let lines = reader.nextLines(maxLines: maxLines, maxBytes: maxBytes)
+                let lines = reader.nextLines(maxLines: maxLines.value, maxBytes: maxBytes)
                 let batch = ExportBatch(
                     file: file, lines: lines, endOfFile: lines.isEmpty, fault: lines.isEmpty ? reader.fault : nil,
                     decodedBytes: reader.decodedBytes - decoded, fileBytes: reader.fileBytes - consumed,

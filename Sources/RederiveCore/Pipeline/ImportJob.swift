@@ -69,6 +69,10 @@ public final class ImportJob: BatchJob {
     private let totals = Shared(ImportBatchCounts())
     private var runID: Int64 = 0
     private var source: ExportBatchSource?
+    /// The lines of a read batch not yet handed over (a smaller size was asked for since it was read).
+    private var rest: ExportBatch?
+    /// The size of the batches handed over (`--batch-size`, then the governor's with `--batch-seconds`).
+    private var batchSize: Int
     private var log = Logger(label: "rederive.import")
     private var filesSkipped = 0
     private var checkedHashes: [String: String] = [:]
@@ -83,6 +87,7 @@ public final class ImportJob: BatchJob {
         self.config = config
         self.store = store
         self.deriver = config.deriver
+        self.batchSize = config.settings.batchSize
         let key = "import:" + ContentHash.digest(Array(config.files.joined(separator: "\n").utf8)).hex
         self.recording = RunRecording(store: store, resumeKey: key)
         let deriver = config.deriver
@@ -132,7 +137,26 @@ public final class ImportJob: BatchJob {
             totals: totals)
     }
 
-    func nextBatch() -> ExportBatch? { source?.next() }
+    /// The next batch: at most `batchSize` lines of what the source read (which read ahead at the
+    /// size it had then), the rest kept for the batches after it.
+    func nextBatch() -> ExportBatch? {
+        guard var batch = rest ?? source?.next() else { return nil }
+        rest = nil
+        if batch.lines.count > batchSize {
+            var tail = batch
+            tail.lines = Array(batch.lines[batchSize...])
+            batch.lines = Array(batch.lines[..<batchSize])
+            // The bytes read are counted with the last piece.
+            (batch.decodedBytes, batch.fileBytes) = (0, 0)
+            rest = tail
+        }
+        return batch
+    }
+
+    func resize(to size: Int) {
+        batchSize = max(1, size)
+        source?.resize(maxLines: batchSize)
+    }
 
     func process(
         _ batch: ExportBatch, stats: inout RunStatistics,

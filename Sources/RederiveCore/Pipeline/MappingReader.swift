@@ -69,12 +69,23 @@ final class MappingReader {
         return (count, rate)
     }
 
-    /// The run settings of a batch stage: `report`, the error budget, `workers`, `batch-size`.
+    /// The run settings of a batch stage: `report`, the error budget, `workers`, `batch-size`,
+    /// and how it shares its server (`batch-seconds`, `max-rate`, `exit-when-paused`).
     func batchOptions(into stage: inout some BatchStageOptions) throws(RederiveError) {
         stage.report = try string("report")
         (stage.maxErrors, stage.maxErrorRate) = try errorBudget()
         stage.workers = try positiveInt("workers")
         stage.batchSize = try positiveInt("batch-size")
+        stage.batchSeconds = try positiveDouble("batch-seconds")
+        stage.maxRate = try positiveDouble("max-rate")
+        stage.exitWhenPaused = try bool("exit-when-paused") ?? false
+    }
+
+    /// A number above 0 (a finite one).
+    func positiveDouble(_ key: String) throws(RederiveError) -> Double? {
+        guard let v = try double(key) else { return nil }
+        guard v.isFinite && v > 0 else { throw fail(key, "a number above 0") }
+        return v
     }
 
     /// An ISO 8601 date or time (`2026-11-01`, `2026-11-01T00:00:00Z`), checked here so a

@@ -93,6 +93,12 @@ public struct ImportStage: Sendable, Equatable {
     public var workers: Int?
     /// Records per transaction.
     public var batchSize: Int?
+    /// `batch-seconds`: batches sized to take this long (`--batch-seconds`).
+    public var batchSeconds: Double?
+    /// `max-rate`: records per second for all processes of the run together (`--max-rate`).
+    public var maxRate: Double?
+    /// `exit-when-paused: true`: exit 9 instead of waiting while paused (`--exit-when-paused`).
+    public var exitWhenPaused = false
 }
 
 /// Options of a `derive` stage.
@@ -144,6 +150,9 @@ protocol BatchStageOptions {
     var maxErrorRate: Double? { get set }
     var workers: Int? { get set }
     var batchSize: Int? { get set }
+    var batchSeconds: Double? { get set }
+    var maxRate: Double? { get set }
+    var exitWhenPaused: Bool { get set }
 }
 
 extension ImportStage: BatchStageOptions {}
@@ -357,14 +366,6 @@ extension PipelineDefinition {
                 stage.maxChanges = limit
             }
             try reader.batchOptions(into: &stage)
-            stage.batchSeconds = try reader.double("batch-seconds")
-            stage.maxRate = try reader.double("max-rate")
-            stage.exitWhenPaused = try reader.bool("exit-when-paused") ?? false
-            for (key, value) in [("batch-seconds", stage.batchSeconds), ("max-rate", stage.maxRate)] {
-                if let value, !(value.isFinite && value > 0) {
-                    throw .usage("\(path):\(reader.line(of: key)): \"\(key)\" in stage derive must be a number above 0")
-                }
-            }
             if stage.applyPlan != nil {
                 let own = [
                     stage.all, stage.ids != nil, stage.since != nil, stage.retryFailed, stage.dryRun,

@@ -10,19 +10,31 @@ final class Prefetcher<Element: Sendable>: Sendable {
 
     /// Starts `produce`, which calls `emit` for each element and returns when done;
     /// `emit` returns false once the consumer has cancelled (the producer should return).
-    init(
+    convenience init(
         capacity: Int, stackSize: Int? = nil,
         produce: @escaping @Sendable (_ emit: (Element) -> Bool) -> Void
+    ) {
+        self.init(capacity: capacity, stackSize: stackSize) { emit, _ in produce(emit) }
+    }
+
+    /// Starts `produce` as above, which may also call `waitForRoom` before it makes an element,
+    /// to make it only once the queue can take it (so it is made as late as it can be, not read
+    /// ahead and then held); `waitForRoom` returns false once the consumer has cancelled.
+    init(
+        capacity: Int, stackSize: Int? = nil,
+        produce: @escaping @Sendable (_ emit: (Element) -> Bool, _ waitForRoom: () -> Bool) -> Void
     ) {
         let queue = BoundedQueue<Element>(capacity: capacity)
         self.queue = queue
         let thread = Thread { [self] in
             defer { queue.close() }
-            produce { element in
-                if self.isCancelled { return false }
-                queue.push(element)
-                return !self.isCancelled
-            }
+            produce(
+                { element in
+                    if self.isCancelled { return false }
+                    queue.push(element)
+                    return !self.isCancelled
+                },
+                { queue.waitForRoom() && !self.isCancelled })
         }
         if let stackSize { thread.stackSize = stackSize }
         thread.start()

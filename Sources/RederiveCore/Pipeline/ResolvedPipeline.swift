@@ -99,6 +99,8 @@ public struct ResolvedPipeline: Sendable {
                     arguments: arguments, pipeline: definition.name)
                 settings.reportPerRun = true
                 settings.allowDowngrade = overrides.allowDowngrade
+                (settings.batchSeconds, settings.maxRate) = (s.batchSeconds, s.maxRate)
+                settings.exitWhenPaused = s.exitWhenPaused
                 return settings
             }
             switch stage {
@@ -118,8 +120,6 @@ public struct ResolvedPipeline: Sendable {
                     selection: DeriveSelection(all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed),
                     deriver: deriver, settings: settings(s))
                 config.maxChanges = s.maxChanges
-                (config.settings.batchSeconds, config.settings.maxRate) = (s.batchSeconds, s.maxRate)
-                config.settings.exitWhenPaused = s.exitWhenPaused
                 if let plan = s.applyPlan {
                     // A dry run previews nothing here: the plan's preview was the review.
                     stages.append(overrides.dryRun ? .skipped("derive") : .applyPlan(config, plan: plan))

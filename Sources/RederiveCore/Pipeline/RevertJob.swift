@@ -62,6 +62,8 @@ public final class RevertJob: BatchJob {
     private var runID: Int64 = 0
     private var cursor: Int64 = 0
     private var upper: Int64 = 0
+    /// The size of the next batch read (`--batch-size`, then the governor's with `--batch-seconds`).
+    private var batchSize: Int
     private var log = Logger(label: "rederive.revert")
     private var restored = 0
     private var conflicts = 0
@@ -75,6 +77,7 @@ public final class RevertJob: BatchJob {
         self.store = store
         self.revertedCommand = revertedCommand
         self.command = config.dryRun ? "revert --dry-run" : "revert"
+        batchSize = config.settings.batchSize
         recording = config.dryRun ? nil : RunRecording(store: store, resumeKey: "revert:\(config.run)")
     }
 
@@ -105,12 +108,13 @@ public final class RevertJob: BatchJob {
 
     func nextBatch() throws(RederiveError) -> [RevertCandidate]? {
         let batch = try store.fetchRevertCandidates(
-            replacedBy: config.run, after: cursor, upTo: upper,
-            limit: config.settings.batchSize)
+            replacedBy: config.run, after: cursor, upTo: upper, limit: batchSize)
         guard let last = batch.last else { return nil }
         cursor = last.seq
         return batch
     }
+
+    func resize(to size: Int) { batchSize = max(1, size) }
 
     func process(
         _ batch: [RevertCandidate], stats: inout RunStatistics,

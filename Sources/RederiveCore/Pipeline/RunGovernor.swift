@@ -59,8 +59,8 @@ final class RunGovernor {
                 entries[ticket] = entry
                 return entry.record
             }
-            guard let record else { return }
-            sizer.withLock { _ = $0?.observe(records: record.records, seconds: record.workSeconds) }
+            guard let record, record.records > 0 else { return }
+            sizer.withLock { _ = $0?.observeMore(seconds: seconds) }
         }
 
         /// Takes the committed batches whose waits are known (every committed one with `all`).
@@ -158,6 +158,9 @@ final class RunGovernor {
         claimHealth = nil
         lastWorkSeconds = readSeconds + deriveSeconds
         ledger.entries.withLock { $0[nextTicket] = Ledger.Entry(record: record) }
+        // Sized on its read and derive at once, its commit added when it is known: the next claim
+        // (or read) is cut at a size that knows this batch, not one from two batches before.
+        ledger.sizer.withLock { _ = $0?.observe(records: records, seconds: lastWorkSeconds) }
         lastTicket = nextTicket
         return nextTicket
     }

@@ -42,4 +42,17 @@ package struct RangeClaim: Sendable, Equatable {
     package init(rangeID: Int64, attempt: Int, after: Int64, upTo: Int64) {
         (self.rangeID, self.attempt, self.after, self.upTo) = (rangeID, attempt, after, upTo)
     }
+
+    /// How many equal pieces a claimed range holding `held` records is cut into when batches of
+    /// about `size` are asked for (`--batch-seconds`): the count whose pieces come closest to
+    /// `size`, over or under (1,000 records asked in 400s: 3 of 334, not 2 of 400 and a sliver of
+    /// 200; asked in 450s: 2 of 500, not 3 of 334), so no piece is more than a third off the size
+    /// asked; 1 (no cut) when the range holds no more than `size`, or only a little more.
+    package static func pieces(holding held: Int, size: Int) -> Int {
+        guard size >= 1, held > size else { return 1 }
+        let fewer = held / size
+        let over = Double(held) / Double(fewer * size) - 1
+        let under = 1 - Double(held) / Double((fewer + 1) * size)
+        return over <= under ? fewer : fewer + 1
+    }
 }

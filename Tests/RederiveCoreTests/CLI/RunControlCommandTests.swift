@@ -124,6 +124,29 @@ final class RunControlCommandTests: XCTestCase {
         XCTAssertTrue(metrics.contains("rederive_paused{pipeline=\"\",reason=\"\"} 0"), metrics)
     }
 
+    func testAPausedDeriveKilledWithSigkillThenResumedEndsAsTheUninterruptedStore() throws {
+        let reference = try store("reference.sqlite", records: 600)
+        XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "-q"]).status, 0)
+        let db = try store("killed.sqlite", records: 600)
+        let command = Self.derive + ["--db", db, "--max-rate", "300"]
+        let child = try CommandLineTool.Child(command, stderrPath: dir.file("killed.err"))
+        let run = try XCTUnwrap(CommandLineTool.waitForProgress(child, db: db, command: "derive", records: 100))
+        XCTAssertEqual(try rederive(["pause", "--db", db]).status, 0)
+        Thread.sleep(forTimeInterval: 2)
+        let paused = try progress(db, run: run["id"])
+        child.signal(SIGKILL)
+        XCTAssertTrue(child.wait().signaled)
+        XCTAssertEqual(try progress(db, run: run["id"])[0], paused[0], "the kill lost nothing committed")
+        XCTAssertLessThan(paused[0], 600, "paused part way")
+
+        XCTAssertEqual(try rederive(["resume", "--db", db]).status, 0)
+        let rerun = try rederive(command)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertTrue(rerun.stderr.contains("continuing unfinished run \(run["id"] as Int64)"), rerun.stderr)
+        StoreInspection.assertEqual(
+            try StoreInspection.dump(db), try StoreInspection.dump(reference), "killed while paused, then resumed")
+    }
+
     func testPauseOfAFinishedOrUnknownRunAndBadValuesAreUsageErrors() throws {
         let db = try store("done.sqlite", records: 50)
         let finished = try rederive(["pause", "--db", db, "--run", "1"])

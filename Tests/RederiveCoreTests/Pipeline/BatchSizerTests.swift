@@ -17,6 +17,18 @@ final class BatchSizerTests: XCTestCase {
         XCTAssertEqual(next, 500, "shrinking is not capped")
     }
 
+    func testTheCommitAddedLaterShrinksTheSizeTheReadAndDeriveGave() {
+        var sizer = BatchSizer(targetSeconds: 1, first: 10_000)
+        // Read and derive of 1,000 records took 1 s: 1,000 a second so far.
+        XCTAssertEqual(sizer.observe(records: 1_000, seconds: 1), 1_000)
+        // Its commit took another second: 500 a second.
+        XCTAssertEqual(sizer.observeMore(seconds: 1), 500)
+        XCTAssertEqual(sizer.observeMore(seconds: 0), 500, "nothing more, nothing changed")
+        XCTAssertEqual(sizer.observeMore(seconds: .nan), 500)
+        var fresh = BatchSizer(targetSeconds: 1, first: 100)
+        XCTAssertEqual(fresh.observeMore(seconds: 5), 100, "no batch to add it to yet")
+    }
+
     func testFastBatchesGrowByAtMostATwentiethAStepUpToTheFirstSize() {
         var sizer = BatchSizer(targetSeconds: 1, first: 1_000, minimum: 10)
         sizer.observe(records: 1_000, seconds: 10)  // 100 records/s

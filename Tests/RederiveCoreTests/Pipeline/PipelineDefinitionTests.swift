@@ -113,6 +113,24 @@ final class PipelineDefinitionTests: XCTestCase {
             "version: 1\nstages:\n  - derive:\n      batch-seconds: soon\n", contains: ["p.yml:4", "a number"])
     }
 
+    func testImportStagesShareTheServerAsImportDoes() throws {
+        let p = try parse(
+            "version: 1\nstore: s.sqlite\nstages:\n  - import:\n      paths: [Fixtures/exports]\n"
+                + "      batch-seconds: 0.25\n      max-rate: 500\n      exit-when-paused: true\n")
+        guard case .importExports(let stage) = p.stages.first else { return XCTFail("an import stage") }
+        XCTAssertEqual(stage.batchSeconds, 0.25)
+        XCTAssertEqual(stage.maxRate, 500)
+        XCTAssertTrue(stage.exitWhenPaused)
+        let resolved = try ResolvedPipeline.resolve(p, overrides: PipelineOverrides(), arguments: "run p.yml")
+        guard case .importExports(let config) = resolved.stages.first else { return XCTFail("resolved to an import") }
+        XCTAssertEqual(config.settings.batchSeconds, 0.25)
+        XCTAssertEqual(config.settings.maxRate, 500)
+        XCTAssertTrue(config.settings.exitWhenPaused)
+        expectUsageError(
+            "version: 1\nstages:\n  - import:\n      paths: [a.jsonl]\n      batch-seconds: -1\n",
+            contains: ["p.yml:5", "\"batch-seconds\" in stage import must be a number above 0"])
+    }
+
     func testVersionIsRequiredAndBounded() {
         expectUsageError("stages: [derive]\n", contains: ["missing key \"version\""])
         expectUsageError("version: 7\nstages: [derive]\n", contains: ["p.yml:1", "version 7 is not supported"])

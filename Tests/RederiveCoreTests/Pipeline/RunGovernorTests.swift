@@ -169,8 +169,10 @@ final class RunGovernorTests: XCTestCase {
     func testBatchSecondsSizesTheNextBatchFromTheCommittedOnes() {
         let g = governor { $0.batchSeconds = 0.5 }
         XCTAssertEqual(g.batchSize, 100)
-        // 100 records in 2 s of work: 25 records make half a second.
+        // Read and derived in 1.5 s: the next batch is sized at once (33 records make half a second).
         let ticket = g.handedOver(records: 100, keys: nil, readSeconds: 0.5, deriveSeconds: 1)
+        XCTAssertEqual(g.batchSize, 33, "sized when handed over, not only once committed")
+        // Committed in 0.5 s more: 100 records in 2 s of work, 25 make half a second.
         g.ledger.committed(ticket, seconds: 0.5)
         XCTAssertEqual(g.batchSize, 25)
         XCTAssertNil(governor().batchSize, "without --batch-seconds, batches keep --batch-size")

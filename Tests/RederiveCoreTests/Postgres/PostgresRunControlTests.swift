@@ -6,7 +6,8 @@ import XCTest
 /// Issue 33 on PostgreSQL: a `pause` from a third process reaches two worker processes that
 /// share a run; they commit nothing more, give their claimed ranges back and wait through more
 /// than ten leases, and once resumed every range is derived once, to the store an
-/// uninterrupted run leaves. A paused worker killed with SIGKILL held nothing.
+/// uninterrupted run leaves. A paused worker killed with SIGKILL held nothing. An import takes
+/// the same flags and obeys the same pause.
 final class PostgresRunControlTests: XCTestCase {
     private var dir: TemporaryDirectory!
     private var cluster: PostgresCluster!
@@ -138,6 +139,51 @@ final class PostgresRunControlTests: XCTestCase {
         XCTAssertEqual(try cluster.summariesDigest(url), try cluster.summariesDigest(reference))
         // The control survives nothing it should not: a finished run cannot be paused.
         let finished = try cluster.sql("SELECT max(id) FROM run", url: url)[0]
-        XCTAssertEqual(try rederive(["pause", "--db", url, "--run", finished]).status, 1)
+        let done = try rederive(["pause", "--db", url, "--run", finished])
+        XCTAssertEqual(done.status, 1, done.stderr)
+        XCTAssertTrue(done.stderr.contains("run \(finished) is finished (completed)"), done.stderr)
+        let unknown = try rederive(["pause", "--db", url, "--run", "999"])
+        XCTAssertEqual(unknown.status, 1, unknown.stderr)
+        XCTAssertTrue(unknown.stderr.contains("no run 999"), unknown.stderr)
+    }
+
+    func testAnImportUnderMaxRatePausedFromAnotherProcessExitsNineAndCarriesOn() throws {
+        let source = try GeneratedCorpus.path(records: 600, seed: 33, coreModelBytes: 200)
+        let reference = try cluster.newDatabase()
+        XCTAssertEqual(try rederive(["import", source, "--db", reference, "-q"]).status, 0)
+        let url = try cluster.newDatabase()
+        let command = [
+            "import", source, "--db", url, "--batch-size", "25", "--workers", "1", "--max-rate", "200",
+            "--exit-when-paused",
+        ]
+        let child = try CommandLineTool.Child(command, stderrPath: dir.file("import.err"))
+        let deadline = Date().addingTimeInterval(60)
+        // Batches recorded (the store's tables appear once the import has begun).
+        let committed = "SELECT count(*) FROM run_batch"
+        while (try? cluster.count(committed, url)) ?? 0 < 3, child.isRunning, Date() < deadline { usleep(20_000) }
+        let pause = try rederive(["pause", "--db", url, "--reason", "replica lag"])
+        XCTAssertEqual(pause.status, 0, pause.stderr)
+        let (exit, _) = child.wait(timeout: 30)
+        XCTAssertEqual(exit, ExitStatus.paused.rawValue, child.stderr)
+        let stored = try cluster.count("SELECT count(*) FROM record", url)
+        XCTAssertLessThan(stored, 600, "paused part way")
+        // copy-store does not carry the control over: refused while it holds.
+        let copy = try rederive(["copy-store", "--from", url, "--to", dir.file("copy.sqlite")])
+        XCTAssertEqual(copy.status, 1, copy.stderr)
+        XCTAssertTrue(copy.stderr.contains("does not carry the run control over"), copy.stderr)
+
+        XCTAssertEqual(try rederive(["resume", "--db", url]).status, 0)
+        let rerun = try rederive(command)
+        XCTAssertEqual(rerun.status, 0, rerun.stderr)
+        XCTAssertTrue(rerun.stderr.contains("continuing unfinished run"), rerun.stderr)
+        XCTAssertEqual(try cluster.summariesDigest(url), try cluster.summariesDigest(reference))
+        let runs = try cluster.sql("SELECT id FROM run WHERE command = 'import' ORDER BY id", url: url)
+        XCTAssertEqual(runs.count, 2, "the paused run and the one that carried it on")
+        XCTAssertEqual(
+            try cluster.count("SELECT sum(records) FROM run_batch WHERE run_id = \(runs[1])", url), 600,
+            "the rerun reads the file again (records stored are left as they are)")
+        XCTAssertGreaterThan(
+            try cluster.count("SELECT count(*) FROM run_batch WHERE wait_reason = 'max-rate'", url), 10,
+            "the rate held both runs back")
     }
 }

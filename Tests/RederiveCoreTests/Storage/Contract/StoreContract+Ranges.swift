@@ -42,8 +42,10 @@ extension StoreContract {
         XCTAssertEqual(prepared.ranges, 1)
         guard case .claimed(let whole) = try claims.claimNext(runID: run.runID) else { return XCTFail("claimed") }
         XCTAssertEqual(whole.upTo, keys.last)
-        // Asked for one record fewer than it holds: two equal halves.
-        let cut = try claims.cut(whole, toRecords: keys.count - 1)
+        // Asked for one record fewer than it holds: the range stays whole, never a sliver; asked for
+        // 70 % of it, two equal halves (the pieces closest to the size asked), never 70 % and a sliver.
+        XCTAssertEqual(try claims.cut(whole, toRecords: keys.count - 1), whole)
+        let cut = try claims.cut(whole, toRecords: keys.count * 7 / 10)
         XCTAssertEqual(cut.rangeID, whole.rangeID)
         XCTAssertEqual(cut.attempt, whole.attempt)
         XCTAssertEqual(cut.after, whole.after)
