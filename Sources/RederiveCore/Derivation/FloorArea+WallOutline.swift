@@ -56,6 +56,7 @@ extension FloorArea {
     /// 5. the outline is the outer boundary of walls and closures, walked from the corner with
     ///    the lowest x (then z), always turning as far right as possible; nil when a corner lies
     ///    outside it (a group of walls apart from the rest) or its area is not positive.
+    /// `estimate` then keeps it only where it is not the hull of the ends (`outlineAgreesWithHull`).
     public static func wallOutline(_ segments: [WallSegment], tolerance: Double) -> WallOutline? {
         let n = segments.count
         guard n >= 3, n <= wallOutlineMaxWalls, tolerance >= 0, tolerance.isFinite else { return nil }
@@ -69,6 +70,30 @@ extension FloorArea {
         let area = shoelaceArea(outline.points)
         guard area.isFinite, area > 0, graph.everyCornerInside(outline, tolerance: tolerance) else { return nil }
         return outline
+    }
+
+    /// Whether the outline and the convex hull of the wall ends are one polygon up to the join
+    /// `tolerance`: every corner of each lies within `tolerance` of the other's boundary (an
+    /// empty polygon agrees with nothing). Then the walls' outline is convex, the hull (v1's
+    /// `wall_hull`) measures the same room, and v2 keeps the hull's area: from the same noisy
+    /// ends, the outline's corners (means, free ends) are not nearer the truth than the hull's
+    /// outermost ends in every room, only on average, and a room v1 measured right keeps v1's
+    /// value. Where they differ by more (a concave part, a missing corner the hull cuts off or
+    /// fills in, a wall sticking out), the hull is wrong and the outline is kept. Each corner is
+    /// checked against each side of the other polygon: quadratic, on at most
+    /// `wallOutlineMaxWalls` walls.
+    public static func outlineAgreesWithHull(
+        _ outline: [SIMD2<Double>], _ hull: [SIMD2<Double>], tolerance: Double
+    ) -> Bool {
+        guard !outline.isEmpty, !hull.isEmpty else { return false }
+        func near(_ p: SIMD2<Double>, _ ring: [SIMD2<Double>]) -> Bool {
+            for i in ring.indices
+            where OutlineGraph.distance(p, toSegment: ring[i], ring[i + 1 == ring.count ? 0 : i + 1]) <= tolerance {
+                return true
+            }
+            return false
+        }
+        return outline.allSatisfy { near($0, hull) } && hull.allSatisfy { near($0, outline) }
     }
 
     /// The corners a gap's closure passes through, from free end `p` (its wall pointing out along
