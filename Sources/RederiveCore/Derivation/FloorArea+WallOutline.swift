@@ -79,21 +79,31 @@ extension FloorArea {
     /// ends, the outline's corners (means, free ends) are not nearer the truth than the hull's
     /// outermost ends in every room, only on average, and a room v1 measured right keeps v1's
     /// value. Where they differ by more (a concave part, a missing corner the hull cuts off or
-    /// fills in, a wall sticking out), the hull is wrong and the outline is kept. Each corner is
-    /// checked against each side of the other polygon: quadratic, on at most
-    /// `wallOutlineMaxWalls` walls.
+    /// fills in, a wall sticking out), the hull is wrong and the outline is kept.
+    ///
+    /// Each corner's search for a near side starts at the side the previous corner found: both
+    /// polygons run counter-clockwise, so where they agree it is found within a side or two
+    /// (linear in corners, where scanning every side took 0.7 s on a debug build for a ring of
+    /// 999 walls); where they do not, the first corner that is far gives `false` after one scan.
     public static func outlineAgreesWithHull(
         _ outline: [SIMD2<Double>], _ hull: [SIMD2<Double>], tolerance: Double
     ) -> Bool {
         guard !outline.isEmpty, !hull.isEmpty else { return false }
-        func near(_ p: SIMD2<Double>, _ ring: [SIMD2<Double>]) -> Bool {
-            for i in ring.indices
-            where OutlineGraph.distance(p, toSegment: ring[i], ring[i + 1 == ring.count ? 0 : i + 1]) <= tolerance {
-                return true
+        func near(_ points: [SIMD2<Double>], _ ring: [SIMD2<Double>]) -> Bool {
+            let n = ring.count
+            var start = 0
+            return points.allSatisfy { p in
+                for k in 0..<n {
+                    let i = (start + k) % n
+                    if OutlineGraph.distance(p, toSegment: ring[i], ring[i + 1 == n ? 0 : i + 1]) <= tolerance {
+                        start = i
+                        return true
+                    }
+                }
+                return false
             }
-            return false
         }
-        return outline.allSatisfy { near($0, hull) } && hull.allSatisfy { near($0, outline) }
+        return near(outline, hull) && near(hull, outline)
     }
 
     /// The corners a gap's closure passes through, from free end `p` (its wall pointing out along
