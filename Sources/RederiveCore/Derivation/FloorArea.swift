@@ -287,7 +287,8 @@ public enum FloorArea {
     /// The floor area and the method that produced it, per the spec's order:
     /// floors → `floor_polygon`; else fewer than 3 walls → `none` (0); else `wall_loop`
     /// if the walls close; else (summary v2, `closingGaps`) `wall_outline` if the walls' outer
-    /// boundary with its gaps closed can be made (`wallOutline`); else `wall_hull`.
+    /// boundary with its gaps closed can be made (`wallOutline`) and differs from the hull of the
+    /// wall ends by more than the tolerance (`outlineAgreesWithHull`); else `wall_hull`.
     /// `closingGaps: false` is summary v1's order, which went from `wall_loop` to `wall_hull`.
     ///
     /// A wall whose direction is unusable (see `wallSegment`) makes the loop and the outline
@@ -305,7 +306,12 @@ public enum FloorArea {
             return (area, .wallLoop)
         }
         if closingGaps, walls.allUsable, let outline = wallOutline(walls.segments, tolerance: wallJoinTolerance) {
-            return (shoelaceArea(outline.points), .wallOutline)
+            // An outline's ends are finite, so is their hull.
+            let hull = convexHull(walls.hullPoints) ?? []
+            guard outlineAgreesWithHull(outline.points, hull, tolerance: wallJoinTolerance) else {
+                return (shoelaceArea(outline.points), .wallOutline)
+            }
+            return (shoelaceArea(hull), .wallHull)
         }
         return (convexHullArea(walls.hullPoints), .wallHull)
     }
@@ -329,10 +335,12 @@ public enum FloorArea {
         if walls.allUsable, let points = wallLoopPoints(walls.segments, tolerance: wallJoinTolerance) {
             return ([points], [[Bool](repeating: false, count: points.count)], .wallLoop)
         }
-        if closingGaps, walls.allUsable, let outline = wallOutline(walls.segments, tolerance: wallJoinTolerance) {
+        guard let hull = convexHull(walls.hullPoints) else { return ([], [], .wallHull) }
+        if closingGaps, walls.allUsable, let outline = wallOutline(walls.segments, tolerance: wallJoinTolerance),
+            !outlineAgreesWithHull(outline.points, hull, tolerance: wallJoinTolerance)
+        {
             return ([outline.points], [outline.closing], .wallOutline)
         }
-        guard let hull = convexHull(walls.hullPoints) else { return ([], [], .wallHull) }
         return ([hull], [[Bool](repeating: false, count: hull.count)], .wallHull)
     }
 

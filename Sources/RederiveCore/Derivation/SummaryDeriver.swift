@@ -14,7 +14,8 @@ public struct SummaryDeriver: Sendable {
     public static let versionNotes: [Int: String] = [
         1: "initial summary: spec v1 fields; floor area by floor_polygon > wall_loop (0.30 m) > wall_hull > none",
         2: "floorless rooms whose walls do not close: floor area (and volume_m3) from the walls' outline "
-            + "with its gaps closed (wall_outline) instead of the convex hull of the wall ends (wall_hull)",
+            + "with its gaps closed (wall_outline) instead of the convex hull of the wall ends (wall_hull), "
+            + "where the two differ by more than the join tolerance",
         simulatedFixVersion:
             "simulated calculation fix (make build-fixed, for trying the backfill walkthrough): "
             + "shortest_wall_m ignores wall slivers under \(JSONText.number(sliverWidth)) m",
@@ -109,7 +110,8 @@ public struct SummaryDeriver: Sendable {
                     + ",axis-snap-cos-\(bits(FloorArea.cosAxisSnap))"
                     + ",outer-boundary-right-turns,max-walls-\(FloorArea.wallOutlineMaxWalls)"
                     + ",max-chains-\(FloorArea.wallOutlineMaxChains)"
-                    + ",max-crowd-\(FloorArea.wallOutlineMaxCrowd)" : "")
+                    + ",max-crowd-\(FloorArea.wallOutlineMaxCrowd)"
+                    + ",hull-where-outline-agrees-within-join-tolerance" : "")
             + ";json_rounding=2dp-schoolbook"
             // Only when on, so the fingerprint of the real derivation stays what it was.
             + (simulatedFix ? ";shortest_wall=ignores-under-\(bits(sliverWidth))" : "")

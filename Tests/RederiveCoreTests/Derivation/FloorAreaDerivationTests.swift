@@ -114,9 +114,11 @@ final class FloorAreaDerivationTests: XCTestCase {
         ])
         XCTAssertEqual(loose.estimatedFloorAreaSqm, expectedLoop, accuracy: 1e-9)
         // At 0.10 m the walk fails: v2 closes the four gaps (each end lies on the next wall's
-        // line, so straight), v1 took the hull; both are the rectangle here.
+        // line, so straight), v1 took the hull; both are the rectangle here, so v2 keeps the hull.
+        let closed = FloorArea.wallOutline(walls.compactMap(FloorArea.wallSegment), tolerance: 0.10)
+        XCTAssertEqual(FloorArea.shoelaceArea(try XCTUnwrap(closed).points), 12, accuracy: 1e-9)
         let strict = SummaryDeriver(wallJoinTolerance: 0.10).derive(room)
-        XCTAssertEqual(try strict.get().floorAreaMethod, .wallOutline)
+        XCTAssertEqual(try strict.get().floorAreaMethod, .wallHull)
         XCTAssertEqual(try strict.get().estimatedFloorAreaSqm, 12, accuracy: 1e-9)
         let strictV1 = SummaryDeriver(version: 1, wallJoinTolerance: 0.10, closesWallGaps: false).derive(room)
         XCTAssertEqual(try strictV1.get().floorAreaMethod, .wallHull)
@@ -175,20 +177,28 @@ final class FloorAreaDerivationTests: XCTestCase {
     }
 
     func testWallsThatDoNotCloseAreOutlined() throws {
-        // Three sides of a 4 × 2 rectangle (a U): no loop; v2 closes the open side (v1's hull
-        // of the ends is the same rectangle).
+        // A 4 × 2 rectangle whose walls stop 1 m short of its corner (4, 2): no loop; v2 closes
+        // the gap at that corner, v1's hull of the ends cut it off (7.5 m²).
         let walls = [
+            RoomBuilder.wall(from: SIMD2(3, 2), to: SIMD2(0, 2)),
             RoomBuilder.wall(from: SIMD2(0, 2), to: SIMD2(0, 0)),
             RoomBuilder.wall(from: SIMD2(0, 0), to: SIMD2(4, 0)),
-            RoomBuilder.wall(from: SIMD2(4, 0), to: SIMD2(4, 2)),
+            RoomBuilder.wall(from: SIMD2(4, 0), to: SIMD2(4, 1)),
         ]
         let s = try derive(Room(walls: walls))
         XCTAssertEqual(s.floorAreaMethod, .wallOutline)
         XCTAssertEqual(s.estimatedFloorAreaSqm, 8, accuracy: 1e-9)
-        XCTAssertEqual(s.roomShape, "triangular")
+        XCTAssertEqual(s.roomShape, "rectangular")
         let v1 = try SummaryDeriver.v1.derive(Room(walls: walls)).get()
         XCTAssertEqual(v1.floorAreaMethod, .wallHull)
-        XCTAssertEqual(v1.estimatedFloorAreaSqm, 8, accuracy: 1e-9)
+        XCTAssertEqual(v1.estimatedFloorAreaSqm, 7.5, accuracy: 1e-9)
+        // Three full sides of it (a U): the outline closes the open side and is the hull of the
+        // ends, so v2 keeps the hull's area and method, as v1.
+        let u = [walls[1], walls[2], RoomBuilder.wall(from: SIMD2(4, 0), to: SIMD2(4, 2))]
+        let hull = try derive(Room(walls: u))
+        XCTAssertEqual(hull.floorAreaMethod, .wallHull)
+        XCTAssertEqual(hull.estimatedFloorAreaSqm, 8, accuracy: 1e-9)
+        XCTAssertEqual(hull.jsonBytes(), try SummaryDeriver.v1.derive(Room(walls: u)).get().jsonBytes())
     }
 
     func testZeroLengthWallDirectionFallsBackToHullWithoutNaN() throws {

@@ -89,7 +89,7 @@ final class RoomSummaryDerivationTests: XCTestCase {
             area: 9.173453568184243, method: "wall_outline", hull: 11.792844074499762, v1Area: 11.792844074499762,
             v1Method: "wall_hull"),
         "Kitchen": NoFloors(
-            area: 21.746632262103184, method: "wall_outline", hull: 21.746633094942645, v1Area: 21.746633094942645,
+            area: 21.746633094942645, method: "wall_hull", hull: 21.746633094942645, v1Area: 21.746633094942645,
             v1Method: "wall_hull"),
     ]
 

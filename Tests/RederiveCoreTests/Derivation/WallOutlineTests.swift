@@ -37,6 +37,14 @@ final class WallOutlineTests: XCTestCase {
         var room: Room
         var truth: Double
         var removed: Int
+        /// The shape and which walls are missing (the motions of one room share it).
+        var group: String
+        /// Whether the true outline is convex, and its perimeter.
+        var convex: Bool
+        var perimeter: Double
+        /// Whether the missing walls leave every corner of the true outline a wall end (no two
+        /// missing walls meet): in a convex room, the hull of the ends is then the true outline.
+        var everyCornerKept: Bool
     }
 
     /// Every shape (scaled by `scale`) with every removal, `motions` times each: rotated about y,
@@ -49,7 +57,14 @@ final class WallOutlineTests: XCTestCase {
         for (name, outline) in shapes {
             let points = outline.map { $0 * scale }
             let truth = FloorArea.shoelaceArea(points)
-            for removed in removals(points.count) {
+            let count = points.count
+            let convex = points.indices.allSatisfy { i in
+                let (a, b, c) = (points[i], points[(i + 1) % count], points[(i + 2) % count])
+                return FloorArea.cross(b - a, c - b) > 0
+            }
+            let perimeter = points.indices.reduce(0) { $0 + FloorArea.distance(points[$1], points[($1 + 1) % count]) }
+            for removed in removals(count) {
+                let everyCornerKept = !removed.contains { i in removed.contains((i + 1) % count) }
                 for motion in 0..<motions {
                     func jitter(_ p: SIMD2<Double>) -> SIMD2<Double> {
                         let r = noise * uniform().squareRoot(), angle = 2 * Double.pi * uniform()
@@ -68,7 +83,8 @@ final class WallOutlineTests: XCTestCase {
                     out.append(
                         Case(
                             tag: "\(name) without walls \(removed), motion \(motion)", room: room, truth: truth,
-                            removed: removed.count))
+                            removed: removed.count, group: "\(name) without walls \(removed)", convex: convex,
+                            perimeter: perimeter, everyCornerKept: everyCornerKept))
                 }
             }
         }
@@ -79,20 +95,60 @@ final class WallOutlineTests: XCTestCase {
         try deriver.derive(room).get()
     }
 
-    func testSyntheticRoomsWithoutNoiseAreExactAndNeverWorseThanV1() throws {
+    /// Exact ends give the exact area. A convex room whose missing walls leave every corner a
+    /// wall end (no two missing walls meet) has its hull for outline: v1's `wall_hull`, kept.
+    func testSyntheticRoomsWithoutNoiseAreExact() throws {
         var outlined = 0
         for c in Self.cases(scale: 1, noise: 0, motions: 4, seed: 37) {
             let v2 = try area(c.room, SummaryDeriver())
-            let v1 = try area(c.room, SummaryDeriver.v1)
             let error = abs(v2.estimatedFloorAreaSqm - c.truth) / c.truth
-            let v1Error = abs(v1.estimatedFloorAreaSqm - c.truth) / c.truth
             XCTAssertLessThan(error, 1e-9, "\(c.tag): \(v2.estimatedFloorAreaSqm) vs \(c.truth)")
-            XCTAssertLessThanOrEqual(error, v1Error + 1e-9, c.tag)
-            XCTAssertEqual(v2.floorAreaMethod, c.removed == 0 ? .wallLoop : .wallOutline, c.tag)
+            let method: FloorAreaMethod =
+                c.removed == 0 ? .wallLoop : c.convex && c.everyCornerKept ? .wallHull : .wallOutline
+            XCTAssertEqual(v2.floorAreaMethod, method, c.tag)
             XCTAssertEqual(v2.volumeM3, v2.estimatedFloorAreaSqm * v2.ceilingHeightM, accuracy: 1e-9, c.tag)
             if v2.floorAreaMethod == .wallOutline { outlined += 1 }
         }
-        XCTAssertGreaterThan(outlined, 400)
+        XCTAssertGreaterThan(outlined, 350)
+    }
+
+    /// The criterion, "no estimate worse than v1's", on every test room: the noiseless
+    /// and the noisy synthetic rooms and the sample rooms without floors. Strict wherever v1 was
+    /// right up to noise: every noiseless room, every sample room, and every noisy room whose
+    /// true outline is convex (there v2's outline is the hull up to the noise and v2 keeps the
+    /// hull's area; the outline's mean corners, closer on average, were further in 19 of the 48
+    /// noisy convex rooms with a wall missing here). A noisy room that is not convex: v1's hull is a different
+    /// polygon, which on some shapes (the L without its two walls at one corner) has the true
+    /// area by chance, so the noise alone decides which is closer there; v2 is never worse by
+    /// more than the area a band as wide as the noise along the true outline holds, and never
+    /// worse on average over the motions of each room.
+    func testNeverWorseThanV1OnAnyTestRoom() throws {
+        func errors(_ room: Room, _ truth: Double) throws -> (v1: Double, v2: Double) {
+            let v1 = try area(room, SummaryDeriver.v1).estimatedFloorAreaSqm
+            let v2 = try area(room, SummaryDeriver()).estimatedFloorAreaSqm
+            return (abs(v1 - truth) / truth, abs(v2 - truth) / truth)
+        }
+        for c in Self.cases(scale: 1, noise: 0, motions: 4, seed: 37) {
+            let e = try errors(c.room, c.truth)
+            XCTAssertLessThanOrEqual(e.v2, e.v1 + 1e-9, c.tag)
+        }
+        for name in RoomFixtures.names {
+            var room = try RoomFixtures.load(name)
+            let truth = try area(room, SummaryDeriver()).estimatedFloorAreaSqm
+            room.floors = []
+            let e = try errors(room, truth)
+            XCTAssertLessThanOrEqual(e.v2, e.v1 + 1e-9, name)
+        }
+        let noise = 0.05
+        var groups: [String: (v1: Double, v2: Double)] = [:]
+        for c in Self.cases(scale: 1.4, noise: noise, motions: 6, seed: 2026) {
+            let e = try errors(c.room, c.truth)
+            let allowance = c.convex ? 1e-9 : noise * c.perimeter / c.truth
+            XCTAssertLessThanOrEqual(e.v2, e.v1 + allowance, "\(c.tag): v2 \(e.v2), v1 \(e.v1)")
+            groups[c.group, default: (0, 0)].v1 += e.v1
+            groups[c.group, default: (0, 0)].v2 += e.v2
+        }
+        for (group, sums) in groups { XCTAssertLessThanOrEqual(sums.v2, sums.v1 + 1e-9, group) }
     }
 
     /// Wall ends moved by up to 5 cm (uniformly in a disc): within 2% of the true area, on rooms
@@ -112,9 +168,10 @@ final class WallOutlineTests: XCTestCase {
     /// The table: Apple's sample rooms with their floors removed, against their own
     /// floor polygon. v1 (hull) was 7.2% and 28.6% out on Bathroom2 and Hallway2.
     func testSampleRoomsWithoutFloorsAreWithinTwoPercentOfTheirFloorPolygon() throws {
+        // Kitchen's outline is its hull up to 0.2 µm: v1's area stands.
         let expected: [String: (v1: FloorAreaMethod, v2: FloorAreaMethod)] = [
             "Bathroom2": (.wallHull, .wallOutline), "Bedroom3": (.wallLoop, .wallLoop),
-            "Hallway2": (.wallHull, .wallOutline), "Kitchen": (.wallHull, .wallOutline),
+            "Hallway2": (.wallHull, .wallOutline), "Kitchen": (.wallHull, .wallHull),
         ]
         for name in RoomFixtures.names {
             var room = try RoomFixtures.load(name)
@@ -125,8 +182,6 @@ final class WallOutlineTests: XCTestCase {
             XCTAssertEqual(v2.floorAreaMethod, expected[name]?.v2, name)
             let error = abs(v2.estimatedFloorAreaSqm - truth) / truth
             XCTAssertLessThanOrEqual(error, 0.02, "\(name): \(v2.estimatedFloorAreaSqm) vs \(truth)")
-            // Never worse than v1 (Kitchen: both 1e-7 out, the float noise of different corners).
-            XCTAssertLessThanOrEqual(error, abs(v1.estimatedFloorAreaSqm - truth) / truth + 1e-6, name)
             XCTAssertEqual(v2.volumeM3, v2.estimatedFloorAreaSqm * v2.ceilingHeightM, accuracy: 1e-9, name)
         }
     }
@@ -162,15 +217,16 @@ final class WallOutlineTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
         let reference = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [[Any]])
         XCTAssertEqual(reference.count, rooms.count)
-        var outlined = 0
+        var methods: [FloorAreaMethod: Int] = [:]
         for (i, (room, expected)) in zip(rooms, reference).enumerated() {
             let s = try area(room, SummaryDeriver())
             XCTAssertEqual(s.floorAreaMethod.rawValue, expected[0] as? String, "room \(i)")
             let area = try XCTUnwrap(expected[1] as? Double)
             XCTAssertEqual(s.estimatedFloorAreaSqm, area, accuracy: max(area, 1) * 1e-9, "room \(i)")
-            if s.floorAreaMethod == .wallOutline { outlined += 1 }
+            methods[s.floorAreaMethod, default: 0] += 1
         }
-        XCTAssertGreaterThan(outlined, 1_000)
+        XCTAssertGreaterThan(methods[.wallOutline] ?? 0, 900)
+        XCTAssertGreaterThan(methods[.wallHull] ?? 0, 60)
     }
 
     // MARK: The closures
@@ -205,19 +261,42 @@ final class WallOutlineTests: XCTestCase {
     }
 
     func testClosingSidesAreMarkedAndTheWalkIsCounterClockwise() throws {
-        // A U of three walls (the top one missing).
+        // An L of five walls (the top one missing): its hull would cut the inner corner off.
         let walls = [
             RoomBuilder.wall(from: SIMD2(0, 3), to: SIMD2(0, 0)), RoomBuilder.wall(from: SIMD2(0, 0), to: SIMD2(4, 0)),
-            RoomBuilder.wall(from: SIMD2(4, 0), to: SIMD2(4, 3)),
+            RoomBuilder.wall(from: SIMD2(4, 0), to: SIMD2(4, 2)), RoomBuilder.wall(from: SIMD2(4, 2), to: SIMD2(2, 2)),
+            RoomBuilder.wall(from: SIMD2(2, 2), to: SIMD2(2, 3)),
         ]
         let outline = FloorArea.outline(Room(walls: walls), wallJoinTolerance: 0.30)
         XCTAssertEqual(outline.method, .wallOutline)
-        XCTAssertEqual(outline.polygons, [[SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 3), SIMD2(0, 3)]])
-        XCTAssertEqual(outline.closing, [[false, false, true, false]])
+        XCTAssertEqual(
+            outline.polygons, [[SIMD2(0, 0), SIMD2(4, 0), SIMD2(4, 2), SIMD2(2, 2), SIMD2(2, 3), SIMD2(0, 3)]])
+        XCTAssertEqual(outline.closing, [[false, false, false, false, true, false]])
         // v1's order draws the hull, with no side closing a gap.
         let v1 = FloorArea.outline(Room(walls: walls), wallJoinTolerance: 0.30, closingGaps: false)
         XCTAssertEqual(v1.method, .wallHull)
-        XCTAssertEqual(v1.closing, [[false, false, false, false]])
+        XCTAssertEqual(v1.closing, [[false, false, false, false, false]])
+        // A U of three walls (the top one missing): the outline is the hull, v2 draws the hull too.
+        let u = Array(walls.prefix(2)) + [RoomBuilder.wall(from: SIMD2(4, 0), to: SIMD2(4, 3))]
+        XCTAssertNotNil(FloorArea.wallOutline(u.compactMap(FloorArea.wallSegment), tolerance: 0.30))
+        XCTAssertEqual(FloorArea.outline(Room(walls: u), wallJoinTolerance: 0.30).method, .wallHull)
+    }
+
+    /// The outline is kept only where it is not the hull of the wall ends up to the tolerance.
+    func testTheOutlineAgreesWithTheHullOnlyUpToTheTolerance() {
+        let square = [SIMD2<Double>(0, 0), SIMD2(4, 0), SIMD2(4, 4), SIMD2(0, 4)]
+        // Every corner of each within 0.30 m of the other's sides, both ways.
+        XCTAssertTrue(FloorArea.outlineAgreesWithHull(square, square, tolerance: 0.30))
+        let inset = square.map { $0 * 0.95 + SIMD2(0.1, 0.1) }
+        XCTAssertTrue(FloorArea.outlineAgreesWithHull(inset, square, tolerance: 0.30))
+        // A notch 0.31 m deep, or a hull corner 0.31 m beyond the outline: not the hull.
+        let notched = [square[0], SIMD2(2, 0.31), square[1], square[2], square[3]]
+        XCTAssertFalse(FloorArea.outlineAgreesWithHull(notched, square, tolerance: 0.30))
+        XCTAssertTrue(FloorArea.outlineAgreesWithHull(notched, square, tolerance: 0.32))
+        let beyond = [square[0], square[1], SIMD2(4.31, 4.31), square[3]]
+        XCTAssertFalse(FloorArea.outlineAgreesWithHull(square, beyond, tolerance: 0.30))
+        XCTAssertFalse(FloorArea.outlineAgreesWithHull(beyond, square, tolerance: 0.30))
+        XCTAssertFalse(FloorArea.outlineAgreesWithHull(square, [], tolerance: 0.30))
     }
 
     func testJunctionsStubsAndApartGroups() throws {
@@ -237,8 +316,11 @@ final class WallOutlineTests: XCTestCase {
             RoomBuilder.wall(from: SIMD2(2, 3), to: SIMD2(0, 3)), RoomBuilder.wall(from: SIMD2(0, 3), to: SIMD2(0, 0)),
             RoomBuilder.wall(from: SIMD2(2, 0), to: SIMD2(2, 3)),
         ]
+        let junctions = try XCTUnwrap(FloorArea.wallOutline(walls.compactMap(FloorArea.wallSegment), tolerance: 0.30))
+        XCTAssertEqual(FloorArea.shoelaceArea(junctions.points), 12, accuracy: 1e-9)
+        // That outline is the hull of the ends: the hull's area, as v1's.
         s = try area(Room(walls: walls), SummaryDeriver())
-        XCTAssertEqual(s.floorAreaMethod, .wallOutline)
+        XCTAssertEqual(s.floorAreaMethod, .wallHull)
         XCTAssertEqual(s.estimatedFloorAreaSqm, 12, accuracy: 1e-9)
         // A second closed room apart from it: no outline holds both, the hull.
         let apart = RoomBuilder.walls(outline: [SIMD2(10, 0), SIMD2(12, 0), SIMD2(12, 2), SIMD2(10, 2)])

@@ -71,9 +71,13 @@ def wall_loop_segments(s):
 
 
 def hull_area(points):
+    return shoelace(hull(points))
+
+
+def hull(points):
     pts = sorted(set(points))
     if len(pts) < 3:
-        return 0.0
+        return []
     cross = lambda o, a, b: (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
     lower, upper = [], []
     for p in pts:
@@ -84,7 +88,7 @@ def hull_area(points):
         while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
             upper.pop()
         upper.append(p)
-    return shoelace(lower[:-1] + upper[:-1])
+    return lower[:-1] + upper[:-1]
 
 
 # ---- v2: wall_outline (spec, "Floor area", 2b) ----
@@ -311,9 +315,24 @@ def floorless_v2(segs):
     if a is not None:
         return a, "wall_loop"
     o = wall_outline(segs)
-    if o is not None:
+    h = hull([e for seg in segs for e in seg])
+    if o is not None and not same_polygon(o[0], h):
         return shoelace(o[0]), "wall_outline"
-    return hull_area([e for seg in segs for e in seg]), "wall_hull"
+    return shoelace(h), "wall_hull"
+
+
+def same_polygon(a, b):
+    """The outline agrees with the hull: each one's corners within TOL of the other's sides."""
+    def near(p, ring):
+        for k in range(len(ring)):
+            (x1, z1), (x2, z2) = ring[k], ring[(k + 1) % len(ring)]
+            dx, dz = x2 - x1, z2 - z1
+            l2 = dx * dx + dz * dz
+            t = 0 if l2 == 0 else min(1, max(0, ((p[0] - x1) * dx + (p[1] - z1) * dz) / l2))
+            if math.hypot(p[0] - (x1 + t * dx), p[1] - (z1 + t * dz)) <= TOL:
+                return True
+        return False
+    return bool(a) and bool(b) and all(near(p, b) for p in a) and all(near(p, a) for p in b)
 
 
 def floor_area(room, version=2):

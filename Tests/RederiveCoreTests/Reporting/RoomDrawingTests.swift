@@ -45,10 +45,10 @@ final class RoomDrawingTests: XCTestCase {
         }
         let present = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
         XCTAssertEqual(present, expected, "Fixtures/drawings holds exactly one drawing per record")
-        // The three floor-area methods of the sample rooms are all among the goldens (since
-        // summary v2 no sample room falls back to the hull).
+        // The four floor-area methods of the sample rooms are all among the goldens (Kitchen
+        // without floors keeps its hull: its outline is the hull).
         let methods = Set(records.map { FloorArea.estimate($0.room, wallJoinTolerance: 0.30).method })
-        XCTAssertEqual(methods, [.floorPolygon, .wallLoop, .wallOutline])
+        XCTAssertEqual(methods, [.floorPolygon, .wallLoop, .wallOutline, .wallHull])
     }
 
     func testDrawingIsWellFormedWithOneElementPerWallOpeningAndObject() throws {
@@ -119,8 +119,10 @@ final class RoomDrawingTests: XCTestCase {
     /// Summary v2 (issue 37): a floorless room drawn with the outline its area came from, the
     /// sides that close gaps between walls dashed over it, and v1's deriver drawing its hull.
     func testClosedGapsAreDrawnDashed() throws {
-        // Hallway2: one gap closed at a corner (2 sides); Kitchen: its open side (1); Bedroom3: none.
-        for (name, closures) in [("Hallway2", 2), ("Kitchen", 1), ("Bedroom3", 0)] {
+        // Hallway2: one gap closed at a corner (2 sides); Kitchen: none, its outline (closing its
+        // open side) is its hull, which v2 keeps; Bedroom3: none, a loop.
+        let v2Methods = ["Hallway2": "wall_outline", "Kitchen": "wall_hull", "Bedroom3": "wall_loop"]
+        for (name, closures) in [("Hallway2", 2), ("Kitchen", 0), ("Bedroom3", 0)] {
             var room = try RoomFixtures.load(name)
             room.floors = []
             let outline = FloorArea.outline(room, wallJoinTolerance: 0.30)
@@ -130,12 +132,12 @@ final class RoomDrawingTests: XCTestCase {
             XCTAssertEqual(lines.count, closures, name)
             XCTAssertTrue(lines.allSatisfy { $0.attributes["stroke-dasharray"] != nil }, name)
             let polygon = try XCTUnwrap(doc.elements.first { $0.classes.contains("floor") })
-            XCTAssertEqual(polygon.attributes["data-method"], closures > 0 ? "wall_outline" : "wall_loop", name)
+            XCTAssertEqual(polygon.attributes["data-method"], v2Methods[name], name)
             // The same room drawn by v1's deriver: the hull, no closures.
             let v1 = try SVGDocument(RoomDrawing.svg(room, title: name, deriver: SummaryDeriver.v1))
             XCTAssertEqual(v1.count("closure"), 0, name)
             let v1Polygon = try XCTUnwrap(v1.elements.first { $0.classes.contains("floor") })
-            XCTAssertEqual(v1Polygon.attributes["data-method"], closures > 0 ? "wall_hull" : "wall_loop", name)
+            XCTAssertEqual(v1Polygon.attributes["data-method"], name == "Bedroom3" ? "wall_loop" : "wall_hull", name)
         }
     }
 
