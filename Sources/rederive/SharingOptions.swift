@@ -43,7 +43,7 @@ struct SharingOptions: ParsableArguments {
         settings.batchSeconds = batchSeconds
         settings.maxRate = maxRate
         settings.exitWhenPaused = exitWhenPaused
-        settings.health = health.throttle == .off ? nil : try? health.policy()
+        settings.health = (try? health.settings())?.runPolicy()
         return settings
     }
 }

@@ -133,6 +133,9 @@ public struct DeriveStage: Sendable, Equatable {
     public var maxRate: Double?
     /// `exit-when-paused: true`: exit 9 instead of waiting while paused (`--exit-when-paused`).
     public var exitWhenPaused = false
+    /// `throttle`, `max-standby-lag`, `health-limit`, `unmeasurable`: how the stage answers the
+    /// server's health, as the flags of the same names (which win over them).
+    public var health = HealthSettings()
 }
 
 /// The run settings an `import` or a `derive` stage may give for itself: read by
@@ -360,6 +363,7 @@ extension PipelineDefinition {
             stage.batchSeconds = try reader.double("batch-seconds")
             stage.maxRate = try reader.double("max-rate")
             stage.exitWhenPaused = try reader.bool("exit-when-paused") ?? false
+            stage.health = try reader.healthSettings()
             for (key, value) in [("batch-seconds", stage.batchSeconds), ("max-rate", stage.maxRate)] {
                 if let value, !(value.isFinite && value > 0) {
                     throw .usage("\(path):\(reader.line(of: key)): \"\(key)\" in stage derive must be a number above 0")

@@ -29,6 +29,9 @@ public struct PipelineOverrides: Sendable {
     /// (`DIR/PIPELINE-LABEL-issues.jsonl`) or a file name (`X.jsonl` → `X-LABEL.jsonl`);
     /// either way with the per-run name (`…-run<N>.jsonl`).
     public var report: String?
+    /// `--throttle`, `--max-standby-lag`, `--health-limit`, `--unmeasurable` for every derive
+    /// stage: each wins over the stage's key of the same name.
+    public var health = HealthSettings()
 
     /// No overrides.
     public init() {}
@@ -162,6 +165,7 @@ public struct ResolvedPipeline: Sendable {
                 config.maxChanges = s.maxChanges
                 (config.settings.batchSeconds, config.settings.maxRate) = (s.batchSeconds, s.maxRate)
                 config.settings.exitWhenPaused = s.exitWhenPaused
+                config.settings.health = overrides.health.runPolicy(over: s.health)
                 if let plan = s.applyPlan {
                     // A dry run previews nothing here: the plan's preview was the review.
                     stages.append(overrides.dryRun ? .skipped("derive") : .applyPlan(config, plan: plan))
