@@ -287,8 +287,14 @@ bench: build
 	  $(REDERIVE) import $(BENCH_CORPUS) --db $(BENCH_DB) --workers $$w --quiet --json \
 	    --report $(BENCH_DIR)/import-issues.jsonl > $(BENCH_DIR)/last.json; \
 	  s=$$?; [ $$s -eq 0 ] || [ $$s -eq 3 ] || exit $$s; $(call BENCH_LINE,import$(,) $$w worker(s)); done
+	@# Each derive beside its floor (rederive floor: the derive's own query and batches with a bare
+	@# On-Demand pass over each raw room, on as many threads, nothing built): what it could not beat.
 	@for w in 1 2; do $(REDERIVE) derive --db $(BENCH_DB) --all --rewrite --workers $$w --quiet --json \
-	    > $(BENCH_DIR)/last.json || exit $$?; $(call BENCH_LINE,derive --all --rewrite$(,) $$w worker(s)); done
+	    > $(BENCH_DIR)/last.json || exit $$?; $(call BENCH_LINE,derive --all --rewrite$(,) $$w worker(s)); \
+	  d=$$(cat $(BENCH_DIR)/last.json | $(call BENCH_FIELD,durationSeconds)); \
+	  f=$$($(REDERIVE) floor --db $(BENCH_DB) --workers $$w --quiet | $(call BENCH_FIELD,seconds)) || exit $$?; \
+	  awk -v d=$$d -v f=$$f -v w=$$w 'BEGIN { printf "%-34s %8.2f s  (read + bare parse, %d thread(s))\n", \
+	    "floor, " w " worker(s)", f, w; printf "derive vs floor: %.2f× (%d worker(s))\n", d / f, w }'; done
 	@$(REDERIVE) derive --db $(BENCH_DB) --all --workers 2 --quiet --json > $(BENCH_DIR)/last.json || exit $$?; \
 	  $(call BENCH_LINE,derive --all (unchanged)$(,) 2 workers)
 	@# The cost of undo: every summary replaced (each kept in summary_history, same transaction)

@@ -109,10 +109,11 @@ final class PostgresRunControls: RunControls, @unchecked Sendable {
         var rows: [String] = []
         for b in batches {
             let first = binds.count
-            rows.append("(" + (1...11).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
+            rows.append("(" + (1...13).map { "$\(first + $0)" }.joined(separator: ", ") + ")")
             let values: [(any PostgresEncodable)?] = [
                 b.runID, b.worker, b.seqFrom, b.seqTo, Int64(b.records), b.readSeconds, b.deriveSeconds,
-                b.commitSeconds, b.waitedSeconds, b.waitReason, b.finishedAt,
+                b.commitSeconds, b.waitedSeconds, b.waitReason, b.finishedAt, b.claimHealth?.json,
+                b.commitHealth?.json,
             ]
             for value in values {
                 if let value { binds.append(value) } else { binds.appendNull() }
@@ -122,7 +123,7 @@ final class PostgresRunControls: RunControls, @unchecked Sendable {
             try session.run(
                 """
                 INSERT INTO run_batch (run_id, worker, seq_from, seq_to, records, read_s, derive_s, commit_s,
-                                       waited_s, wait_reason, finished_at)
+                                       waited_s, wait_reason, finished_at, claim_health, commit_health)
                 VALUES \(rows.joined(separator: ", "))
                 """, binds)
         }
@@ -136,7 +137,10 @@ final class PostgresRunControls: RunControls, @unchecked Sendable {
                     seqTo: try $0.get("seq_to"), records: try $0.get("records"), readSeconds: try $0.get("read_s"),
                     deriveSeconds: try $0.get("derive_s"), commitSeconds: try $0.get("commit_s"),
                     waitedSeconds: try $0.get("waited_s"), waitReason: try $0.get("wait_reason"),
-                    finishedAt: try $0.get("finished_at"))
+                    finishedAt: try $0.get("finished_at"),
+                    // A store read before pg-v7 has no such columns: NULL, no health kept.
+                    claimHealth: BatchHealth(json: try $0["claim_health"].decode(String?.self)),
+                    commitHealth: BatchHealth(json: try $0["commit_health"].decode(String?.self)))
             }
         }
     }
@@ -156,12 +160,6 @@ final class PostgresRunControls: RunControls, @unchecked Sendable {
     }
 
     func io<T>(_ what: String, _ body: () throws -> T) throws(RederiveError) -> T {
-        do {
-            return try body()
-        } catch let error as RederiveError {
-            throw error
-        } catch {
-            throw .io(ConnectionFailure.line(store: path, doing: what, message: PostgresSession.describe(error)))
-        }
+        try PostgresSession.io(store: path, what, body)
     }
 }

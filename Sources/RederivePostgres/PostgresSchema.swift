@@ -12,12 +12,14 @@ enum PostgresSchema {
         ("pg-v1-initial", initial), ("pg-v2-text-with-nul", textWithNUL),
         ("pg-v3-failure-ack", failureAck), ("pg-v4-faulted-files", faultedFiles),
         ("pg-v5-summary-fillfactor", summaryFillfactor), ("pg-v6-run-batch-and-control", batchesAndControl),
+        ("pg-v7-batch-health", batchHealth),
     ]
 
-    /// Migrations a read-only command can do without: they change how rows are stored, not
-    /// what a query reads, so a store behind by only these is read as it is (the next
-    /// `import` or `derive` applies them).
-    static let readerNeutral: Set<String> = ["pg-v5-summary-fillfactor"]
+    /// Migrations a read-only command can do without: they change how rows are stored, or add
+    /// a nullable column every reader reads as NULL when it is missing (`pg-v7-batch-health`),
+    /// so a store behind by only these is read as it is (the next `import` or `derive` applies
+    /// them).
+    static let readerNeutral: Set<String> = ["pg-v5-summary-fillfactor", "pg-v7-batch-health"]
 
     /// The names this build knows.
     static var names: [String] { migrations.map(\.name) }
@@ -233,5 +235,11 @@ enum PostgresSchema {
             rate_set_by TEXT,
             rate_next DOUBLE PRECISION
         )
+        """
+
+    /// The server's health each batch saw at its claim and its commit, as SQLite's
+    /// `v6-batch-health` (`BatchHealth` as JSON text; NULL when the run watched none).
+    private static let batchHealth = """
+        ALTER TABLE run_batch ADD COLUMN claim_health TEXT, ADD COLUMN commit_health TEXT
         """
 }

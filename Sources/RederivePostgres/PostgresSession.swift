@@ -346,6 +346,18 @@ final class PostgresSession: @unchecked Sendable {
 
     /// A readable text for an error.
     static func describe(_ error: Error) -> String { "\(error)" }
+
+    /// Runs `body`, turning any error but a `RederiveError` into a fatal I/O error that names
+    /// the store `path` and says what was being done (`ConnectionFailure.line`).
+    static func io<T>(store path: String, _ what: String, _ body: () throws -> T) throws(RederiveError) -> T {
+        do {
+            return try body()
+        } catch let error as RederiveError {
+            throw error
+        } catch {
+            throw .io(ConnectionFailure.line(store: path, doing: what, message: describe(error)))
+        }
+    }
 }
 
 extension PostgresSession.Statement {

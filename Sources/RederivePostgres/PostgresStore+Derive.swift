@@ -119,12 +119,10 @@ extension PostgresStore {
         _ writes: [DeriveWrite], runID: Int64, deriver: SummaryDeriver, checkpointSeq: Int64,
         progress: RunStatistics
     ) throws(RederiveError) -> Int {
-        try io("write the batch") {
-            try writer.transaction { tx in
-                let (statements, added) = try deriveStatements(tx, writes, runID: runID, deriver: deriver)
-                try tx.run(statements + [Self.progress(runID: runID, progress, checkpointSeq: checkpointSeq)])
-                return added
-            }
+        try write("write the batch") { tx in
+            let (statements, added) = try deriveStatements(tx, writes, runID: runID, deriver: deriver)
+            try tx.run(statements + [Self.progress(runID: runID, progress, checkpointSeq: checkpointSeq)])
+            return added
         }
     }
 
@@ -256,7 +254,7 @@ extension PostgresStore {
             INSERT INTO summary (record_seq, \(columns))
             SELECT n.seq, \(generated.select.joined(separator: ", "))
             FROM \(SummaryColumn.rows(seq: seqArray, generated))
-            ON CONFLICT (record_seq) DO UPDATE SET \(SummaryColumn.upsertAssignments)
+            ON CONFLICT (record_seq) DO UPDATE SET \(SummaryColumn.upsertAssignments(.postgres))
             """, args.binds)
         return statements + [upsert]
     }

@@ -1,29 +1,30 @@
 import RederiveCore
 
 extension PostgresStore {
-    /// Runs `statements` in one transaction on the writer connection, pipelined; returns
-    /// each one's rows as engine-neutral values.
+    /// The dialect the core renders this store's shared statements in.
+    package var dialect: StoreDialect { .postgres }
+
+    /// Runs `statements` (in `dialect`: `$n` placeholders) in one transaction on the writer
+    /// connection, pipelined; returns each one's rows as engine-neutral values.
     package func executeShared(
         _ statements: [HistoryCopy.Statement]
     ) throws(RederiveError) -> [[[StoredValue]]] {
-        try io("copy the history") {
-            try writer.transaction { tx in
-                let outcomes = try tx.run(
-                    statements.map { statement in
-                        var binds = PostgresBindings()
-                        for value in statement.values {
-                            switch value {
-                            case .null: binds.appendNull()
-                            case .integer(let int): binds.append(int)
-                            case .real(let double): binds.append(double)
-                            case .text(let text): binds.append(text)
-                            }
+        try write("copy the history") { tx in
+            let outcomes = try tx.run(
+                statements.map { statement in
+                    var binds = PostgresBindings()
+                    for value in statement.values {
+                        switch value {
+                        case .null: binds.appendNull()
+                        case .integer(let int): binds.append(int)
+                        case .real(let double): binds.append(double)
+                        case .text(let text): binds.append(text)
                         }
-                        return PostgresSession.Statement(statement.sql, binds)
-                    })
-                return try outcomes.map { outcome in
-                    try outcome.rows.map { row in try row.map { try StoredValue($0) } }
-                }
+                    }
+                    return PostgresSession.Statement(statement.sql, binds)
+                })
+            return try outcomes.map { outcome in
+                try outcome.rows.map { row in try row.map { try StoredValue($0) } }
             }
         }
     }

@@ -9,12 +9,10 @@ extension PostgresStore {
         _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
         progress: RunStatistics
     ) throws(RederiveError) -> ImportBatchCounts {
-        try io("write the batch") {
-            try writer.transaction { tx in
-                try importBatch(
-                    tx, items, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
-                    progress: progress)
-            }
+        try write("write the batch") { tx in
+            try importBatch(
+                tx, items, runID: runID, deriver: deriver, allowDowngrade: allowDowngrade,
+                progress: progress)
         }
     }
 

@@ -74,44 +74,15 @@ extension PostgresStore {
     /// bytewise (`COLLATE "C"`, as SQLite's BINARY) whatever the database's collation.
     private static func failureQuery(_ filter: FailureFilter) -> PostgresSession.Statement {
         var args = SQLArguments()
-        let whereClause = failureConditions(filter, &args)
+        let whereClause = FailureAcknowledgements.conditions(filter, &args)
         return PostgresSession.Statement(
             """
             SELECT record_key, record_id, file, line, stage, code, message, message_utf8, run_id, first_seen_at,
                    last_seen_at, acknowledged_at
-            FROM \(failureWithAck) \(whereClause)
+            FROM \(FailureAcknowledgements.failureWithAck) \(whereClause)
             ORDER BY file IS NULL, file COLLATE "C", line IS NULL, line, stage COLLATE "C", code COLLATE "C",
                      record_key COLLATE "C"
             """, args.binds)
-    }
-
-    /// The ledger with each entry's acknowledgement (`acknowledged_at`, NULL when none), as
-    /// SQLite's `SQLiteStore.failureWithAck`.
-    static let failureWithAck = """
-        failure LEFT JOIN failure_ack
-            ON failure_ack.failure_key = failure.record_key
-            AND failure_ack.failure_first_seen_at = failure.first_seen_at
-        """
-
-    /// SQLite's WHERE clause for `filter` (empty when it matches everything), over `failureWithAck`.
-    static func failureConditions(_ filter: FailureFilter, _ args: inout SQLArguments) -> String {
-        var conditions: [String] = []
-        if let stage = filter.stage { conditions.append("stage = \(args.add(stage))") }
-        if let code = filter.code { conditions.append("code = \(args.add(code))") }
-        if let file = filter.file {
-            // The path as recorded, or its trailing components (`rooms-v2.jsonl`).
-            let (whole, tail) = (args.add(file), args.add("/" + file))
-            conditions.append("(file = \(whole) OR right(file, length(\(tail))) = \(tail))")
-        }
-        if let runID = filter.runID { conditions.append("run_id = \(args.add(runID))") }
-        if let recordID = filter.recordID {
-            conditions.append("(record_id = \(args.add(recordID)) OR record_key = \(args.add("id:" + recordID)))")
-        }
-        if let acknowledged = filter.acknowledged {
-            conditions.append(acknowledged ? "acknowledged_at IS NOT NULL" : "acknowledged_at IS NULL")
-        }
-        if let since = filter.firstSeenSince { conditions.append("first_seen_at >= \(args.add(since))") }
-        return conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
     }
 
     private static func openFailure(_ row: PostgresRow) throws -> OpenFailure {

@@ -7,30 +7,28 @@ extension PostgresStore: DeriveRangeClaims {
         runID: Int64, selection: DeriveSelection, deriver: SummaryDeriver, allowDowngrade: Bool, upTo: Int64,
         rangeSize: Int
     ) throws(RederiveError) -> (upTo: Int64, ranges: Int) {
-        try io("cut the run into ranges") {
-            try writer.transaction { tx in
-                let bound = try tx.run("SELECT upper_bound_seq FROM run WHERE id = $1 FOR UPDATE", .of(runID)).rows[0]
-                    .decode(Int64?.self)
-                let existing = try tx.run("SELECT count(*) FROM derive_range WHERE run_id = $1", .of(runID)).rows[0]
-                    .decode(Int.self)
-                if existing > 0, let bound { return (bound, existing) }
-                let upper = bound ?? upTo
-                try tx.run("UPDATE run SET upper_bound_seq = $1 WHERE id = $2", .of(upper, runID))
-                var args = SQLArguments()
-                let (run, size) = (args.add(runID), args.add(max(1, rangeSize)))
-                let bounds = "record.seq <= \(args.add(upper))"
-                let where_ = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade, &args)
-                let cut = try tx.run(
-                    """
-                    INSERT INTO derive_range (run_id, seq_from, seq_to)
-                    SELECT \(run), min(seq), max(seq) FROM (
-                        SELECT record.seq, (row_number() OVER (ORDER BY record.seq) - 1) / \(size) AS bucket
-                        FROM record LEFT JOIN summary ON summary.record_seq = record.seq
-                        WHERE \(bounds)\(where_)) AS selected
-                    GROUP BY bucket ORDER BY 2
-                    """, args.binds)
-                return (upper, cut.affected)
-            }
+        try write("cut the run into ranges") { tx in
+            let bound = try tx.run("SELECT upper_bound_seq FROM run WHERE id = $1 FOR UPDATE", .of(runID)).rows[0]
+                .decode(Int64?.self)
+            let existing = try tx.run("SELECT count(*) FROM derive_range WHERE run_id = $1", .of(runID)).rows[0]
+                .decode(Int.self)
+            if existing > 0, let bound { return (bound, existing) }
+            let upper = bound ?? upTo
+            try tx.run("UPDATE run SET upper_bound_seq = $1 WHERE id = $2", .of(upper, runID))
+            var args = SQLArguments()
+            let (run, size) = (args.add(runID), args.add(max(1, rangeSize)))
+            let bounds = "record.seq <= \(args.add(upper))"
+            let where_ = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade, &args)
+            let cut = try tx.run(
+                """
+                INSERT INTO derive_range (run_id, seq_from, seq_to)
+                SELECT \(run), min(seq), max(seq) FROM (
+                    SELECT record.seq, (row_number() OVER (ORDER BY record.seq) - 1) / \(size) AS bucket
+                    FROM record LEFT JOIN summary ON summary.record_seq = record.seq
+                    WHERE \(bounds)\(where_)) AS selected
+                GROUP BY bucket ORDER BY 2
+                """, args.binds)
+            return (upper, cut.affected)
         }
     }
 

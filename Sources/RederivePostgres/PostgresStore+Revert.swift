@@ -66,7 +66,7 @@ extension PostgresStore {
             var args = SQLArguments()
             let seqArray = args.add(seqs)
             let columns = SummaryColumn.unnest(restores.map(\.summary), &args)
-            let updates = SummaryColumn.upsertAssignments
+            let updates = SummaryColumn.upsertAssignments(.postgres)
             statements.append(
                 PostgresSession.Statement(
                     """
@@ -77,44 +77,40 @@ extension PostgresStore {
                     """, args.binds))
         }
         statements.append(Self.progress(runID: runID, progress, checkpointSeq: checkpoint))
-        try io("write the batch") {
-            try writer.transaction { tx in try tx.run(statements) }
-        }
+        try write("write the batch") { tx in try tx.run(statements) }
     }
 
     /// Deletes the history of all but the latest `keepRuns` runs that replaced summaries, and
     /// (when given) everything replaced before `before` (ISO 8601; without a zone, UTC, as on
     /// SQLite). Returns the rows removed.
     package func pruneHistory(keepRuns: Int?, before: String?) throws(RederiveError) -> Int {
-        try io("prune the summary history") {
-            try writer.transaction { tx in
-                // As on SQLite: what goes of each run is counted in store_info first.
-                func prune(_ condition: String, _ binds: PostgresBindings) throws -> Int {
-                    try tx.run(
-                        """
-                        INSERT INTO store_info (key, value)
-                        SELECT '\(PrunedHistory.keyPrefix)' || replaced_by_run, count(*)::text FROM summary_history
-                        WHERE \(condition) GROUP BY replaced_by_run
-                        ON CONFLICT (key) DO UPDATE SET value = (store_info.value::int8 + excluded.value::int8)::text
-                        """, binds)
-                    return try tx.run("DELETE FROM summary_history WHERE \(condition)", binds).affected
-                }
-                var removed = 0
-                if let keepRuns {
-                    removed += try prune(
-                        """
-                        replaced_by_run NOT IN (
-                            SELECT DISTINCT replaced_by_run FROM summary_history
-                            ORDER BY replaced_by_run DESC LIMIT $1)
-                        """, .of(keepRuns))
-                }
-                if let before {
-                    // A time without a zone means UTC, whatever the server's TimeZone says.
-                    try tx.run("SET LOCAL TimeZone = 'UTC'")
-                    removed += try prune("replaced_at::timestamptz < $1::timestamptz", .of(before))
-                }
-                return removed
+        try write("prune the summary history") { tx in
+            // As on SQLite: what goes of each run is counted in store_info first.
+            func prune(_ condition: String, _ binds: PostgresBindings) throws -> Int {
+                try tx.run(
+                    """
+                    INSERT INTO store_info (key, value)
+                    SELECT '\(PrunedHistory.keyPrefix)' || replaced_by_run, count(*)::text FROM summary_history
+                    WHERE \(condition) GROUP BY replaced_by_run
+                    ON CONFLICT (key) DO UPDATE SET value = (store_info.value::int8 + excluded.value::int8)::text
+                    """, binds)
+                return try tx.run("DELETE FROM summary_history WHERE \(condition)", binds).affected
             }
+            var removed = 0
+            if let keepRuns {
+                removed += try prune(
+                    """
+                    replaced_by_run NOT IN (
+                        SELECT DISTINCT replaced_by_run FROM summary_history
+                        ORDER BY replaced_by_run DESC LIMIT $1)
+                    """, .of(keepRuns))
+            }
+            if let before {
+                // A time without a zone means UTC, whatever the server's TimeZone says.
+                try tx.run("SET LOCAL TimeZone = 'UTC'")
+                removed += try prune("replaced_at::timestamptz < $1::timestamptz", .of(before))
+            }
+            return removed
         }
     }
 
@@ -136,34 +132,32 @@ extension PostgresStore {
             run.status NOT IN ('\(RunStatus.completed.rawValue)', '\(RunStatus.failed.rawValue)')
             AND run.id = (SELECT max(later.id) FROM run later WHERE later.resume_key = run.resume_key)
             """
-        return try io("prune the derive ranges") {
-            try writer.transaction { tx in
-                var removed = 0
-                if let keepRuns {
-                    removed +=
-                        try tx.run(
-                            """
-                            DELETE FROM derive_range WHERE run_id IN (
-                                SELECT run.id FROM run WHERE run.id NOT IN (
-                                    SELECT DISTINCT run_id FROM derive_range ORDER BY run_id DESC LIMIT $1)
-                                AND NOT (\(continuable)))
-                            """, .of(keepRuns)
-                        ).affected
-                }
-                if let before {
-                    try tx.run("SET LOCAL TimeZone = 'UTC'")
-                    removed +=
-                        try tx.run(
-                            """
-                            DELETE FROM derive_range WHERE run_id IN (
-                                SELECT run.id FROM run
-                                WHERE COALESCE(run.finished_at, run.started_at)::timestamptz < $1::timestamptz
-                                AND NOT (\(continuable)))
-                            """, .of(before)
-                        ).affected
-                }
-                return removed
+        return try write("prune the derive ranges") { tx in
+            var removed = 0
+            if let keepRuns {
+                removed +=
+                    try tx.run(
+                        """
+                        DELETE FROM derive_range WHERE run_id IN (
+                            SELECT run.id FROM run WHERE run.id NOT IN (
+                                SELECT DISTINCT run_id FROM derive_range ORDER BY run_id DESC LIMIT $1)
+                            AND NOT (\(continuable)))
+                        """, .of(keepRuns)
+                    ).affected
             }
+            if let before {
+                try tx.run("SET LOCAL TimeZone = 'UTC'")
+                removed +=
+                    try tx.run(
+                        """
+                        DELETE FROM derive_range WHERE run_id IN (
+                            SELECT run.id FROM run
+                            WHERE COALESCE(run.finished_at, run.started_at)::timestamptz < $1::timestamptz
+                            AND NOT (\(continuable)))
+                        """, .of(before)
+                    ).affected
+            }
+            return removed
         }
     }
 }

@@ -225,13 +225,13 @@ package final class PostgresStore: RecordStore, @unchecked Sendable {
     /// Runs `body`, turning any error into a fatal I/O error that says what was being done.
     @discardableResult
     func io<T>(_ what: String, _ body: () throws -> T) throws(RederiveError) -> T {
-        do {
-            return try body()
-        } catch let error as RederiveError {
-            throw error
-        } catch {
-            throw .io(ConnectionFailure.line(store: path, doing: what, message: PostgresSession.describe(error)))
-        }
+        try PostgresSession.io(store: path, what, body)
+    }
+
+    /// Runs `body` in one transaction of the writing connection; a failure is a connection
+    /// failure saying what was being done.
+    func write<T>(_ what: String, _ body: (PostgresSession.Transaction) throws -> T) throws(RederiveError) -> T {
+        try io(what) { try writer.transaction(body) }
     }
 
     /// The store's random identity.

@@ -112,19 +112,19 @@ extension SQLiteStore: RunControls {
     package func recordBatches(_ batches: [BatchRecord]) throws(RederiveError) {
         guard !batches.isEmpty else { return }
         try writeControl { db in
-            let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: batches.count).joined(
+            let values = Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: batches.count).joined(
                 separator: ", ")
             var arguments = StatementArguments()
             for b in batches {
                 arguments += [
                     b.runID, b.worker, b.seqFrom, b.seqTo, b.records, b.readSeconds, b.deriveSeconds, b.commitSeconds,
-                    b.waitedSeconds, b.waitReason, b.finishedAt,
+                    b.waitedSeconds, b.waitReason, b.finishedAt, b.claimHealth?.json, b.commitHealth?.json,
                 ]
             }
             try db.execute(
                 sql: """
                     INSERT INTO run_batch (run_id, worker, seq_from, seq_to, records, read_s, derive_s, commit_s,
-                                           waited_s, wait_reason, finished_at)
+                                           waited_s, wait_reason, finished_at, claim_health, commit_health)
                     VALUES \(values)
                     """, arguments: arguments)
         }
@@ -137,7 +137,8 @@ extension SQLiteStore: RunControls {
                     runID: $0["run_id"], worker: $0["worker"], seqFrom: $0["seq_from"], seqTo: $0["seq_to"],
                     records: $0["records"], readSeconds: $0["read_s"], deriveSeconds: $0["derive_s"],
                     commitSeconds: $0["commit_s"], waitedSeconds: $0["waited_s"], waitReason: $0["wait_reason"],
-                    finishedAt: $0["finished_at"])
+                    finishedAt: $0["finished_at"], claimHealth: BatchHealth(json: $0["claim_health"]),
+                    commitHealth: BatchHealth(json: $0["commit_health"]))
             }
         }
     }

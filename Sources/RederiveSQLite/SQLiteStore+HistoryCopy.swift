@@ -3,7 +3,10 @@ import GRDB
 import RederiveCore
 
 extension SQLiteStore {
-    /// Runs `statements` (`$n` placeholders read as SQLite's `?n`) in one transaction: a read
+    /// The dialect the core renders this store's shared statements in.
+    package var dialect: StoreDialect { .sqlite }
+
+    /// Runs `statements` (in `dialect`: `?` placeholders) in one transaction: a read
     /// one when they only read (the source of a copy is opened read-only); returns each one's
     /// rows as engine-neutral values.
     package func executeShared(
@@ -11,9 +14,8 @@ extension SQLiteStore {
     ) throws(RederiveError) -> [[[StoredValue]]] {
         func run(_ db: Database) throws -> [[[StoredValue]]] {
             try statements.map { statement in
-                let sql = statement.sql.replacingOccurrences(of: #"\$(\d+)"#, with: "?$1", options: .regularExpression)
                 let arguments = StatementArguments(statement.values.map(\.databaseValue))
-                return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                return try Row.fetchAll(db, sql: statement.sql, arguments: arguments).map { row in
                     (0..<row.count).map { StoredValue(row[$0] as DatabaseValue) }
                 }
             }

@@ -64,15 +64,16 @@ extension SQLiteStore {
     }
 
     private static func fetchFailures(_ db: Database, _ filter: FailureFilter) throws -> [OpenFailure] {
-        let (whereClause, arguments) = failureConditions(filter)
+        var arguments = SQLiteArguments()
+        let whereClause = FailureAcknowledgements.conditions(filter, &arguments)
         return try Row.fetchAll(
             db,
             sql: """
                 SELECT record_key, record_id, file, line, stage, code, \(selectText("message")), run_id, first_seen_at,
                     last_seen_at, acknowledged_at
-                FROM \(failureWithAck) \(whereClause)
+                FROM \(FailureAcknowledgements.failureWithAck) \(whereClause)
                 ORDER BY file IS NULL, file, line IS NULL, line, stage, code, record_key
-                """, arguments: arguments
+                """, arguments: arguments.arguments
         ).map { row in
             OpenFailure(
                 recordKey: row["record_key"], recordID: row["record_id"], file: row["file"], line: row["line"],
@@ -80,50 +81,6 @@ extension SQLiteStore {
                 firstSeenAt: row["first_seen_at"], lastSeenAt: row["last_seen_at"],
                 acknowledgedAt: row["acknowledged_at"])
         }
-    }
-
-    /// The ledger with each entry's acknowledgement (`acknowledged_at`, NULL when none): an
-    /// acknowledgement covers the entry it was made for (same key, same first-seen time).
-    static let failureWithAck = """
-        failure LEFT JOIN failure_ack
-            ON failure_ack.failure_key = failure.record_key
-            AND failure_ack.failure_first_seen_at = failure.first_seen_at
-        """
-
-    /// The WHERE clause (empty when `filter` matches everything) over `failureWithAck`, and its arguments.
-    static func failureConditions(_ filter: FailureFilter) -> (String, StatementArguments) {
-        var conditions: [String] = []
-        var arguments: [any DatabaseValueConvertible] = []
-        if let stage = filter.stage {
-            conditions.append("stage = ?")
-            arguments.append(stage)
-        }
-        if let code = filter.code {
-            conditions.append("code = ?")
-            arguments.append(code)
-        }
-        if let file = filter.file {
-            // The path as recorded, or its trailing components (`rooms-v2.jsonl`).
-            conditions.append("(file = ? OR substr(file, -length(?)) = ?)")
-            arguments += [file, "/" + file, "/" + file]
-        }
-        if let runID = filter.runID {
-            conditions.append("run_id = ?")
-            arguments.append(runID)
-        }
-        if let recordID = filter.recordID {
-            conditions.append("(record_id = ? OR record_key = ?)")
-            arguments += [recordID, "id:" + recordID]
-        }
-        if let acknowledged = filter.acknowledged {
-            conditions.append(acknowledged ? "acknowledged_at IS NOT NULL" : "acknowledged_at IS NULL")
-        }
-        if let since = filter.firstSeenSince {
-            conditions.append("first_seen_at >= ?")
-            arguments.append(since)
-        }
-        let whereClause = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-        return (whereClause, StatementArguments(arguments))
     }
 
     /// The record's earlier summaries (`summary_history`: each replaced by a later run),

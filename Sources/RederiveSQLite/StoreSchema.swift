@@ -14,6 +14,7 @@ enum StoreSchema {
         migrator.registerMigration("v3-failure-ack", migrate: addFailureAck)
         migrator.registerMigration("v4-faulted-files", migrate: addFaultedFiles)
         migrator.registerMigration("v5-run-batch-and-control", migrate: addBatchesAndControl)
+        migrator.registerMigration("v6-batch-health", migrate: addBatchHealth)
         for addition in additions {
             migrator.registerMigration(addition.migrationName) { db in
                 for statement in addition.statements { try db.execute(sql: statement) }
@@ -199,6 +200,13 @@ enum StoreSchema {
         try db.execute(sql: runBatchDDL)
         try db.execute(sql: "CREATE INDEX run_batch_by_run ON run_batch(run_id, id)")
         try db.execute(sql: runControlDDL)
+    }
+
+    /// The server's health each batch saw at its claim and its commit (`BatchHealth`, JSON
+    /// text; NULL when the run watched none). A reader of a store without it reads NULL.
+    private static func addBatchHealth(_ db: Database) throws {
+        try db.execute(sql: "ALTER TABLE run_batch ADD COLUMN claim_health TEXT")
+        try db.execute(sql: "ALTER TABLE run_batch ADD COLUMN commit_health TEXT")
     }
 
     /// v5's batch record (frozen; also the read-only stand-in's).

@@ -11,7 +11,7 @@ extension StoredSummary {
     static let upsertSQL = """
         INSERT INTO summary (record_seq, \(SummaryColumn.list()))
         VALUES (?, \(SummaryColumn.allCases.map { _ in "?" }.joined(separator: ", ")))
-        ON CONFLICT(record_seq) DO UPDATE SET \(SummaryColumn.upsertAssignments)
+        ON CONFLICT(record_seq) DO UPDATE SET \(SummaryColumn.upsertAssignments(.sqlite))
         """
 
     /// Upserts this summary as the one of record `seq`, in the caller's transaction; `upsert`:

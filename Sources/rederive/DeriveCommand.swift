@@ -23,8 +23,8 @@ struct Derive: ParsableCommand {
             Dry run: --dry-run opens the store read-only, derives what the same command would, \
             writes nothing to the store (no summaries, no run row; the file stays byte-identical) \
             and reports what would change, field by field, in DB-preview/ (or --preview-out DIR): \
-            preview.md, preview.html, preview.json and changes.jsonl.zst (every change, one line a \
-            record); --json prints preview.json on stdout. Exit 3 when \
+            \(ChangeReport.fileNamesText) (every change, one line a record); --json prints \
+            preview.json on stdout. Exit 3 when \
             some records would fail; the error budget does not apply.
               rederive derive --db out/rooms.sqlite --dry-run
               rederive derive --db out/rooms.sqlite --dry-run --preview-out out/p --json
@@ -54,8 +54,10 @@ struct Derive: ParsableCommand {
     @Flag(help: "Re-derive every record, stale or not.")
     var all = false
 
-    @Option(help: "Only these record ids (comma-separated); stale ones only, unless with --all.")
-    var ids: String?
+    @Option(
+        help: "Only these record ids (comma-separated); stale ones only, unless with --all.",
+        transform: RecordIDList.parse)
+    var ids: RecordIDList?
 
     @Option(
         help: """
@@ -73,12 +75,12 @@ struct Derive: ParsableCommand {
 
     @Flag(
         name: .customLong("dry-run"),
-        help: "Write nothing to the store; report what would change (preview.md, .html, .json, changes.jsonl.zst).")
+        help: "Write nothing to the store; report what would change (\(ChangeReport.fileNamesText)).")
     var dryRun = false
 
     @Option(
         name: .customLong("preview-out"),
-        help: "With --dry-run: the folder for preview.md, .html, .json and changes.jsonl.zst (default: DB-preview).")
+        help: "With --dry-run: the folder for \(ChangeReport.fileNamesText) (default: DB-preview).")
     var previewOut: String?
 
     @Option(
@@ -99,8 +101,9 @@ struct Derive: ParsableCommand {
         name: .customLong("max-changes"),
         help: ArgumentHelp(
             "Refuse (nothing written, exit 7) when more existing summaries would change: a count "
-                + "or a share of the records examined, e.g. 500 or 2%.", valueName: "N|P%"))
-    var maxChanges: String?
+                + "or a share of the records examined, e.g. 500 or 2%.", valueName: "N|P%"),
+        transform: ChangeLimit.parse)
+    var maxChanges: ChangeLimit?
 
     @OptionGroup var locking: LockOptions
 
@@ -128,10 +131,6 @@ struct Derive: ParsableCommand {
                 )
             }
         }
-        if let maxChanges, ChangeLimit(maxChanges) == nil {
-            throw ValidationError(
-                "--max-changes \(maxChanges): expected a whole number or a percentage, e.g. 500 or 2%")
-        }
         if all && retryFailed { throw ValidationError("--all and --retry-failed cannot be combined") }
         if let processes {
             guard processes >= 1 else { throw ValidationError("--processes must be at least 1") }
@@ -153,8 +152,7 @@ struct Derive: ParsableCommand {
 
     private var selection: DeriveSelection {
         DeriveSelection(
-            all: all, ids: ids.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } },
-            since: since, retryFailed: retryFailed)
+            all: all, ids: ids?.ids, since: since, retryFailed: retryFailed)
     }
 
     func run() throws {
@@ -169,7 +167,7 @@ struct Derive: ParsableCommand {
                 RunControl.installSignalHandlers()
                 var config = DeriveConfiguration(selection: selection, settings: sharing.applied(to: options.settings))
                 config.rewriteUnchanged = rewrite
-                config.maxChanges = maxChanges.flatMap(ChangeLimit.init)
+                config.maxChanges = maxChanges
                 config.processGroup = try EnvironmentSettings.group(ProcessInfo.processInfo.environment)
                 if let applyPlan {
                     let plan = try DerivePlan.load(path: applyPlan)

@@ -31,7 +31,7 @@ struct Rederive: ParsableCommand {
         subcommands: [
             Run.self, Import.self, Derive.self, Summarize.self, Generate.self, Status.self, Show.self,
             Failures.self, Export.self, Revert.self, History.self, Health.self,
-            CopyStore.self, Pause.self, Resume.self, Throttle.self,
+            CopyStore.self, Pause.self, Resume.self, Throttle.self, Floor.self,
         ]
     )
 

@@ -45,7 +45,10 @@ struct Status: ParsableCommand {
             under control: {paused, pauses: [{run, since, by, reason, until}], maxRates: \
             [{run, recordsPerSecond, by}]} (run null: every run). --run N shows run N's \
             batches instead: worker, keys, records, read/derive/commit seconds, seconds waited \
-            and why (--json: {run, status, paused, pause, maxRate, totals, batches}). With \
+            and why, then the server's health each batch saw at its claim and its commit (--json: \
+            {run, status, paused, pause, maxRate, totals, batches}, each batch with claimHealth \
+            and commitHealth); with --html FILE also a page charting the run's batch size, batch \
+            time and each health signal with its yellow and red limits. With \
             --check, --max-paused 2h reports a pause in force longer than that; a run that \
             exited 9 (--exit-when-paused) is not counted as unfinished.
 
@@ -53,7 +56,8 @@ struct Status: ParsableCommand {
             no script, opens from a file): records by summary version,
             stale records by reason, open failures by code, and the run
             history as charts (records per run, duration, skipped) over
-            the last max(--runs, 50) runs.
+            the last max(--runs, 50) runs, and the latest run's batches with the server's \
+            health each saw.
 
             Examples:
               rederive status --db out/rooms.sqlite
@@ -112,7 +116,8 @@ struct Status: ParsableCommand {
     @Option(
         name: .customLong("run"), parsing: .unconditional,
         help: ArgumentHelp(
-            "Show run N's batches instead (who, keys, records, read/derive/commit seconds, waits) and its control.",
+            "Show run N's batches instead (who, keys, records, read/derive/commit seconds, waits, the "
+                + "server's health at claim and commit) and its control.",
             valueName: "n"))
     var runID: Int64?
 
@@ -138,8 +143,8 @@ struct Status: ParsableCommand {
             throw ValidationError(
                 "--max-open-failures, --max-stale, --max-failed-ranges, --within and --max-paused need --check")
         }
-        if runID != nil && (check || html != nil) {
-            throw ValidationError("--run cannot be combined with --check or --html")
+        if runID != nil && check {
+            throw ValidationError("--run cannot be combined with --check")
         }
     }
 
@@ -165,6 +170,10 @@ struct Status: ParsableCommand {
                     runID: runID, status: runStatus, batches: try controls.batches(runID: runID),
                     control: RunControlState.inForce(try controls.controls(forRun: runID)))
                 print(json ? report.json() : report.text(), terminator: json ? "\n" : "")
+                if let html {
+                    try report.writeHTML(to: html)
+                    logger.info("wrote \(html)")
+                }
                 return .ok
             }
             // One read for both, so the page and the text agree; the text shows the latest --runs.
@@ -194,7 +203,7 @@ struct Status: ParsableCommand {
                 }
                 return status.checkExitStatus(policy: policy)
             }
-            if json { print(status.json()) } else { print(status.text(), terminator: "") }
+            print(status.rendered(json ? StoreStatus.Format.json : StoreStatus.Format.text), terminator: "")
             if let html {
                 if let controls, let latest = full.recentRuns.first {
                     (full.latestBatchRun, full.latestBatches) = (latest.id, try controls.batches(runID: latest.id))

@@ -119,6 +119,26 @@ int64_t rj_base64_decode(const char *in, size_t len, uint8_t *out);
 /// and deterministic ids.
 void rj_hash128(const uint8_t *buf, size_t len, uint64_t seed, uint64_t out[2]);
 
+/// The floor a derive is measured against (`make bench`): a bare On-Demand pass over a stored
+/// raw room touching every value the derivation reads, building nothing. One per thread.
+typedef struct rj_floor rj_floor;
+
+/// What floor passes touched, summed over rooms (the checksum keeps the work observable).
+typedef struct {
+    int64_t rooms;
+    int64_t elements;   ///< surfaces and objects
+    int64_t numbers;    ///< dimensions, transforms and floor corners
+    int64_t strings;    ///< bytes of category keys and section labels
+    double checksum;    ///< the sum of every number
+} rj_floor_sums;
+
+rj_floor *rj_floor_create(void);
+void rj_floor_destroy(rj_floor *floor);
+
+/// One room's pass (copied once into padded scratch), added to `sums`; RJ_OK, or an error
+/// class when a value it touches is not what a room holds.
+int32_t rj_floor_pass(rj_floor *floor, const uint8_t *buf, size_t len, rj_floor_sums *sums);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,6 +11,8 @@ public struct HealthDecision: Sendable, Equatable {
     public var waits: Bool
     /// Why, worst first: "standby replay lag 120.0 MB >= red 64.0 MB".
     public var reasons: [String]
+    /// The signals past a limit, worst first (as `reasons`, without the hold's own line).
+    public var signals: [HealthSignal] = []
 
     /// Full speed.
     public static let proceed = HealthDecision(

@@ -57,8 +57,8 @@ public struct HealthPolicy: Sendable {
 
     /// Assesses `reading`, taken at `now` (seconds on any monotonic clock).
     public mutating func assess(_ reading: HealthReading, now: Double) -> Assessment {
-        var reds: [(Double, String)] = []
-        var yellows: [(Double, String)] = []
+        var reds: [(Double, String, HealthSignal)] = []
+        var yellows: [(Double, String, HealthSignal)] = []
         var passed: Set<String> = []  // the signals past a limit: a change of these is logged
         var severity = 0.0
         for signal in HealthSignal.allCases {
@@ -73,13 +73,14 @@ public struct HealthPolicy: Sendable {
                     reds.append(
                         (
                             value / max(limit.red, 1e-9),
-                            "\(signal.label) \(shown) >= red \(signal.unit.format(limit.red))"
+                            "\(signal.label) \(shown) >= red \(signal.unit.format(limit.red))", signal
                         ))
                 case .yellow:
                     passed.insert(signal.rawValue + ":yellow")
                     let s = limit.severity(value)
                     severity = max(severity, s)
-                    yellows.append((s, "\(signal.label) \(shown) >= yellow \(signal.unit.format(limit.yellow))"))
+                    yellows.append(
+                        (s, "\(signal.label) \(shown) >= yellow \(signal.unit.format(limit.yellow))", signal))
                 case .green: break
                 }
             case .unmeasurable(let why)?:
@@ -87,7 +88,7 @@ public struct HealthPolicy: Sendable {
                 unmeasurableSince[signal] = since
                 if case .wait(let after) = unmeasurable, now - since >= after {
                     passed.insert(signal.rawValue + ":unmeasurable")
-                    reds.append((1, "\(signal.label) cannot be measured (\(why)) for \(Int(now - since)) s"))
+                    reds.append((1, "\(signal.label) cannot be measured (\(why)) for \(Int(now - since)) s", signal))
                 }
             case nil:
                 unmeasurableSince[signal] = nil
@@ -108,9 +109,10 @@ public struct HealthPolicy: Sendable {
         if !reds.isEmpty {
             waiting = true
             greenSince = nil
+            let worst = reds.sorted { $0.0 > $1.0 }
             decision = HealthDecision(
-                grade: .red, batchSecondsFactor: 0.5, pauseRatio: 1, waits: true,
-                reasons: reds.sorted { $0.0 > $1.0 }.map(\.1))
+                grade: .red, batchSecondsFactor: 0.5, pauseRatio: 1, waits: true, reasons: worst.map(\.1),
+                signals: worst.map(\.2))
         } else if waiting {
             if yellows.isEmpty {
                 let since = greenSince ?? now
@@ -124,17 +126,19 @@ public struct HealthPolicy: Sendable {
             }
             if waiting {
                 let green = greenSince.map { now - $0 } ?? 0
+                let worst = yellows.sorted { $0.0 > $1.0 }
                 decision = HealthDecision(
                     grade: .red, batchSecondsFactor: 0.5, pauseRatio: 1, waits: true,
-                    reasons: yellows.sorted { $0.0 > $1.0 }.map(\.1)
-                        + ["green for \(Int(green)) of \(Int(greenHoldSeconds)) s before going on"])
+                    reasons: worst.map(\.1) + ["green for \(Int(green)) of \(Int(greenHoldSeconds)) s before going on"],
+                    signals: worst.map(\.2))
             }
         }
         if !waiting && !yellows.isEmpty {
             let level = 0.5 + 0.5 * severity
+            let worst = yellows.sorted { $0.0 > $1.0 }
             decision = HealthDecision(
                 grade: .yellow, batchSecondsFactor: 1 - 0.5 * level, pauseRatio: level, waits: false,
-                reasons: yellows.sorted { $0.0 > $1.0 }.map(\.1))
+                reasons: worst.map(\.1), signals: worst.map(\.2))
         }
         let change = changeLine(decision, passed: passed)
         return Assessment(

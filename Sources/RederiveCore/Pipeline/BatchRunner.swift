@@ -104,6 +104,7 @@ enum BatchRunner {
                     (status, stopReason, exitOverride) = (stopStatus, reason, exit)
                     break
                 }
+                governor.claiming()
                 let reading = Stopwatch()
                 guard let batch = try job.nextBatch() else { break }
                 let waitedForRead = reading.seconds
@@ -153,7 +154,10 @@ enum BatchRunner {
         report.reportPath = issues.writtenPath
         report.outputPath = status == .completed ? job.outputPath : nil
         report.warnings = warnings
-        if run != nil { report.batches = governor.totals }
+        if run != nil {
+            report.batches = governor.totals
+            report.throttle = governor.throttle
+        }
         return report
     }
 }

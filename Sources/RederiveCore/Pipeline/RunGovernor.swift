@@ -11,7 +11,9 @@ import Synchronization
 ///
 /// The operator's control (`RunControls`) is read at most once a second, so a run nobody
 /// controls pays a read a second and nothing per batch; the batches are recorded in the
-/// store in one statement at most once a second, and at the end.
+/// store in one statement at most once a second, and at the end. The server's health is read
+/// at most once a second too (`claiming` before a batch is read, `decide` after it), and each
+/// batch keeps the last reading at its claim and at its commit.
 final class RunGovernor {
     /// What the run does after the batch just handed over.
     enum Decision: Equatable {
@@ -36,6 +38,9 @@ final class RunGovernor {
         let entries = Mutex<[Int: Entry]>([:])
         let sizer: Mutex<BatchSizer?>
         let totals = Mutex(BatchTotals())
+        /// The governor's last health reading and when it was taken (wall clock): what a
+        /// commit keeps, without a read of its own on the writer thread.
+        let latestHealth = Mutex<(health: BatchHealth, takenAt: Date)?>(nil)
 
         init(sizer: BatchSizer?) { self.sizer = Mutex(sizer) }
 
@@ -45,6 +50,11 @@ final class RunGovernor {
                 guard var entry = entries[ticket] else { return nil }
                 entry.record.commitSeconds = seconds
                 entry.record.finishedAt = RunControlState.now()
+                if let latest = latestHealth.withLock({ $0 }) {
+                    var health = latest.health
+                    health.age = (max(0, Date().timeIntervalSince(latest.takenAt)) * 1000).rounded() / 1000
+                    entry.record.commitHealth = health
+                }
                 entry.committed = true
                 entries[ticket] = entry
                 return entry.record
@@ -92,6 +102,12 @@ final class RunGovernor {
     private let healthSource: (any StoreHealthReading)?
     private var lastHealthRead: Double?
     private var healthDecision = HealthDecision.proceed
+    // What mode `on` would do (the same as `healthDecision` unless observing), the last
+    // reading, the claim's health for the next batch, and the seconds waited for health.
+    private var healthWouldBe = HealthDecision.proceed
+    private var lastHealthReading: HealthReading?
+    private var claimHealth: BatchHealth?
+    private var healthWaited = 0.0
     private var lastWorkSeconds = 0.0
     // What the health reads cost (`finish` logs it at debug level; make bench-gentle reads it).
     private var healthReads = 0
@@ -147,11 +163,31 @@ final class RunGovernor {
         nextTicket += 1
         let record = BatchRecord(
             runID: runID, worker: controls?.workerName ?? "", seqFrom: keys?.from, seqTo: keys?.to, records: records,
-            readSeconds: readSeconds, deriveSeconds: deriveSeconds)
+            readSeconds: readSeconds, deriveSeconds: deriveSeconds, claimHealth: claimHealth)
+        claimHealth = nil
         lastWorkSeconds = readSeconds + deriveSeconds
         ledger.entries.withLock { $0[nextTicket] = Ledger.Entry(record: record) }
         lastTicket = nextTicket
         return nextTicket
+    }
+
+    /// A batch is about to be claimed and read: the server's health (read now when the last
+    /// reading is a second old, else that reading) is kept for the batch handed over next.
+    func claiming() {
+        guard healthSource != nil, let policy = healthPolicy else { return }
+        readHealth(force: false)
+        guard let reading = lastHealthReading, let read = lastHealthRead else { return }
+        claimHealth = BatchHealth(
+            reading: reading, limits: policy.limits, grade: healthWouldBe.grade, age: clock() - read, withLimits: true)
+    }
+
+    /// The throttle's state now, for the metrics file; nil when the run watches no health.
+    var throttle: ThrottleFigures? {
+        guard healthSource != nil, let policy = healthPolicy else { return nil }
+        return ThrottleFigures(
+            mode: policy.mode.rawValue, grade: healthWouldBe.grade.description, waiting: healthWouldBe.waits,
+            signal: healthWouldBe.signals.first?.rawValue, reason: healthWouldBe.reasons.first,
+            healthWaitedSeconds: healthWaited, lastReading: ledger.latestHealth.withLock { $0?.health })
     }
 
     /// What to do before the first batch: a run started while paused waits (or exits) at once.
@@ -254,6 +290,12 @@ final class RunGovernor {
         guard healthSource != nil else { return nil }
         readHealth(force: false)
         if healthDecision.waits { return .waitForHealth }
+        if healthPolicy?.mode == .observe, healthWouldBe.grade != .green {
+            // Observe mode changes nothing but keeps with the batch what it would have done.
+            noteReason(
+                (healthWouldBe.waits ? "would wait: health: " : "would slow down: health: ")
+                    + (healthWouldBe.reasons.first ?? "\(healthWouldBe.grade)"))
+        }
         let pause = healthDecision.pauseRatio * lastWorkSeconds
         if pause > 0 {
             if let stopped = wait(pause) { return stopped }
@@ -281,6 +323,11 @@ final class RunGovernor {
         let assessment = policy.assess(reading, now: now)
         healthPolicy = policy
         healthDecision = assessment.decision
+        healthWouldBe = assessment.wouldBe
+        lastHealthReading = reading
+        let kept = BatchHealth(
+            reading: reading, limits: policy.limits, grade: assessment.wouldBe.grade, age: 0, withLimits: false)
+        ledger.latestHealth.withLock { $0 = (kept, Date()) }
         for notice in assessment.unmeasurableNotices { log.warning("\(notice)") }
         if let change = assessment.change { log.notice("run \(runID): \(change)") }
     }
@@ -331,7 +378,19 @@ final class RunGovernor {
         }
     }
 
+    /// Keeps `reason` with the last batch, after the reason of a wait it had ("max-rate; would
+    /// wait: health: …").
+    private func noteReason(_ reason: String) {
+        guard let ticket = lastTicket else { return }
+        ledger.entries.withLock { entries in
+            guard var record = entries[ticket]?.record else { return }
+            record.waitReason = record.waitReason.map { "\($0); \(reason)" } ?? reason
+            entries[ticket]?.record = record
+        }
+    }
+
     private func addWait(_ seconds: Double, reason: String) {
+        if reason.hasPrefix("health") { healthWaited += seconds }
         if lastTicket == nil {
             // A wait before the first batch (started while paused) is kept as a batch of nothing.
             ledger.committed(handedOver(records: 0, keys: nil, readSeconds: 0, deriveSeconds: 0), seconds: 0)

@@ -21,4 +21,10 @@ extension ChangeReport {
         ChangeReportRenderer(fileName: FileName.markdown) { $0.markdown() },
         ChangeReportRenderer(fileName: FileName.html) { $0.html() },
     ]
+
+    /// The files a preview writes, as help texts list them: the renderers' in order, then the
+    /// change list ("preview.json, preview.md, preview.html and changes.jsonl.zst").
+    public static var fileNamesText: String {
+        renderers.map(\.fileName).joined(separator: ", ") + " and " + FileName.changes
+    }
 }

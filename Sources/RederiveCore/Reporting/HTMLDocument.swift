@@ -80,6 +80,10 @@ struct HTMLDocument {
         svg .axis{stroke:#9aa3b2;stroke-width:1}svg .grid{stroke:#e6e9ef;stroke-width:1}
         svg .s0{fill:#4c78a8}svg .s1{fill:#f58518}svg .s2{fill:#d04545}svg .s3{fill:#72b7b2}
         svg .overlay{fill-opacity:.55}
+        svg .line0{stroke:#4c78a8;fill:none;stroke-width:1.5}svg .line1{stroke:#f58518;fill:none;stroke-width:1.5}
+        svg circle.s0{stroke:none}svg circle.s1{stroke:none}
+        svg .limit-yellow{stroke:#e0a030;stroke-width:1.5;stroke-dasharray:5 3}
+        svg .limit-red{stroke:#d04545;stroke-width:1.5;stroke-dasharray:5 3}
         .unchanged{color:#5b6475}
         """
 }

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Per stage (label `stage`: the stage's name in the pipeline file, `name-N` when several
 /// share it, or the command for a single command): records by outcome (`newer` included),
-/// file faults, issues by code, duration, rate, bytes, exit status, run id, summary version.
+/// file faults, issues by code, duration, rate, bytes, exit status, run id, summary version,
+/// batches, and the health throttle's state (grade, what it waits for, seconds waited, each
+/// signal's last value).
 /// Per store (after the run): stale records, open failures (all, and those not
 /// acknowledged), summaries from a newer rederive. Per pipeline: peak memory, when the run
 /// finished, and when a run last succeeded (exit 0 or 3; kept from the previous file when
@@ -108,6 +110,33 @@ public enum MetricsFile {
                     ("read", t.readSeconds), ("derive", t.deriveSeconds), ("commit", t.commitSeconds),
                     ("waited", t.waitedSeconds),
                 ].map { (labels(r, i, "phase=\"\($0.0)\""), ($0.1 * 1000).rounded() / 1000) }
+            })
+        let throttled = indexed.compactMap { i, r in r.throttle.map { (i, r, $0) } }
+        family(
+            "rederive_health_grade", "gauge",
+            "The health throttle's grade at the end of the last run: 0 green, 1 yellow, 2 red (label mode).",
+            throttled.map { (labels($1, $0, "mode=\"\($2.mode)\""), $2.gradeValue) })
+        family(
+            "rederive_health_waiting", "gauge",
+            "1 while the health throttle waits (observe mode: would wait) at the end of the last run, "
+                + "with the worst signal and its reason.",
+            throttled.map { i, r, t in
+                (
+                    labels(r, i, "signal=\"\(escape(t.signal ?? ""))\",reason=\"\(escape(t.reason ?? ""))\""),
+                    t.waiting ? 1 : 0
+                )
+            })
+        family(
+            "rederive_health_wait_seconds", "gauge",
+            "Seconds the last run waited for the server's health (red waits and yellow pauses).",
+            throttled.map { (labels($1, $0), ($2.healthWaitedSeconds * 1000).rounded() / 1000) })
+        family(
+            "rederive_health_signal_value", "gauge",
+            "The last value the last run read of each health signal (bytes, seconds, counts or a share).",
+            throttled.flatMap { i, r, t in
+                (t.lastReading?.signals ?? []).compactMap { signal in
+                    signal.value.map { (labels(r, i, "signal=\"\(escape(signal.signal))\""), $0) }
+                }
             })
         if let control = store?.control {
             family(

@@ -50,38 +50,31 @@ extension RoomDrawingPlan {
                 + "stroke=\"#7d8595\" stroke-width=\"0.8\"><title>" + Self.text(object.title) + "</title></polygon>\n"
             labels.append((object.category, mapped.reduce(.zero, +) / Double(mapped.count)))
         }
-        for wall in walls {
-            guard let a = frame.map(wall.a), let b = frame.map(wall.b) else {
-                skipped += 1
-                continue
-            }
-            let colour = wall.cls == "wall" ? "#2b2f36" : "#d1342f"
+        // A segment in the plan's frame (walls, openings, closures), or a skip when an end is out of range.
+        func segment(_ a: SIMD2<Double>, _ b: SIMD2<Double>, _ cls: String, _ style: String, _ title: String) {
+            guard let a = frame.map(a), let b = frame.map(b) else { return skipped += 1 }
             body +=
-                "<line class=\"\(wall.cls)\" " + Self.ends(a, b) + " stroke=\"\(colour)\" "
-                + "stroke-width=\"\(Self.n(wallWidth))\" stroke-linecap=\"square\"><title>" + Self.text(wall.title)
+                "<line class=\"\(cls)\" " + Self.ends(a, b) + " " + style + "><title>" + Self.text(title)
                 + "</title></line>\n"
         }
+        for wall in walls {
+            let colour = wall.cls == "wall" ? "#2b2f36" : "#d1342f"
+            segment(
+                wall.a, wall.b, wall.cls,
+                "stroke=\"\(colour)\" stroke-width=\"\(Self.n(wallWidth))\" stroke-linecap=\"square\"", wall.title)
+        }
         for opening in openings {
-            guard let a = frame.map(opening.a), let b = frame.map(opening.b) else {
-                skipped += 1
-                continue
-            }
             let colour =
                 opening.cls.hasSuffix("door") ? "#e07b24" : opening.cls.hasSuffix("window") ? "#3b9bd9" : "#52b365"
-            body +=
-                "<line class=\"\(opening.cls)\" " + Self.ends(a, b) + " stroke=\"\(colour)\" "
-                + "stroke-width=\"\(Self.n(wallWidth + (full ? 2 : 1)))\"><title>" + Self.text(opening.title)
-                + "</title></line>\n"
+            segment(
+                opening.a, opening.b, opening.cls,
+                "stroke=\"\(colour)\" stroke-width=\"\(Self.n(wallWidth + (full ? 2 : 1)))\"", opening.title)
         }
         // The outline's gap closures, dashed over the walls' ends: what the floor area assumed.
         for closure in closures {
-            guard let a = frame.map(closure.a), let b = frame.map(closure.b) else {
-                skipped += 1
-                continue
-            }
-            body +=
-                "<line class=\"closure\" " + Self.ends(a, b) + " stroke=\"#3b78c4\" stroke-width=\"1.5\" "
-                + "stroke-dasharray=\"6 4\"><title>" + Self.text(closure.title) + "</title></line>\n"
+            segment(
+                closure.a, closure.b, "closure", "stroke=\"#3b78c4\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"",
+                closure.title)
         }
         if skipped > 0 { notes.append("\(skipped) with coordinates out of range not drawn") }
         if full { body += placeLabels(labels, top: planTop, bottom: planTop + planHeight, width: width) }

@@ -1,6 +1,6 @@
 /// One run's batches for `rederive status --run N`: the record `RunGovernor` keeps (who did
-/// each batch, its keys, size, read / derive / commit seconds, what it waited for), with the
-/// control in force for the run.
+/// each batch, its keys, size, read / derive / commit seconds, what it waited for, the server's
+/// health at its claim and its commit), with the control in force for the run.
 public struct RunBatchesReport: Sendable, Equatable {
     /// The run.
     public var runID: Int64
@@ -19,7 +19,9 @@ public struct RunBatchesReport: Sendable, Equatable {
     /// The batches summed.
     public var totals: BatchTotals { .of(batches) }
 
-    /// `{"run","status","paused","pause":{…}|null,"maxRate","totals":{…},"batches":[{…}]}`.
+    /// `{"run","status","paused","pause":{…}|null,"maxRate","totals":{…},"batches":[{…}]}`; each
+    /// batch has `claimHealth` and `commitHealth`: `{"grade","age","signals":[{"signal","value",
+    /// "grade","yellow","red"}|{"signal","value":null,"unmeasurable"}]}`, or null when none was kept.
     public func json() -> String {
         func text(_ value: String?) -> String { value.map(JSONText.string) ?? "null" }
         func seconds(_ value: Double) -> String { JSONText.number((value * 1000).rounded() / 1000) }
@@ -29,7 +31,8 @@ public struct RunBatchesReport: Sendable, Equatable {
                 + "\"seqTo\":\(b.seqTo.map(String.init) ?? "null"),\"records\":\(b.records),"
                 + "\"readSeconds\":\(seconds(b.readSeconds)),\"deriveSeconds\":\(seconds(b.deriveSeconds)),"
                 + "\"commitSeconds\":\(seconds(b.commitSeconds)),\"waitedSeconds\":\(seconds(b.waitedSeconds)),"
-                + "\"waitReason\":\(text(b.waitReason)),\"finishedAt\":\(JSONText.string(b.finishedAt))}"
+                + "\"waitReason\":\(text(b.waitReason)),\"finishedAt\":\(JSONText.string(b.finishedAt)),"
+                + "\"claimHealth\":\(b.claimHealth?.json ?? "null"),\"commitHealth\":\(b.commitHealth?.json ?? "null")}"
         }
         let paused = control.isPaused()
         let pause =
@@ -66,6 +69,6 @@ public struct RunBatchesReport: Sendable, Equatable {
                     format(b.waitedSeconds, 3), b.waitReason ?? "-", b.finishedAt,
                 ]
             }, rightAligned: [2, 3, 4, 5, 6])
-        return out
+        return out + healthText(limit: limit)
     }
 }

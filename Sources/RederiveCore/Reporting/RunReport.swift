@@ -34,6 +34,9 @@ public struct RunReport: Sendable {
     public var warnings: [String] = []
     /// The run's batches summed (this process's), when the run was recorded.
     public var batches: BatchTotals?
+    /// The health throttle's state at the end (this process's), when the run watched the
+    /// server's health.
+    public var throttle: ThrottleFigures?
     /// Said instead of the counts when the run did nothing by design (a plan already
     /// applied by this run): the tally line and the JSON (`note`) carry it.
     public var note: String?

@@ -89,6 +89,75 @@ enum SVGChart {
         return svg + close(caption: caption)
     }
 
+    /// One line of a line chart: a value per point, nil where there is none (a gap).
+    struct Line {
+        /// Legend text.
+        var name: String
+        /// One value per point.
+        var values: [Double?]
+    }
+
+    /// A horizontal line across a line chart (a limit), drawn dashed with CSS class `cls`.
+    struct Level {
+        /// Legend text ("yellow 32.0 MB").
+        var name: String
+        /// Where it is.
+        var value: Double
+        /// `limit-yellow` or `limit-red`.
+        var cls: String
+    }
+
+    /// Lines over the points `labels` (a dot per value, with its number on hover), and the
+    /// `levels` as dashed lines across; the scale reaches the highest value or level.
+    static func lines(
+        labels: [String], lines: [Line], levels: [Level], id: String, caption: String,
+        format: (Double) -> String
+    ) -> String {
+        let count = labels.count
+        let peak = max(
+            (lines.flatMap { $0.values.compactMap { $0 } } + levels.map(\.value)).filter(\.isFinite).max() ?? 0, 1e-9)
+        let plotW = width - left - right, plotH = height - top - bottom
+        let step = plotW / Double(max(1, count))
+        func y(_ value: Double) -> Double { top + plotH - min(max(value, 0), peak) / peak * plotH }
+        var svg = open(id: id, caption: caption)
+        svg += axes(peak: peak, plotH: plotH, integer: false, format: format)
+        for level in levels where level.value.isFinite {
+            svg +=
+                "<line class=\"\(level.cls)\" x1=\"\(n(left))\" y1=\"\(n(y(level.value)))\" x2=\"\(n(width - right))\" "
+                + "y2=\"\(n(y(level.value)))\"><title>\(HTMLDocument.escape(level.name))</title></line>"
+        }
+        var dots = ""  // drawn over every line
+        for (s, line) in lines.enumerated() {
+            var points: [String] = []
+            func flush() {
+                if points.count > 1 {
+                    svg += "<polyline class=\"line\(s)\" points=\"\(points.joined(separator: " "))\"/>"
+                }
+                points = []
+            }
+            for (i, value) in line.values.enumerated() {
+                guard let value, value.isFinite, i < count else {
+                    flush()
+                    continue
+                }
+                let x = left + (Double(i) + 0.5) * step
+                points.append("\(n(x)),\(n(y(value)))")
+                dots +=
+                    "<circle class=\"s\(s)\" cx=\"\(n(x))\" cy=\"\(n(y(value)))\" r=\"2\"><title>"
+                    + HTMLDocument.escape("\(labels[i]): \(line.name) \(format(value))") + "</title></circle>"
+            }
+            flush()
+        }
+        svg += dots
+        let every = max(1, Int((Double(count) / 10).rounded(.up)))
+        for i in stride(from: 0, to: count, by: every) {
+            svg += text(x: left + (Double(i) + 0.5) * step, y: top + plotH + 14, anchor: "middle", short(labels[i], 8))
+        }
+        svg += legend(
+            lines.map(\.name) + levels.map(\.name), classes: lines.indices.map { "s\($0)" } + levels.map(\.cls))
+        return svg + close(caption: caption)
+    }
+
     private static func open(id: String, caption: String) -> String {
         "<figure>\n<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"\(HTMLDocument.escape(id))\" width=\"\(n(width))\" "
             + "height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\">"
@@ -123,10 +192,15 @@ enum SVGChart {
         return out
     }
 
-    private static func legend(_ names: [String]) -> String {
+    private static func legend(_ names: [String], classes: [String]? = nil) -> String {
         var out = "", x = left
         for (s, name) in names.enumerated() {
-            out += "<rect class=\"s\(s)\" x=\"\(n(x))\" y=\"8\" width=\"10\" height=\"10\"/>"
+            let cls = classes.map { $0[s] } ?? "s\(s)"
+            if cls.hasPrefix("limit") {
+                out += "<line class=\"\(cls)\" x1=\"\(n(x))\" y1=\"13\" x2=\"\(n(x + 10))\" y2=\"13\"/>"
+            } else {
+                out += "<rect class=\"\(cls)\" x=\"\(n(x))\" y=\"8\" width=\"10\" height=\"10\"/>"
+            }
             out += text(x: x + 14, y: 17, anchor: "start", name)
             x += 24 + Double(name.count) * 6.5
         }

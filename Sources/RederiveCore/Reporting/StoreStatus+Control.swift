@@ -58,7 +58,8 @@ extension StoreStatus {
     static let chartedBatches = 200
 
     /// Charts of the latest run's batches: records per batch and its working seconds (read,
-    /// derive, commit) and waits, in the order they were recorded.
+    /// derive, commit) and waits, in the order they were recorded, and the server's health
+    /// each saw (`RunBatchesReport.batchCharts`).
     func batchesHTML(_ doc: inout HTMLDocument) {
         guard let run = latestBatchRun, !latestBatches.isEmpty else { return }
         let batches = Array(latestBatches.suffix(Self.chartedBatches))
@@ -69,19 +70,7 @@ extension StoreStatus {
             "\(latestBatches.count) batches (the latest \(batches.count) charted): size and time of each, "
                 + "as `rederive status --run \(run)` lists them.")
         doc.raw("<div class=\"charts\">\n")
-        doc.raw(
-            SVGChart.bars(
-                labels: labels, series: [.init(name: "records", values: batches.map { Double($0.records) })],
-                id: "chart-batch-size", caption: "Records per batch"))
-        doc.raw(
-            SVGChart.bars(
-                labels: labels,
-                series: [
-                    .init(name: "read", values: batches.map(\.readSeconds)),
-                    .init(name: "derive", values: batches.map(\.deriveSeconds)),
-                    .init(name: "commit", values: batches.map(\.commitSeconds)),
-                    .init(name: "waited", values: batches.map(\.waitedSeconds)),
-                ], id: "chart-batch-time", caption: "Seconds per batch", format: { format($0, 3) }))
+        doc.raw(RunBatchesReport.batchCharts(batches, labels: labels))
         doc.raw("</div>\n")
     }
 }

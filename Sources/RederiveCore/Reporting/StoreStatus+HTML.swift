@@ -111,8 +111,9 @@ extension StoreStatus {
         return doc.page(title: "Store status: " + path)
     }
 
-    /// Writes `html()` to `path` atomically (temporary name, then rename); creates the parent directory.
+    /// Writes the page (`StoreStatus.renderers`' HTML) to `path` atomically (temporary name, then
+    /// rename); creates the parent directory.
     public func writeHTML(to path: String) throws(RederiveError) {
-        try AtomicFile.write(html(), to: path)
+        try AtomicFile.write(rendered(Format.html), to: path)
     }
 }

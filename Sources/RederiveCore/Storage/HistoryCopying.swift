@@ -1,7 +1,9 @@
 /// What `copy-store` runs on both stores to carry the run history, the summary history and
 /// the failure ledger (`HistoryCopy`).
 package protocol HistoryCopying: StoreHandle {
-    /// Runs `statements` (SQL both engines read, see `HistoryCopy`) in one transaction with
+    /// The dialect `HistoryCopy` renders this store's statements in.
+    var dialect: StoreDialect { get }
+    /// Runs `statements` (`HistoryCopy`'s, rendered in `dialect`) in one transaction with
     /// engine-neutral values; returns each one's rows.
     func executeShared(_ statements: [HistoryCopy.Statement]) throws(RederiveError) -> [[[StoredValue]]]
     /// Statements that bring the run id generator past ids inserted explicitly (none where

@@ -1,8 +1,10 @@
 /// What differs between the engines' SQL for the rules the core renders once (SQLKit's
 /// `SQLDialect`): placeholders, membership in a list of texts, instant comparison of stored
-/// times, type names in casts, and the upsert's new-row reference. An engine declares its
-/// value beside its store and executes what the core renders with it (`SelectionPredicate`,
-/// `SummaryFreshness`); a new engine writes a new value, not new rules.
+/// times, the end of a text, type names in casts, and the upsert's and the conflict-skipping
+/// insert's words. An engine declares its value beside its store and executes what the core
+/// renders with it (`SelectionPredicate`, `SummaryFreshness`, `HistoryCopy`,
+/// `FailureAcknowledgements`, `SummaryColumn.upsertAssignments`); a new engine writes a new
+/// value, not new rules.
 package struct StoreDialect: Sendable {
     /// How a bound value is written in the statement's text.
     package enum Placeholders: Sendable, Equatable {
@@ -24,8 +26,18 @@ package struct StoreDialect: Sendable {
     package enum CastType: Sendable, Equatable {
         /// A 64-bit integer.
         case bigint
+        /// A double-precision float.
+        case double
         /// Text.
         case text
+    }
+
+    /// How an insert says what to do with a row whose key is taken.
+    package enum ConflictSyntax: Sendable, Equatable {
+        /// `ON CONFLICT (key) DO UPDATE SET …` / `ON CONFLICT DO NOTHING` (SQLite, PostgreSQL).
+        case onConflict
+        /// `ON DUPLICATE KEY UPDATE …` / `INSERT IGNORE` (MySQL).
+        case onDuplicateKey
     }
 
     /// How bound values are written.
@@ -35,19 +47,36 @@ package struct StoreDialect: Sendable {
     /// An expression of the instant a stored time (ISO 8601 text) stands for, comparable with
     /// `<`/`>=` across zones and fractions (text would sort "…:00Z" after "…:00.500Z").
     package var instant: @Sendable (String) -> String
+    /// The last `length` characters of the text `column` (both are expressions).
+    package var textEnd: @Sendable (_ column: String, _ length: String) -> String
     /// The new row's value of a column in an upsert's `DO UPDATE SET` (`excluded.col`).
     package var upsertNewValue: @Sendable (String) -> String
     /// The type's name in `CAST(… AS name)`.
     package var castTypeName: @Sendable (CastType) -> String
+    /// How an insert handles a taken key.
+    package var conflicts: ConflictSyntax
 
-    /// Creates a dialect; casts name the standard types and the upsert reads `excluded.` unless told.
+    /// Creates a dialect; casts name the standard types, and upserts say `ON CONFLICT` and
+    /// read `excluded.`, unless told.
     package init(
         placeholders: Placeholders, textMembership: TextMembership, instant: @escaping @Sendable (String) -> String,
+        textEnd: @escaping @Sendable (_ column: String, _ length: String) -> String,
         upsertNewValue: @escaping @Sendable (String) -> String = { "excluded.\($0)" },
-        castTypeName: @escaping @Sendable (CastType) -> String = { $0 == .bigint ? "BIGINT" : "TEXT" }
+        castTypeName: @escaping @Sendable (CastType) -> String = StoreDialect.standardTypeName,
+        conflicts: ConflictSyntax = .onConflict
     ) {
         (self.placeholders, self.textMembership, self.instant) = (placeholders, textMembership, instant)
-        (self.upsertNewValue, self.castTypeName) = (upsertNewValue, castTypeName)
+        (self.textEnd, self.upsertNewValue, self.castTypeName) = (textEnd, upsertNewValue, castTypeName)
+        self.conflicts = conflicts
+    }
+
+    /// The standard SQL name of a cast's type (`BIGINT`, `DOUBLE PRECISION`, `TEXT`).
+    package static func standardTypeName(_ type: CastType) -> String {
+        switch type {
+        case .bigint: "BIGINT"
+        case .double: "DOUBLE PRECISION"
+        case .text: "TEXT"
+        }
     }
 
     /// `CAST(expression AS type)` in this dialect's type names.
@@ -58,6 +87,24 @@ package struct StoreDialect: Sendable {
     /// `column = <new row's column>`, for each of `columns`: an upsert's `DO UPDATE SET` list.
     package func upsertAssignments(_ columns: [String]) -> String {
         columns.map { "\($0) = \(upsertNewValue($0))" }.joined(separator: ", ")
+    }
+
+    /// What follows an insert's rows to update `columns` from the new row when the key `key`
+    /// is taken (`ON CONFLICT (key) DO UPDATE SET …`).
+    package func upsert(key: [String], set columns: [String]) -> String {
+        switch conflicts {
+        case .onConflict:
+            "ON CONFLICT (\(key.joined(separator: ", "))) DO UPDATE SET \(upsertAssignments(columns))"
+        case .onDuplicateKey: "ON DUPLICATE KEY UPDATE \(upsertAssignments(columns))"
+        }
+    }
+
+    /// `INSERT` + `rest` (`INTO table (…) SELECT/VALUES …`), skipping rows whose key is taken.
+    package func insertSkippingConflicts(_ rest: String) -> String {
+        switch conflicts {
+        case .onConflict: "INSERT \(rest)\nON CONFLICT DO NOTHING"
+        case .onDuplicateKey: "INSERT IGNORE \(rest)"
+        }
     }
 
     /// The condition that `column` is one of `texts`, their values bound through `binder`.

@@ -97,10 +97,11 @@ package enum SummaryColumn: String, CaseIterable, Sendable {
         allCases.map { "\(table).\($0.name) AS \(alias)\($0.name)" }.joined(separator: ", ")
     }
 
-    /// `col = excluded.col` for every column: the `DO UPDATE SET` list of a summary upsert
-    /// (the same words in SQLite and PostgreSQL).
-    package static let upsertAssignments = allCases.map { "\($0.name) = excluded.\($0.name)" }.joined(
-        separator: ", ")
+    /// `col = <the new row's col>` for every column, in `dialect` (`excluded.col`): the
+    /// `DO UPDATE SET` list of a summary upsert.
+    package static func upsertAssignments(_ dialect: StoreDialect) -> String {
+        dialect.upsertAssignments(allCases.map(\.name))
+    }
 
     /// The columns every summary of one derive or import batch shares (the deriver's version
     /// and fingerprint, the time, the run): an engine may bind them once for the batch.

@@ -30,7 +30,7 @@ final class ConventionsCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("rederive \(RederiveVersion.release)"))
         XCTAssertTrue(
             r.stdout.contains("summary v\(SummaryDeriver.currentVersion), fingerprint \(SummaryDeriver().fingerprint)"))
-        XCTAssertTrue(r.stdout.contains("store schema v5-run-batch-and-control"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("store schema v6-batch-health"), r.stdout)
     }
 
     func testNewerStoreRefusalNamesThisVersion() throws {

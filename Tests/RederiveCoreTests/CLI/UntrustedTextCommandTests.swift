@@ -110,9 +110,14 @@ final class UntrustedTextCommandTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         assertLogLines(r.stderr, "derive --dry-run")
         XCTAssertTrue(r.stderr.contains("1 never derived"), r.stderr)
-        XCTAssertEqual(
-            ChangeReport.renderers.map(\.fileName).sorted(), ["preview.html", "preview.json", "preview.md"],
-            "each rendered file's hostile-text checks follow")
+        // Every rendered file, a new format's too: no escape sequence, bell or other C0
+        // control but line ends and tabs (JSON escapes them, the others show them as text).
+        for file in ChangeReport.renderers.map(\.fileName) {
+            let text = try String(contentsOfFile: dir.file("preview/" + file), encoding: .utf8)
+            let raw = text.unicodeScalars.filter { $0.value < 0x20 && !["\n", "\r", "\t"].contains($0) }
+            XCTAssertTrue(raw.isEmpty, "\(file) holds raw controls \(raw.map(\.value))")
+        }
+        // Then each format's own checks.
         let markdown = try String(contentsOfFile: dir.file("preview/preview.md"), encoding: .utf8)
         HostileText.assertTerminalSafe(markdown, "preview.md")
         for raw in ["<script", "<img", "</svg", "[click](", "*bold*", "_em_", "~~", "`code`"] {

@@ -22,6 +22,7 @@ final class RunGovernorHealthTests: XCTestCase {
 
     private var now = 100.0
     private var slept = 0.0
+    private var controls = RunGovernorTests.ScriptedControls()
 
     override func setUp() { RunControl.resetStop() }
     override func tearDown() { RunControl.resetStop() }
@@ -31,7 +32,7 @@ final class RunGovernorHealthTests: XCTestCase {
         settings.health = HealthPolicy(
             limits: HealthLimits.defaults.withMaxStandbyLag(64_000_000), mode: mode, greenHoldSeconds: 5)
         return RunGovernor(
-            settings: settings, controls: RunGovernorTests.ScriptedControls(), runID: 7, health: health,
+            settings: settings, controls: controls, runID: 7, health: health,
             clock: { [unowned self] in now },
             sleep: { [unowned self] in
                 now += $0
@@ -93,5 +94,113 @@ final class RunGovernorHealthTests: XCTestCase {
         XCTAssertEqual(slept, 0)
         XCTAssertNil(g.batchSize)
         XCTAssertEqual(health.reads, 1, "observe mode still reads")
+    }
+
+    /// Issue 34 #5: the reading at the claim (before the batch is read) and the last one at the
+    /// commit go into the batch record, from one read a second: the decision after the batch
+    /// reuses the claim's reading instead of reading again.
+    func testEachBatchKeepsTheHealthAtItsClaimAndItsCommitFromOneReadASecond() throws {
+        let health = ScriptedHealth()
+        health.lag = 48_000_000
+        let g = governor(health)
+        g.claiming()
+        let ticket = g.handedOver(records: 100, keys: nil, readSeconds: 0.1, deriveSeconds: 0.1)
+        g.ledger.committed(ticket, seconds: 0.1)
+        XCTAssertEqual(g.decide(skipped: 0, read: 100), .goOn)
+        XCTAssertEqual(health.reads, 1, "the claim's reading serves the decision within the second")
+        g.finish()
+        let record = try XCTUnwrap(controls.recorded.first)
+        let claim = try XCTUnwrap(record.claimHealth)
+        XCTAssertEqual(claim.grade, "yellow")
+        XCTAssertEqual(
+            claim.signals,
+            [
+                .init(
+                    signal: "standby_lag_bytes", value: 48_000_000, grade: "yellow", yellow: 32_000_000, red: 64_000_000
+                )
+            ])
+        let commit = try XCTUnwrap(record.commitHealth)
+        XCTAssertEqual(commit.signals, [.init(signal: "standby_lag_bytes", value: 48_000_000, grade: "yellow")])
+        XCTAssertGreaterThanOrEqual(commit.age, 0)
+        XCTAssertEqual(record.waitReason, "health: standby replay lag 48.0 MB >= yellow 32.0 MB", "the yellow pause")
+        // A second later the next claim reads again, and keeps what it read.
+        now += 1
+        health.lag = 0
+        g.claiming()
+        g.ledger.committed(g.handedOver(records: 100, keys: nil, readSeconds: 0.1, deriveSeconds: 0.1), seconds: 0.1)
+        XCTAssertEqual(health.reads, 2)
+        g.finish()
+        XCTAssertEqual(controls.recorded.last?.claimHealth?.grade, "green")
+        XCTAssertEqual(controls.recorded.last?.claimHealth?["standby_lag_bytes"], 0)
+    }
+
+    /// Observe mode keeps with each batch what it would have done, and acts on nothing.
+    func testObserveModeKeepsWhatItWouldDoAsTheBatchsReason() throws {
+        let health = ScriptedHealth()
+        health.lag = 100_000_000
+        let g = governor(health, mode: .observe)
+        g.claiming()
+        let ticket = g.handedOver(records: 100, keys: nil, readSeconds: 1, deriveSeconds: 1)
+        g.ledger.committed(ticket, seconds: 0.1)
+        XCTAssertEqual(g.decide(skipped: 0, read: 100), .goOn)
+        g.finish()
+        let record = try XCTUnwrap(controls.recorded.first)
+        XCTAssertEqual(record.waitReason, "would wait: health: standby replay lag 100.0 MB >= red 64.0 MB")
+        XCTAssertEqual(record.waitedSeconds, 0)
+        XCTAssertEqual(record.claimHealth?.grade, "red", "the grade `on` would act on")
+        // After a wait of the rate budget's, both reasons are kept.
+        controls.reserveWait = 0.5
+        controls.rows = [RunControlState(runID: 7, maxRate: 100)]
+        now += 1
+        g.claiming()
+        g.ledger.committed(g.handedOver(records: 100, keys: nil, readSeconds: 1, deriveSeconds: 1), seconds: 0.1)
+        XCTAssertEqual(g.decide(skipped: 0, read: 200), .goOn)
+        g.finish()
+        XCTAssertEqual(
+            controls.recorded.last?.waitReason,
+            "max-rate; would wait: health: standby replay lag 100.0 MB >= red 64.0 MB")
+        let state = try XCTUnwrap(g.throttle)
+        XCTAssertEqual(state.mode, "observe")
+        XCTAssertTrue(state.waiting, "would wait")
+        XCTAssertEqual(state.healthWaitedSeconds, 0)
+    }
+
+    /// The throttle's state for the metrics file: while red it names the signal and the reason,
+    /// and counts the seconds waited for health; green again afterwards.
+    func testTheThrottlesStateNamesTheSignalAndCountsTheSecondsWaited() throws {
+        let health = ScriptedHealth()
+        health.lag = 100_000_000
+        let g = governor(health)
+        XCTAssertNil(g.throttle?.lastReading, "nothing read yet")
+        _ = g.handedOver(records: 100, keys: nil, readSeconds: 0.1, deriveSeconds: 0.1)
+        XCTAssertEqual(g.decide(skipped: 0, read: 100), .waitForHealth)
+        let red = try XCTUnwrap(g.throttle)
+        XCTAssertEqual(red.grade, "red")
+        XCTAssertEqual(red.gradeValue, 2)
+        XCTAssertTrue(red.waiting)
+        XCTAssertEqual(red.signal, "standby_lag_bytes")
+        XCTAssertEqual(red.reason, "standby replay lag 100.0 MB >= red 64.0 MB")
+        XCTAssertEqual(red.lastReading?["standby_lag_bytes"], 100_000_000)
+        health.onRead = { reads in if reads == 3 { health.lag = 0 } }
+        XCTAssertEqual(g.waitOutHealth(), .goOn)
+        let green = try XCTUnwrap(g.throttle)
+        XCTAssertEqual(green.grade, "green")
+        XCTAssertFalse(green.waiting)
+        XCTAssertNil(green.signal)
+        XCTAssertEqual(green.healthWaitedSeconds, slept, accuracy: 1e-9, "every second slept was for health")
+        XCTAssertGreaterThan(green.healthWaitedSeconds, 5, "the 5 s hold included")
+    }
+
+    /// A run that watches no health keeps none and has no throttle state.
+    func testWithTheThrottleOffNothingIsKept() throws {
+        let settings = RunSettings(batchSize: 100, arguments: "test")
+        let g = RunGovernor(
+            settings: settings, controls: controls, runID: 7, health: ScriptedHealth(), clock: { 0 }, sleep: { _ in })
+        g.claiming()
+        g.ledger.committed(g.handedOver(records: 1, keys: nil, readSeconds: 0, deriveSeconds: 0), seconds: 0)
+        g.finish()
+        XCTAssertNil(g.throttle)
+        XCTAssertNil(controls.recorded.first?.claimHealth)
+        XCTAssertNil(controls.recorded.first?.commitHealth)
     }
 }

@@ -84,6 +84,27 @@ final class PostgresThrottleTests: XCTestCase {
         XCTAssertTrue(r.stderr.contains("would wait: standby replay lag"), r.stderr)
         XCTAssertFalse(r.stderr.contains("health red, waiting"), r.stderr)
         XCTAssertEqual(try cluster.count("SELECT count(*) FROM run_batch WHERE wait_reason LIKE 'health%'", url), 0)
+        // Once per change, not per batch; every batch keeps the lag it saw at claim and commit.
+        XCTAssertEqual(r.stderr.components(separatedBy: "would wait: standby replay lag").count - 1, 1, r.stderr)
+        let run = try cluster.sql("SELECT max(run_id) FROM run_batch", url: url)[0]
+        let rows = try cluster.sql(
+            "SELECT claim_health || E'\\t' || commit_health || E'\\t' || wait_reason FROM run_batch "
+                + "WHERE run_id = \(run) ORDER BY id", url: url)
+        XCTAssertEqual(rows.count, 16, "400 records in batches of 25")
+        for row in rows {
+            let parts = row.components(separatedBy: "\t")
+            let claim = try XCTUnwrap(BatchHealth(json: parts[0]), row)
+            let commit = try XCTUnwrap(BatchHealth(json: parts[1]), row)
+            let lag = try XCTUnwrap(claim.signals.first { $0.signal == "standby_lag_bytes" }, row)
+            XCTAssertGreaterThan(lag.value ?? 0, 4_000_000, row)
+            XCTAssertEqual(lag.grade, "red")
+            XCTAssertEqual(lag.red, 4_000_000)
+            XCTAssertGreaterThan(commit["standby_lag_bytes"] ?? 0, 4_000_000, row)
+            // After the rate budget's wait when it had one: "max-rate; would wait: health: …".
+            XCTAssertTrue(parts[2].contains("would wait: health: standby replay lag"), row)
+        }
+        let status = try rederive(["status", "--db", url, "--run", run])
+        XCTAssertTrue(status.stdout.contains("standby_lag_bytes 2.0M/4.0M"), status.stdout)
     }
 
     func testASignalTheRoleMayNotReadFollowsTheUnmeasurablePolicy() throws {

@@ -59,7 +59,7 @@ final class StoredTextTests: XCTestCase {
             try cluster.sql("SELECT name FROM schema_migration ORDER BY name", url: url),
             [
                 "pg-v1-initial", "pg-v2-text-with-nul", "pg-v3-failure-ack", "pg-v4-faulted-files",
-                "pg-v5-summary-fillfactor", "pg-v6-run-batch-and-control",
+                "pg-v5-summary-fillfactor", "pg-v6-run-batch-and-control", "pg-v7-batch-health",
             ])
     }
 

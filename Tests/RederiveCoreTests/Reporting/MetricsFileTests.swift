@@ -103,6 +103,44 @@ final class MetricsFileTests: XCTestCase {
         XCTAssertFalse(MetricsFile.text([report()], pipeline: "p").contains("rederive_batches"), "none recorded")
     }
 
+    /// Issue 34: the health throttle's state (grade, what it waits for and why, seconds waited
+    /// for health) and each signal's last value; nothing when the run watched no health.
+    func testTheHealthThrottlesStateAndEachSignalsLastValue() {
+        var watched = report()
+        watched.throttle = ThrottleFigures(
+            mode: "observe", grade: "red", waiting: true, signal: "standby_lag_bytes",
+            reason: "standby replay lag 90.0 MB >= red \"64.0 MB\"", healthWaitedSeconds: 12.3456,
+            lastReading: BatchHealth(
+                grade: "red", age: 0,
+                signals: [
+                    .init(signal: "standby_lag_bytes", value: 90_000_000, grade: "red"),
+                    .init(signal: "active_sessions_share", value: 0.25, grade: "green"),
+                    .init(signal: "dead_rows", value: nil, unmeasurable: "needs pg_monitor"),
+                ]))
+        let text = MetricsFile.text([watched], pipeline: "p")
+        let lines = text.split(separator: "\n").map(String.init)
+        let labels = "pipeline=\"p\",stage=\"import\",command=\"import\""
+        XCTAssertTrue(lines.contains("rederive_health_grade{\(labels),mode=\"observe\"} 2"), text)
+        XCTAssertTrue(
+            lines.contains(
+                "rederive_health_waiting{\(labels),signal=\"standby_lag_bytes\","
+                    + "reason=\"standby replay lag 90.0 MB >= red \\\"64.0 MB\\\"\"} 1"), text)
+        XCTAssertTrue(lines.contains("rederive_health_wait_seconds{\(labels)} 12.346"), text)
+        XCTAssertTrue(
+            lines.contains("rederive_health_signal_value{\(labels),signal=\"standby_lag_bytes\"} 90000000"), text)
+        XCTAssertTrue(
+            lines.contains("rederive_health_signal_value{\(labels),signal=\"active_sessions_share\"} 0.25"), text)
+        XCTAssertFalse(text.contains("dead_rows"), "an unmeasurable signal has no value")
+        XCTAssertEqual(MetricsLintTests.lintProblems(text), [])
+        watched.throttle?.waiting = false
+        watched.throttle?.signal = nil
+        watched.throttle?.reason = nil
+        XCTAssertTrue(
+            MetricsFile.text([watched], pipeline: "p").contains(
+                "rederive_health_waiting{\(labels),signal=\"\",reason=\"\"} 0"))
+        XCTAssertFalse(MetricsFile.text([report()], pipeline: "p").contains("rederive_health"), "none watched")
+    }
+
     func testLastSuccessIsKeptWhenARunFails() throws {
         let dir = try TemporaryDirectory()
         let path = dir.file("run.prom")

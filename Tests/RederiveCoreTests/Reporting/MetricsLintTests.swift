@@ -20,10 +20,36 @@ final class MetricsLintTests: XCTestCase {
             summaryVersion: 1, fingerprint: "v1-x", resumedFrom: nil, stopReason: nil)
         var derive = report
         derive.command = "derive"
+        derive.batches = BatchTotals.of([BatchRecord(runID: 5, worker: "h:1", records: 10, readSeconds: 0.5)])
+        derive.throttle = ThrottleFigures(
+            mode: "on", grade: "yellow", waiting: false, signal: "dead_rows", reason: "dead rows on our tables",
+            healthWaitedSeconds: 1.5,
+            lastReading: BatchHealth(grade: "yellow", age: 0, signals: [.init(signal: "dead_rows", value: 6e6)]))
         return MetricsFile.text(
             [report, derive], pipeline: "nightly", labels: ["import", "derive"],
-            store: .init(staleRecords: 1, openFailures: 20, newerSummaries: 0, unacknowledgedFailures: 0),
+            store: .init(
+                staleRecords: 1, openFailures: 20, newerSummaries: 0, unacknowledgedFailures: 0,
+                control: RunControlState(pausedSince: "2026-01-01T00:00:00Z", pausedBy: "ops", maxRate: 10)),
             lastSuccess: Date(timeIntervalSince1970: 1_700_000_000))
+    }
+
+    /// Every family the file can hold is named in docs/pipelines.md's list of metrics, and
+    /// every `rederive_…` name the list gives is one the file writes.
+    func testEveryFamilyIsDocumentedAndEveryDocumentedOneIsWritten() throws {
+        let families = Set(
+            fullText().split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }.map {
+                String($0.split(separator: " ")[2])
+            })
+        XCTAssertGreaterThan(families.count, 20)
+        let docs = try String(
+            contentsOf: RoomFixtures.repoRoot.appendingPathComponent("docs/pipelines.md"), encoding: .utf8)
+        let section = try XCTUnwrap(docs.components(separatedBy: "`--metrics-file PATH`").dropFirst().first)
+        let named = Set(
+            section.components(separatedBy: "`").filter { $0.hasPrefix("rederive_") }.map {
+                String($0.prefix { $0.isLetter || $0 == "_" })
+            })
+        XCTAssertEqual(families.subtracting(named).sorted(), [], "written but not documented")
+        XCTAssertEqual(named.subtracting(families).sorted(), [], "documented but never written")
     }
 
     /// promlint's problems for `text`, as its messages say them (empty: clean).

@@ -1,6 +1,7 @@
 import XCTest
 
-/// Every `StoreContract` scenario, each run on every engine of `ContractEngine.all`.
+/// Every `StoreContract` scenario, each run on every engine of `ContractEngine.all` (one that
+/// needs a capability, on every engine whose `StoreEngine` declares it).
 final class StoreContractTests: XCTestCase {
     func testImportDecisions() throws { try StoreContract.onEveryEngine { try $0.contractImportDecisions() } }
     func testImportProgressMidRun() throws { try StoreContract.onEveryEngine { try $0.contractImportProgressMidRun() } }
@@ -37,4 +38,8 @@ final class StoreContractTests: XCTestCase {
     func testInspectAndRawRoom() throws { try StoreContract.onEveryEngine { try $0.contractInspectAndRawRoom() } }
     func testPruneHistory() throws { try StoreContract.onEveryEngine { try $0.contractPruneHistory() } }
     func testCopyStoreWithHistory() throws { try StoreContract.onEveryEngine { try $0.contractCopyStoreWithHistory() } }
+    func testNewerSchemaRefused() throws { try StoreContract.onEveryEngine { try $0.contractNewerSchemaRefused() } }
+    func testRangeClaims() throws {
+        try StoreContract.onEveryEngine(with: \.sharedRangeClaims) { try $0.contractRangeClaims() }
+    }
 }
