@@ -20,8 +20,11 @@
 #                   (cgroups, as root) against a throwaway cluster: speed-up, efficiency, the
 #                   server's CPU per 1,000 records and the ceiling of a K-core server
 #   make bench-gentle  how well a derive keeps its share of the server: batch times against
-#                   --batch-seconds after the first 10 batches, and 4 processes under --max-rate R
-#                   together over 20 s (a throwaway cluster); prints, asserts nothing
+#                   --batch-seconds after the first 10 batches, 4 processes under --max-rate R
+#                   together over 20 s (a throwaway cluster), and the same derive with the health
+#                   throttle off and on against a slow streaming standby (its largest replay lag
+#                   against --max-standby-lag, the time each took, what the health reads cost);
+#                   prints, asserts nothing
 #   make bench-postgres  the PostgreSQL lines of make bench alone (import MB/s; derive records/s
 #                   with 1 and 2 worker processes), against a throwaway local cluster
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
@@ -350,12 +353,17 @@ bench-postgres: build
 
 # Sharing the server (.ci/bench-gentle): a generated corpus of GENTLE_RECORDS; a SQLite derive with
 # --batch-seconds GENTLE_SECONDS (batch working times after the first 10 against it), then 4 worker
-# processes on a throwaway PostgreSQL cluster under --max-rate GENTLE_RATE (records/s over 20 s).
-GENTLE_RECORDS ?= 30000
+# processes on a throwaway PostgreSQL cluster under --max-rate GENTLE_RATE (records/s over 20 s);
+# then a streaming standby of that cluster whose replay runs GENTLE_REPLAY_SHARE of the time, and
+# the derive with --throttle off and on under --max-standby-lag GENTLE_MAX_LAG.
+GENTLE_RECORDS ?= 40000
 GENTLE_SECONDS ?= 0.2
 GENTLE_RATE    ?= 1000
+GENTLE_MAX_LAG ?= 4MB
+GENTLE_REPLAY_SHARE ?= 0.003
 bench-gentle: build
-	@.ci/bench-gentle $(REDERIVE) --records $(GENTLE_RECORDS) --batch-seconds $(GENTLE_SECONDS) --rate $(GENTLE_RATE)
+	@.ci/bench-gentle $(REDERIVE) --records $(GENTLE_RECORDS) --batch-seconds $(GENTLE_SECONDS) --rate $(GENTLE_RATE) \
+	  --max-lag $(GENTLE_MAX_LAG) --replay-share $(GENTLE_REPLAY_SHARE)
 
 # Scale demo: a throwaway local PostgreSQL cluster (.ci/pg-cluster, stopped and removed at the
 # end), the fixtures imported into it, then one derive command that starts 2 worker processes;

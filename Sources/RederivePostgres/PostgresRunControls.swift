@@ -6,7 +6,7 @@ import RederiveCore
 final class PostgresRunControls: RunControls, @unchecked Sendable {
     let path: String
     let workerName: String
-    private let session: PostgresSession
+    let session: PostgresSession
 
     init(conninfo: String, path: String, workerName: String) throws {
         self.path = path
@@ -159,7 +159,7 @@ final class PostgresRunControls: RunControls, @unchecked Sendable {
             maxRate: try row.get("max_rate"), rateSetBy: try row.get("rate_set_by"))
     }
 
-    private func io<T>(_ what: String, _ body: () throws -> T) throws(RederiveError) -> T {
+    func io<T>(_ what: String, _ body: () throws -> T) throws(RederiveError) -> T {
         try PostgresSession.io(store: path, what, body)
     }
 }

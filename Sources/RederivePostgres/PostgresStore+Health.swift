@@ -10,6 +10,12 @@ extension PostgresStore: StoreHealthReading {
     /// role does not own, other sessions' snapshots and states need `pg_read_all_stats` (part
     /// of `pg_monitor`): without it those signals are unmeasurable, not zero.
     package func readHealth() throws(RederiveError) -> HealthReading {
+        try io("read the server's health") { try Self.readHealth(on: reader) }
+    }
+
+    /// `readHealth()` on `session`: a run reads it on its control's session
+    /// (`PostgresRunControls`), which nothing else keeps busy.
+    static func readHealth(on session: PostgresSession) throws -> HealthReading {
         let tables = Self.healthTables.map { "'\($0)'" }.joined(separator: ", ")
         let sql = """
             WITH ours AS (
@@ -35,29 +41,27 @@ extension PostgresStore: StoreHealthReading {
               ((SELECT count(*) FROM pg_stat_activity WHERE state = 'active')::float8
                 / current_setting('max_connections')::float8) AS sessions
             """
-        return try io("read the server's health") {
-            let row = try reader.run(sql).rows[0]
-            let stats: Bool = try row.get("stats")
-            let needsMonitor = HealthReading.Value.unmeasurable("the role needs pg_monitor (pg_read_all_stats)")
-            let standbys: Int = try row.get("standbys")
-            let lagBytes: Double? = try row.get("lag_bytes")
-            let lagSeconds: Double? = try row.get("lag_seconds")
-            var values: [HealthSignal: HealthReading.Value] = [:]
-            if standbys > 0 && lagBytes == nil && !stats {
-                values[.standbyLagBytes] = needsMonitor
-                values[.standbyLagSeconds] = needsMonitor
-            } else {
-                values[.standbyLagBytes] = .measured(lagBytes ?? 0)
-                // NULL replay_lag: a standby with nothing to replay lately.
-                values[.standbyLagSeconds] = .measured(lagSeconds ?? 0)
-            }
-            values[.slotRetainedBytes] = .measured(try row.get("slot_bytes") ?? 0)
-            values[.vacuumsOnOurTables] = stats ? .measured(Double(try row.get("vacuums") as Int)) : needsMonitor
-            values[.lockWaitsOnOurTables] = .measured(Double(try row.get("lock_waits") as Int))
-            values[.deadRows] = .measured(try row.get("dead_rows"))
-            values[.oldestXminAge] = stats ? .measured(try row.get("xmin_age")) : needsMonitor
-            values[.activeSessionsShare] = stats ? .measured(try row.get("sessions")) : needsMonitor
-            return HealthReading(values)
+        let row = try session.run(sql).rows[0]
+        let stats: Bool = try row.get("stats")
+        let needsMonitor = HealthReading.Value.unmeasurable("the role needs pg_monitor (pg_read_all_stats)")
+        let standbys: Int = try row.get("standbys")
+        let lagBytes: Double? = try row.get("lag_bytes")
+        let lagSeconds: Double? = try row.get("lag_seconds")
+        var values: [HealthSignal: HealthReading.Value] = [:]
+        if standbys > 0 && lagBytes == nil && !stats {
+            values[.standbyLagBytes] = needsMonitor
+            values[.standbyLagSeconds] = needsMonitor
+        } else {
+            values[.standbyLagBytes] = .measured(lagBytes ?? 0)
+            // NULL replay_lag: a standby with nothing to replay lately.
+            values[.standbyLagSeconds] = .measured(lagSeconds ?? 0)
         }
+        values[.slotRetainedBytes] = .measured(try row.get("slot_bytes") ?? 0)
+        values[.vacuumsOnOurTables] = stats ? .measured(Double(try row.get("vacuums") as Int)) : needsMonitor
+        values[.lockWaitsOnOurTables] = .measured(Double(try row.get("lock_waits") as Int))
+        values[.deadRows] = .measured(try row.get("dead_rows"))
+        values[.oldestXminAge] = stats ? .measured(try row.get("xmin_age")) : needsMonitor
+        values[.activeSessionsShare] = stats ? .measured(try row.get("sessions")) : needsMonitor
+        return HealthReading(values)
     }
 }

@@ -9,15 +9,19 @@ extension SQLiteStore: StoreHealthReading {
     /// size): the file itself keeps its largest size until the store closes, and a run that
     /// went by it would stay slowed down after the reader that grew it left. A store opened
     /// read-only cannot checkpoint: its WAL is the file's size and the blocked frames are
-    /// unmeasurable.
+    /// unmeasurable. The time waited for locks is what this store's own connections waited (in
+    /// its busy handler, `SQLiteLockWaits`) since the last read: unmeasurable on a read-only
+    /// open, which writes nothing to wait for.
     package func readHealth() throws(RederiveError) -> HealthReading {
         var values: [HealthSignal: HealthReading.Value] = [:]
         if readOnly {
             var info = stat()
             values[.walFileBytes] = .measured(stat(path + "-wal", &info) == 0 ? Double(info.st_size) : 0)
             values[.checkpointBlockedFrames] = .unmeasurable("the store is open read-only")
+            values[.lockWaitSeconds] = .unmeasurable("the store is open read-only")
             return HealthReading(values)
         }
+        values[.lockWaitSeconds] = .measured(lockWaits.take())
         do {
             let (row, pageSize) = try pool.writeWithoutTransaction { db in
                 (

@@ -21,6 +21,8 @@ public final class SQLiteStore: @unchecked Sendable {
     /// Where the pre-migration copy went, when opening migrated an existing store.
     public private(set) var backupPath: String?
     let pool: DatabasePool
+    /// The busy handler of every connection, which sums the time they waited for a lock.
+    let lockWaits: SQLiteLockWaits
 
     /// Opens (creating when absent) the store at `path` and brings its schema up to date.
     ///
@@ -81,8 +83,10 @@ public final class SQLiteStore: @unchecked Sendable {
             }
             try Self.create(path: path, existing: exists)
         }
+        let lockWaits = SQLiteLockWaits(timeout: 30)
+        self.lockWaits = lockWaits
         var config = Configuration()
-        config.busyMode = .timeout(30)
+        config.busyMode = lockWaits.busyMode
         config.readonly = readOnly
         if !readOnly {
             config.prepareDatabase { db in

@@ -18,8 +18,8 @@ struct Health: ParsableCommand {
             (pg_stat_user_tables), oldest_xmin_age (pg_stat_activity), active_sessions_share.
             Standby positions, vacuum progress, other sessions' snapshots and states need a
             role in pg_monitor (pg_read_all_stats): without it they are shown unmeasurable.
-            SQLite signals: wal_file_bytes, checkpoint_blocked_frames (unmeasurable on a
-            read-only open, as here).
+            SQLite signals: wal_file_bytes, checkpoint_blocked_frames and lock_wait_seconds
+            (the last two unmeasurable on a read-only open, as here).
 
             Examples:
               rederive health --db postgres://rederive@db.example/rooms?sslmode=verify-full

@@ -4,10 +4,14 @@ import RederiveCore
 extension ThrottleMode: ExpressibleByArgument {}
 
 /// The server-health options (`--throttle`, `--max-standby-lag`, `--health-limit`,
-/// `--unmeasurable`), resolved once into a `HealthPolicy`.
+/// `--unmeasurable`), read into `HealthSettings`: each wins over a pipeline file's key of
+/// the same name, which wins over the default.
 struct HealthOptions: ParsableArguments {
-    @Option(help: "on: slow down on yellow and wait on red; observe: only log what would be done; off: read nothing.")
-    var throttle: ThrottleMode = .on
+    @Option(
+        help: ArgumentHelp(
+            "on: slow down on yellow and wait on red; observe: only log what would be done; off: read nothing "
+                + "(default: on).", valueName: "mode"))
+    var throttle: ThrottleMode?
 
     @Option(
         name: .customLong("max-standby-lag"),
@@ -20,28 +24,39 @@ struct HealthOptions: ParsableArguments {
     var healthLimits: [String] = []
 
     @Option(help: "A signal that cannot be measured: continue (default), wait (as red after 300 s), or wait:SECONDS.")
-    var unmeasurable: String = "continue"
+    var unmeasurable: String?
 
-    /// The policy these options describe; a usage error names a bad value.
-    func policy() throws(RederiveError) -> HealthPolicy {
-        var limits = HealthLimits.defaults
+    /// The settings these options give (nil or empty where none is given); a usage error names a
+    /// bad value.
+    func settings() throws(RederiveError) -> HealthSettings {
+        var settings = HealthSettings(throttle: throttle)
         if let maxStandbyLag {
             guard let bytes = ByteSize.parse(maxStandbyLag), bytes > 0 else {
                 throw .usage("--max-standby-lag \(maxStandbyLag): expected a size such as 64MB")
             }
-            limits = limits.withMaxStandbyLag(bytes)
+            settings.maxStandbyLag = bytes
         }
-        for setting in healthLimits { limits = try limits.applying(setting) }
-        guard let policy = UnmeasurablePolicy(unmeasurable) else {
-            throw .usage("--unmeasurable \(unmeasurable): expected continue, wait or wait:SECONDS")
+        for setting in healthLimits {
+            let (signal, limit) = try HealthLimits.parse(setting)
+            settings.limits[signal] = limit
         }
-        return HealthPolicy(limits: limits, mode: throttle, unmeasurable: policy)
+        if let unmeasurable {
+            guard let policy = UnmeasurablePolicy(unmeasurable) else {
+                throw .usage("--unmeasurable \(unmeasurable): expected continue, wait or wait:SECONDS")
+            }
+            settings.unmeasurable = policy
+        }
+        return settings
     }
 
-    /// `settings` answering the server's health as these options say (none with `--throttle off`).
+    /// The policy these options describe over the defaults; a usage error names a bad value.
+    func policy() throws(RederiveError) -> HealthPolicy { try settings().policy() }
+
+    /// `settings` answering the server's health as these options say over the defaults (none
+    /// with `--throttle off`).
     func applied(to settings: RunSettings) -> RunSettings {
         var settings = settings
-        settings.health = throttle == .off ? nil : try? policy()
+        settings.health = (try? self.settings())?.runPolicy()
         return settings
     }
 }

@@ -81,6 +81,9 @@ struct Run: ParsableCommand {
         help: "Import stages read files that ended in a file fault before again (else skipped until they change).")
     var retryFiles = false
 
+    /// Every derive stage's server-health settings (each overrides the stage's key of the same name).
+    @OptionGroup var health: HealthOptions
+
     @OptionGroup var output: OutputOptions
 
     func run() throws {
@@ -95,6 +98,7 @@ struct Run: ParsableCommand {
             overrides.metricsFile = output.metricsFile
             overrides.report = report
             overrides.retryFiles = retryFiles
+            overrides.health = try health.settings()
             let resolved = try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: commandLineText)
             try resolved.checkOutputs(extra: resultsFile.map { [("--results-file", $0)] } ?? [], inputs: [pipeline])
             // From here on every exit leaves its trace: results, metrics, the closing line.

@@ -10,7 +10,8 @@ public struct HealthLimits: Sendable, Equatable {
     /// The documented defaults (docs/postgresql.md, "Sharing the server"):
     /// standby lag 64 MB / 10 s red, slots 1 GB, one vacuum on our tables yellow (red at 3),
     /// a lock wait yellow (red at 5), 10 million dead rows, an xmin age of 100 million,
-    /// 90% of `max_connections`; SQLite: a 256 MB WAL file, 100,000 frames held by a reader.
+    /// 90% of `max_connections`; SQLite: a 256 MB WAL file, 100,000 frames held by a reader,
+    /// 1 s waited for locks since the last read yellow (red at 5 s).
     public static let defaults = HealthLimits(limits: [
         .standbyLagBytes: .red(64_000_000),
         .standbyLagSeconds: .red(10),
@@ -22,6 +23,7 @@ public struct HealthLimits: Sendable, Equatable {
         .activeSessionsShare: HealthLimit(yellow: 0.75, red: 0.9),
         .walFileBytes: .red(256_000_000),
         .checkpointBlockedFrames: .red(100_000),
+        .lockWaitSeconds: HealthLimit(yellow: 1, red: 5),
     ])
 
     /// The limit of `signal` (every signal has one).

@@ -27,12 +27,16 @@ public enum HealthSignal: String, CaseIterable, Sendable, Codable {
     case walFileBytes = "wal_file_bytes"
     /// SQLite: WAL frames a checkpoint could not copy back because a reader holds them.
     case checkpointBlockedFrames = "checkpoint_blocked_frames"
+    /// SQLite: the seconds the store's connections waited for a lock another connection held
+    /// (another process's write, a checkpoint) since the last read: a writer competing with
+    /// ours.
+    case lockWaitSeconds = "lock_wait_seconds"
 
     /// How its values are written in logs and the status page.
     public var unit: HealthUnit {
         switch self {
         case .standbyLagBytes, .slotRetainedBytes, .walFileBytes: .bytes
-        case .standbyLagSeconds: .seconds
+        case .standbyLagSeconds, .lockWaitSeconds: .seconds
         case .activeSessionsShare: .share
         case .vacuumsOnOurTables, .lockWaitsOnOurTables, .deadRows, .oldestXminAge, .checkpointBlockedFrames: .count
         }
@@ -51,6 +55,7 @@ public enum HealthSignal: String, CaseIterable, Sendable, Codable {
         case .activeSessionsShare: "active sessions / max_connections"
         case .walFileBytes: "WAL file size"
         case .checkpointBlockedFrames: "WAL frames a reader keeps from the checkpoint"
+        case .lockWaitSeconds: "time waited for locks"
         }
     }
 
@@ -60,7 +65,7 @@ public enum HealthSignal: String, CaseIterable, Sendable, Codable {
         .deadRows, .oldestXminAge, .activeSessionsShare,
     ]
     /// The SQLite signals.
-    public static let file: [HealthSignal] = [.walFileBytes, .checkpointBlockedFrames]
+    public static let file: [HealthSignal] = [.walFileBytes, .checkpointBlockedFrames, .lockWaitSeconds]
 }
 
 /// The unit of a signal's value.

@@ -65,9 +65,12 @@ enum BatchRunner {
             do { controls = try recording.store.openRunControls() } catch { throw failed(error) }
         }
         defer { controls?.closeControls() }
+        // Health is read on the control's own session where it has one (PostgreSQL): the store's
+        // reader is kept busy reading ahead.
         let governor = RunGovernor(
             settings: settings, controls: controls, runID: run?.runID ?? 0,
-            health: run == nil ? nil : recording?.store as? any StoreHealthReading)
+            health: run == nil
+                ? nil : (controls as? any StoreHealthReading) ?? (recording?.store as? any StoreHealthReading))
         let ledger = governor.ledger
         // The writer thread sees the job's sink and the governor's ledger only.
         let writer = BackgroundWriter<(Job.Write, RunStatistics, Int)> { item throws(RederiveError) in

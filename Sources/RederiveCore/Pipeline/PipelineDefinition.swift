@@ -139,6 +139,9 @@ public struct DeriveStage: Sendable, Equatable {
     public var maxRate: Double?
     /// `exit-when-paused: true`: exit 9 instead of waiting while paused (`--exit-when-paused`).
     public var exitWhenPaused = false
+    /// `throttle`, `max-standby-lag`, `health-limit`, `unmeasurable`: how the stage answers the
+    /// server's health, as the flags of the same names (which win over them).
+    public var health = HealthSettings()
 }
 
 /// The run settings an `import` or a `derive` stage may give for itself: read by
@@ -366,6 +369,7 @@ extension PipelineDefinition {
                 stage.maxChanges = limit
             }
             try reader.batchOptions(into: &stage)
+            stage.health = try reader.healthSettings()
             if stage.applyPlan != nil {
                 let own = [
                     stage.all, stage.ids != nil, stage.since != nil, stage.retryFailed, stage.dryRun,

@@ -28,6 +28,9 @@ public struct PipelineOverrides: Sendable {
     /// (`DIR/PIPELINE-LABEL-issues.jsonl`) or a file name (`X.jsonl` → `X-LABEL.jsonl`);
     /// either way with the per-run name (`…-run<N>.jsonl`).
     public var report: String?
+    /// `--throttle`, `--max-standby-lag`, `--health-limit`, `--unmeasurable` for every derive
+    /// stage: each wins over the stage's key of the same name.
+    public var health = HealthSettings()
 
     /// No overrides.
     public init() {}

@@ -120,6 +120,7 @@ public struct ResolvedPipeline: Sendable {
                     selection: DeriveSelection(all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed),
                     deriver: deriver, settings: settings(s))
                 config.maxChanges = s.maxChanges
+                config.settings.health = overrides.health.runPolicy(over: s.health)
                 if let plan = s.applyPlan {
                     // A dry run previews nothing here: the plan's preview was the review.
                     stages.append(overrides.dryRun ? .skipped("derive") : .applyPlan(config, plan: plan))

@@ -109,6 +109,10 @@ final class RunGovernor {
     private var claimHealth: BatchHealth?
     private var healthWaited = 0.0
     private var lastWorkSeconds = 0.0
+    // What the health reads cost (`finish` logs it at debug level; make bench-gentle reads it).
+    private var healthReads = 0
+    private var healthReadSeconds = 0.0
+    private let started: Double
 
     /// A governor for run `runID` (0: a job that records no run: signals and the error budget
     /// only) under `settings`, reading the control through `controls`. `clock` and `sleep` are
@@ -129,6 +133,7 @@ final class RunGovernor {
         self.ledger = Ledger(
             sizer: settings.batchSeconds.map { BatchSizer(targetSeconds: $0, first: settings.batchSize) })
         self.lastFlush = clock()
+        self.started = lastFlush
         self.healthPolicy = health == nil ? nil : settings.health
         self.healthSource = settings.health == nil ? nil : health
         self.baseBatchSize = settings.batchSize
@@ -143,6 +148,10 @@ final class RunGovernor {
         guard healthDecision.batchSecondsFactor < 1 else { return sized }
         return max(1, Int(Double(sized ?? baseBatchSize) * healthDecision.batchSecondsFactor))
     }
+
+    /// The health reads so far and the seconds they took (with their assessment): what watching
+    /// the server costs the run, logged at its end.
+    var healthCost: (reads: Int, seconds: Double) { (healthReads, healthReadSeconds) }
 
     /// The batches recorded so far, summed.
     var totals: BatchTotals { ledger.totals.withLock { $0 } }
@@ -266,6 +275,14 @@ final class RunGovernor {
     func finish() {
         markDecided()
         flush(all: true)
+        if healthReads > 0 {
+            let total = clock() - started
+            let text =
+                "run \(runID): \(healthReads) health reads took \(format(healthReadSeconds, 3)) s, "
+                + "\(format(100 * healthReadSeconds / max(total, 1e-9), 2))% of the \(format(total, 1)) s since "
+                + "the run began"
+            log.debug("\(text)")
+        }
     }
 
     // MARK: - Inside
@@ -298,6 +315,10 @@ final class RunGovernor {
         guard force || lastHealthRead.map({ now - $0 >= Self.controlInterval }) ?? true else { return }
         lastHealthRead = now
         let reading: HealthReading
+        defer {
+            healthReads += 1
+            healthReadSeconds += clock() - now
+        }
         do { reading = try source.readHealth() } catch {
             warnOnce("cannot read the server's health: \(error)")
             return

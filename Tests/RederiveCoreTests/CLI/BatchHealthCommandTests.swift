@@ -70,7 +70,7 @@ final class BatchHealthCommandTests: XCTestCase {
         let claim = try XCTUnwrap(batches.first?["claimHealth"] as? [String: Any])
         XCTAssertEqual(claim["grade"] as? String, "red")
         let signals = try XCTUnwrap(claim["signals"] as? [[String: Any]])
-        XCTAssertEqual(signals.map { $0["signal"] as? String }, ["wal_file_bytes", "checkpoint_blocked_frames"])
+        XCTAssertEqual(signals.map { $0["signal"] as? String }, HealthSignal.file.map(\.rawValue))
         let page = dir.file("run.html")
         let html = try rederive(["status", "--db", db, "--run", String(runID), "--html", page])
         XCTAssertEqual(html.status, 0, html.stderr)

@@ -55,4 +55,44 @@ final class SQLiteHealthTests: XCTestCase {
         XCTAssertEqual(stat(path + "-wal", &info), 0)
         XCTAssertGreaterThan(Double(info.st_size), 2_000_000, "the file itself keeps its size")
     }
+
+    /// Another connection holds the write lock for 1.5 s: the store's next write waits for it in
+    /// the busy handler, and the next read shows that wait (yellow by default, red at 5 s); the
+    /// read after shows only what was waited since.
+    func testTimeWaitedForTheWriteLockIsASignal() throws {
+        let path = dir.file("s.sqlite")
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        XCTAssertEqual(try store.readHealth()[.lockWaitSeconds], 0)
+
+        let other = try DatabaseQueue(path: path)
+        let holding = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? other.inDatabase { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                holding.signal()
+                Thread.sleep(forTimeInterval: 1.5)
+                try db.execute(sql: "COMMIT")
+            }
+            released.signal()
+        }
+        holding.wait()
+        try store.pool.write { db in try db.execute(sql: "CREATE TABLE filler (t TEXT)") }
+        released.wait()
+        let waited = try XCTUnwrap(try store.readHealth()[.lockWaitSeconds])
+        XCTAssertGreaterThan(waited, 1.0, "the write waited for the other connection's lock")
+        XCTAssertLessThan(waited, 5)
+        XCTAssertEqual(HealthLimits.defaults[.lockWaitSeconds].grade(waited), .yellow)
+        XCTAssertEqual(try store.readHealth()[.lockWaitSeconds] ?? -1, 0, accuracy: 0.01, "since the last read")
+        let report = HealthReport(
+            store: path, reading: HealthReading([.lockWaitSeconds: .measured(waited)]), policy: HealthPolicy())
+        let reason = try XCTUnwrap(report.decision.reasons.first)
+        XCTAssertTrue(reason.hasPrefix("time waited for locks 1."), reason)
+
+        let readOnly = try SQLiteStore(path: path, readOnly: true)
+        defer { readOnly.close() }
+        XCTAssertEqual(
+            try readOnly.readHealth().values[.lockWaitSeconds], .unmeasurable("the store is open read-only"))
+    }
 }

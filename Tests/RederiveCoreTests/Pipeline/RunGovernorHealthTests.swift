@@ -57,6 +57,21 @@ final class RunGovernorHealthTests: XCTestCase {
         XCTAssertEqual(health.reads, 1)
     }
 
+    func testTheHealthReadsTimeIsSummed() {
+        let health = ScriptedHealth()
+        health.onRead = { [unowned self] _ in now += 0.004 }  // each read takes 4 ms
+        let g = governor(health)
+        for batch in 1...5 {
+            _ = g.handedOver(records: 100, keys: nil, readSeconds: 0.3, deriveSeconds: 0.3)
+            now += 0.6
+            XCTAssertEqual(g.decide(skipped: 0, read: 100 * batch), .goOn)
+        }
+        // At most once a second: batches 1, 3 and 5 (0.6 s apart) read.
+        XCTAssertEqual(g.healthCost.reads, 3)
+        XCTAssertEqual(health.reads, 3)
+        XCTAssertEqual(g.healthCost.seconds, 0.012, accuracy: 1e-9)
+    }
+
     func testRedWaitsWithClaimsGivenBackUntilGreenForTheHoldTime() {
         let health = ScriptedHealth()
         health.lag = 100_000_000

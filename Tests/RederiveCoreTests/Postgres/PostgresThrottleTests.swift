@@ -6,7 +6,8 @@ import XCTest
 /// Issue 34 on PostgreSQL with a real streaming standby: while its replay is paused, a running
 /// derive's worker waits, with its claims given back, and says why (the signal and both
 /// values); it carries on once replay resumes, to the store an unthrottled run leaves. Observe
-/// mode writes the same reason and changes nothing.
+/// mode writes the same reason and changes nothing. A role without `pg_monitor` follows the
+/// "cannot measure" policy: `continue` goes on, `wait:SECONDS` waits as on red after that long.
 final class PostgresThrottleTests: XCTestCase {
     private var dir: TemporaryDirectory!
     private var cluster: PostgresCluster!
@@ -104,5 +105,40 @@ final class PostgresThrottleTests: XCTestCase {
         }
         let status = try rederive(["status", "--db", url, "--run", run])
         XCTAssertTrue(status.stdout.contains("standby_lag_bytes 2.0M/4.0M"), status.stdout)
+    }
+
+    func testASignalTheRoleMayNotReadFollowsTheUnmeasurablePolicy() throws {
+        let url = try cluster.importedDatabase(records: 400, seed: 34, scratch: dir)
+        let role = "plain_" + UUID().uuidString.prefix(8).lowercased()
+        try cluster.sql(
+            "CREATE ROLE \(role) LOGIN; GRANT ALL ON ALL TABLES IN SCHEMA public TO \(role); "
+                + "GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO \(role)", url: url)
+        let plain = url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://\(role)@")
+        let derive = ["derive", "--all", "--rewrite", "--batch-size", "25", "--workers", "1", "--db", plain]
+
+        let going = try rederive(derive + ["--unmeasurable", "continue"])
+        XCTAssertEqual(going.status, 0, going.stderr)
+        let notice = "vacuums on our tables cannot be measured: the role needs pg_monitor"
+        XCTAssertEqual(going.stderr.components(separatedBy: notice).count - 1, 1, "once: \(going.stderr)")
+        XCTAssertTrue(going.stderr.contains("going on without it (--unmeasurable continue)"), going.stderr)
+        XCTAssertFalse(going.stderr.contains("health red"), going.stderr)
+
+        let waiting = try CommandLineTool.Child(
+            derive + ["--unmeasurable", "wait:1", "--max-rate", "100"], stderrPath: dir.file("waiting.err"))
+        let deadline = Date().addingTimeInterval(60)
+        while !waiting.stderr.contains("health red"), waiting.isRunning, Date() < deadline { usleep(50_000) }
+        Thread.sleep(forTimeInterval: 1.5)
+        let run = try cluster.sql("SELECT max(run_id) FROM derive_range", url: url)[0]
+        let done = "SELECT count(*) FROM derive_range WHERE run_id = \(run) AND state = 'done'"
+        let held = try cluster.count(done, url)
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertTrue(waiting.isRunning, waiting.stderr)
+        XCTAssertEqual(try cluster.count(done, url), held, "nothing committed while it waits")
+        XCTAssertLessThan(held, 16, "waited before the end (16 ranges)")
+        waiting.signal(SIGTERM)
+        XCTAssertEqual(waiting.wait().status, 143, waiting.stderr)
+        XCTAssertTrue(waiting.stderr.contains("waiting as on red after 1 s (--unmeasurable wait)"), waiting.stderr)
+        XCTAssertTrue(waiting.stderr.contains("health red, waiting with claims given back: "), waiting.stderr)
+        XCTAssertTrue(waiting.stderr.contains("cannot be measured (the role needs pg_monitor"), waiting.stderr)
     }
 }
