@@ -5,9 +5,11 @@ import RederiveCore
 extension SQLiteStore: StoreHealthReading {
     /// The store file's health: the WAL's size and the frames a passive checkpoint could not
     /// copy back because a reader still uses them (a long read keeps the WAL growing). A writing
-    /// run measures the WAL by what it holds (its frames since the last reset times the page
-    /// size): the file itself keeps its largest size until the store closes, and a run that
-    /// went by it would stay slowed down after the reader that grew it left. A store opened
+    /// run measures the WAL by what it still holds that the database does not (the frames the
+    /// checkpoint left, times the page size): frames already copied back are overwritten from
+    /// the start by the next write, and the file itself keeps its largest size until the store
+    /// closes. Counting either would keep a run waiting on red forever once a reader that grew
+    /// the WAL left, since a waiting run writes nothing that would start the WAL over. A store opened
     /// read-only cannot checkpoint: its WAL is the file's size and the blocked frames are
     /// unmeasurable. The time waited for locks is what this store's own connections waited (in
     /// its busy handler, `SQLiteLockWaits`) since the last read: unmeasurable on a read-only
@@ -30,7 +32,7 @@ extension SQLiteStore: StoreHealthReading {
                 )
             }
             let log: Int = row?[1] ?? 0, done: Int = row?[2] ?? 0
-            values[.walFileBytes] = .measured(Double(max(0, log) * (pageSize ?? 4096)))
+            values[.walFileBytes] = .measured(Double(max(0, log - done) * (pageSize ?? 4096)))
             values[.checkpointBlockedFrames] = .measured(Double(max(0, log - done)))
         } catch {
             values[.walFileBytes] = .unmeasurable("the checkpoint failed: \(error)")

@@ -47,7 +47,10 @@ final class SQLiteHealthTests: XCTestCase {
 
         try reader.inDatabase { db in try db.rollback() }
         try reader.close()
-        XCTAssertEqual(try store.readHealth()[.checkpointBlockedFrames], 0, "copied back once the reader left")
+        let left = try store.readHealth()
+        XCTAssertEqual(left[.checkpointBlockedFrames], 0, "copied back once the reader left")
+        // A run waiting on red writes nothing: the signal must clear without a write.
+        XCTAssertEqual(left[.walFileBytes], 0, "nothing the database lacks once the reader left")
         try write(1)  // the next write starts the WAL over
         let after = try store.readHealth()
         XCTAssertLessThan(after[.walFileBytes] ?? .infinity, 100_000, "the WAL by what it holds, not its largest size")
