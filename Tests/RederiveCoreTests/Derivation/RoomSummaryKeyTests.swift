@@ -13,17 +13,23 @@ final class RoomSummaryKeyTests: XCTestCase {
         XCTAssertEqual(JSONMembers.topLevel(summary.jsonString()).map(\.key), RoomSummary.Key.allCases.map(\.rawValue))
     }
 
+    /// The spec's fields keep their kinds and units (a field added since is checked by its row).
     func testKinds() {
+        let spec: [(String, RoomSummary.Key.Kind, String?)] = [
+            ("wall_count", .count, nil), ("door_count", .count, nil), ("window_count", .count, nil),
+            ("opening_count", .count, nil), ("object_count", .count, nil), ("ceiling_height_m", .float, "m"),
+            ("estimated_floor_area_sqm", .float, "m²"), ("floor_area_method", .string, nil),
+            ("volume_m3", .float, "m³"),
+            ("total_wall_area_sqm", .float, "m²"), ("perimeter_m", .float, "m"), ("longest_wall_m", .float, "m"),
+            ("shortest_wall_m", .float, "m"), ("room_shape", .string, nil), ("object_categories", .structured, nil),
+            ("section_labels", .structured, nil), ("floor_polygon_2d_m", .structured, nil),
+        ]
+        for (name, kind, unit) in spec {
+            let key = RoomSummary.Key(rawValue: name)
+            XCTAssertEqual(key?.kind, kind, name)
+            XCTAssertEqual(key?.unit, unit, name)
+        }
         let keys = RoomSummary.Key.allCases
-        XCTAssertEqual(
-            keys.filter { $0.kind == .count }.map(\.rawValue),
-            ["wall_count", "door_count", "window_count", "opening_count", "object_count"])
-        XCTAssertEqual(keys.filter { $0.kind == .string }.map(\.rawValue), ["floor_area_method", "room_shape"])
-        XCTAssertEqual(
-            keys.filter { $0.kind == .structured }.map(\.rawValue),
-            ["object_categories", "section_labels", "floor_polygon_2d_m"])
-        XCTAssertEqual(keys.filter { $0.kind == .float }.count, 7)
-        XCTAssertEqual(RoomSummary.Key.estimatedFloorAreaSqm.unit, "m²")
         XCTAssertEqual(keys.filter { $0.unit != nil }, keys.filter { $0.kind == .float }, "floats alone have units")
         XCTAssertNotNil(SummaryDeriver.versionNotes[SummaryDeriver.currentVersion], "every version has its note")
     }
