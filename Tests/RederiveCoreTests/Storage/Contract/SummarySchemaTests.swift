@@ -29,9 +29,10 @@ final class SummarySchemaTests: XCTestCase {
         }.map { row -> Column in
             let type: String = row["type"]
             let kind: SummaryColumn.Kind? =
+                // An added column's standard SQL type (`SummaryColumnAddition`) has the same affinity.
                 switch type.uppercased() {
-                case "INTEGER": .integer
-                case "REAL": .real
+                case "INTEGER", "BIGINT": .integer
+                case "REAL", "DOUBLE PRECISION": .real
                 case "TEXT": .text
                 default: nil
                 }
