@@ -12,16 +12,18 @@ extension RoomSummary {
         var out: [UInt8] = []
         out.reserveCapacity(512 + floorPolygon2D.count * 32)
         out.append(UInt8(ascii: "{"))
-        var first = true
-        for field in Self.fields {
-            if !first { out.append(UInt8(ascii: ",")) }
-            first = false
-            out.append(contentsOf: field.quotedKey)
-            switch field.value {
-            case .count(let read): Self.appendInt(read(self), to: &out)
-            case .float(let read): Self.appendRounded(read(self), to: &out)
-            case .string(let read): JSONText.appendString(read(self), to: &out)
-            case .structured(let write): write(self, &out)
+        // Rows read in place: copying each row out of the table would retain and release its
+        // five references per field per record.
+        Self.fields.withUnsafeBufferPointer { fields in
+            for i in fields.indices {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: fields[i].quotedKey)
+                switch fields[i].value {
+                case .count(let read): Self.appendInt(read(self), to: &out)
+                case .float(let read): Self.appendRounded(read(self), to: &out)
+                case .string(let read): JSONText.appendString(read(self), to: &out)
+                case .structured(let write): write(self, &out)
+                }
             }
         }
         out.append(UInt8(ascii: "}"))

@@ -5,8 +5,6 @@
 /// bindings, casts and reads from. The frozen migrations keep their own DDL; a test compares
 /// both engines' live schemas with this table.
 package struct SummaryColumn: Hashable, Sendable {
-    /// The column's name.
-    package let name: String
     /// What it holds.
     package let kind: Kind
     /// Where its value lives in a `StoredSummary`.
@@ -38,6 +36,10 @@ package struct SummaryColumn: Hashable, Sendable {
     /// Whether it may be NULL (only `run_id`: summaries from before runs were recorded).
     package var isNullable: Bool { source == .runID }
 
+    /// The column's name (kept apart, so a column is a plain value the per-record loops copy
+    /// without reference counting).
+    package var name: String { Self.names[index] }
+
     package static func == (a: Self, b: Self) -> Bool { a.index == b.index }
     package func hash(into hasher: inout Hasher) { hasher.combine(index) }
 }
@@ -64,17 +66,23 @@ extension SummaryColumn {
         return first + stored.filter { !firstSchemaFields.contains($0.column!) }
     }()
 
-    /// Every column, in storage order.
-    package static let allCases: [SummaryColumn] = {
+    /// Every column's name, kind and place, in storage order.
+    private static let layout: [(name: String, kind: Kind, source: Source)] = {
         let fields = storedFields.enumerated().map { i, field in (field.column!, Kind(field.kind), Source.field(i)) }
-        let row: [(String, Kind, Source)] =
-            [
-                ("summary_version", .integer, .summaryVersion), ("fingerprint", .text, .fingerprint),
-                ("derived_at", .text, .derivedAt), ("run_id", .integer, .runID),
-            ] + fields.prefix(firstSchemaFields.count) + [("summary_json", .text, .summaryJSON)]
+        return [
+            ("summary_version", .integer, .summaryVersion), ("fingerprint", .text, .fingerprint),
+            ("derived_at", .text, .derivedAt), ("run_id", .integer, .runID),
+        ] + fields.prefix(firstSchemaFields.count) + [("summary_json", .text, .summaryJSON)]
             + fields.dropFirst(firstSchemaFields.count)
-        return row.enumerated().map { SummaryColumn(name: $1.0, kind: $1.1, source: $1.2, index: $0) }
     }()
+
+    /// Every column, in storage order.
+    package static let allCases = layout.indices.map {
+        SummaryColumn(kind: layout[$0].kind, source: layout[$0].source, index: $0)
+    }
+
+    /// Every column's name, in storage order.
+    private static let names = layout.map(\.name)
 
     /// The column named `name`, nil when none is.
     package static func named(_ name: String) -> SummaryColumn? { allCases.first { $0.name == name } }
