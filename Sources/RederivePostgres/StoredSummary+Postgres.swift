@@ -27,7 +27,7 @@ extension StoredValue {
 extension SummaryColumn {
     /// The select list and `unnest` arrays that write `rows` (one per record, in order),
     /// generated from the column table: each column one array (`c<index>`, read from `n`),
-    /// typed by its field; a column in `shared` (the same in every row, as
+    /// typed by its kind; a column in `shared` (the same in every row, as
     /// `sameForAWriteBatch` of a derive batch) is bound once from the first row instead.
     static func unnest(
         _ rows: [StoredSummary], sharing shared: Set<SummaryColumn> = [], _ args: inout SQLArguments
@@ -37,23 +37,20 @@ extension SummaryColumn {
         var select: [String] = []
         guard let first = rows.first else { return ([], [], []) }
         for column in allCases {
-            // Values through the exhaustive switch (`StoredSummary[column]`), not the key path:
-            // a key path read copies the whole row (four strings retained and released) per
-            // value, about 2% of a PostgreSQL derive's client time.
             if shared.contains(column) {
-                switch column.field {
-                case .integer: select.append(args.add(first[column].integerValue ?? 0) + "::int8")
-                case .optionalInteger: select.append(args.add(first[column].integerValue) + "::int8")
-                case .real: select.append(args.add(first[column].realValue ?? 0) + "::float8")
-                case .text: select.append(args.add(first[column].textValue ?? "") + "::text")
+                switch (column.kind, column.isNullable) {
+                case (.integer, false): select.append(args.add(first[column].integerValue ?? 0) + "::int8")
+                case (.integer, true): select.append(args.add(first[column].integerValue) + "::int8")
+                case (.real, _): select.append(args.add(first[column].realValue ?? 0) + "::float8")
+                case (.text, _): select.append(args.add(first[column].textValue ?? "") + "::text")
                 }
                 continue
             }
-            switch column.field {
-            case .integer: arrays.append(args.add(rows.map { $0[column].integerValue ?? 0 }) + "::int8[]")
-            case .optionalInteger: arrays.append(args.add(rows.map { $0[column].integerValue }) + "::int8[]")
-            case .real: arrays.append(args.add(rows.map { $0[column].realValue ?? 0 }) + "::float8[]")
-            case .text: arrays.append(args.add(rows.map { $0[column].textValue ?? "" }) + "::text[]")
+            switch (column.kind, column.isNullable) {
+            case (.integer, false): arrays.append(args.add(rows.map { $0[column].integerValue ?? 0 }) + "::int8[]")
+            case (.integer, true): arrays.append(args.add(rows.map { $0[column].integerValue }) + "::int8[]")
+            case (.real, _): arrays.append(args.add(rows.map { $0[column].realValue ?? 0 }) + "::float8[]")
+            case (.text, _): arrays.append(args.add(rows.map { $0[column].textValue ?? "" }) + "::text[]")
             }
             aliases.append("c\(column.index)")
             select.append("n.c\(column.index)")

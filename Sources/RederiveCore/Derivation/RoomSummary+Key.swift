@@ -1,24 +1,37 @@
 extension RoomSummary {
-    /// The summary JSON keys, in the order `jsonBytes()` writes them: the one list every
-    /// report, comparison and test walks (<doc:RoomSummary>, "Fields").
-    public enum Key: String, CaseIterable, Sendable {
-        case wallCount = "wall_count"
-        case doorCount = "door_count"
-        case windowCount = "window_count"
-        case openingCount = "opening_count"
-        case objectCount = "object_count"
-        case ceilingHeightM = "ceiling_height_m"
-        case estimatedFloorAreaSqm = "estimated_floor_area_sqm"
-        case floorAreaMethod = "floor_area_method"
-        case volumeM3 = "volume_m3"
-        case totalWallAreaSqm = "total_wall_area_sqm"
-        case perimeterM = "perimeter_m"
-        case longestWallM = "longest_wall_m"
-        case shortestWallM = "shortest_wall_m"
-        case roomShape = "room_shape"
-        case objectCategories = "object_categories"
-        case sectionLabels = "section_labels"
-        case floorPolygon2DM = "floor_polygon_2d_m"
+    /// A summary JSON key: one per row of `fields`, in the order `jsonBytes()` writes them, the
+    /// one list every report, comparison and test walks (<doc:RoomSummary>, "Fields").
+    public struct Key: RawRepresentable, CaseIterable, Hashable, Sendable {
+        /// The key as the JSON writes it, e.g. `wall_count`.
+        public let rawValue: String
+
+        /// The key named `rawValue`, nil when no field has it.
+        public init?(rawValue: String) {
+            guard Self.rows[rawValue] != nil else { return nil }
+            self.rawValue = rawValue
+        }
+
+        /// A key of a row being declared (`Field`), not looked up.
+        init(unchecked rawValue: String) { self.rawValue = rawValue }
+
+        /// Every key, in the fields' order.
+        public static let allCases: [Key] = RoomSummary.fields.map(\.key)
+
+        /// Each key's row in `fields`.
+        private static let rows: [String: Int] = Dictionary(
+            uniqueKeysWithValues: RoomSummary.fields.enumerated().map { ($1.key.rawValue, $0) })
+
+        /// Its field (every key has one: keys are only made from the table or checked against it).
+        public var field: Field { RoomSummary.fields[Self.rows[rawValue]!] }
+
+        /// The floor area's method (`floor_area_method`), which the preview tallies.
+        public static let floorAreaMethod = Key(rawValue: "floor_area_method")!
+        /// The floor area (`estimated_floor_area_sqm`), whose largest changes the preview lists.
+        public static let estimatedFloorAreaSqm = Key(rawValue: "estimated_floor_area_sqm")!
+        /// The longest wall (`longest_wall_m`), drawn as a wall length.
+        public static let longestWallM = Key(rawValue: "longest_wall_m")!
+        /// The shortest wall (`shortest_wall_m`), drawn as a wall length.
+        public static let shortestWallM = Key(rawValue: "shortest_wall_m")!
 
         /// What kind of value a key holds, which decides how a change of it is described.
         public enum Kind: String, Sendable {
@@ -33,42 +46,9 @@ extension RoomSummary {
         }
 
         /// How this key's value is described.
-        public var kind: Kind {
-            switch self {
-            case .wallCount, .doorCount, .windowCount, .openingCount, .objectCount: .count
-            case .ceilingHeightM, .estimatedFloorAreaSqm, .volumeM3, .totalWallAreaSqm, .perimeterM, .longestWallM,
-                .shortestWallM:
-                .float
-            case .floorAreaMethod, .roomShape: .string
-            case .objectCategories, .sectionLabels, .floorPolygon2DM: .structured
-            }
-        }
+        public var kind: Kind { field.kind }
 
         /// The unit of a float key (`m`, `m²`, `m³`); nil for the others.
-        public var unit: String? {
-            switch self {
-            case .ceilingHeightM, .perimeterM, .longestWallM, .shortestWallM: "m"
-            case .estimatedFloorAreaSqm, .totalWallAreaSqm: "m²"
-            case .volumeM3: "m³"
-            default: nil
-            }
-        }
-    }
-}
-
-extension RoomSummary {
-    /// The value of a `float` key (nil for the other kinds): what the finite and sign
-    /// checks walk, so a new float field is checked by adding it to `Key` alone.
-    public func float(_ key: Key) -> Double? {
-        switch key {
-        case .ceilingHeightM: ceilingHeightM
-        case .estimatedFloorAreaSqm: estimatedFloorAreaSqm
-        case .volumeM3: volumeM3
-        case .totalWallAreaSqm: totalWallAreaSqm
-        case .perimeterM: perimeterM
-        case .longestWallM: longestWallM
-        case .shortestWallM: shortestWallM
-        default: nil
-        }
+        public var unit: String? { field.unit }
     }
 }

@@ -180,12 +180,12 @@ public struct SummaryDeriver: Sendable {
             roomShape: Self.roomShape(wallCount: walls.count),
             objectCategories: categories, sectionLabels: room.sectionLabels,
             floorPolygon2D: polygon)
-        // Every float field, from the one key table: finite (rounding included), not negative.
-        for key in RoomSummary.Key.allCases {
-            guard let value = summary.float(key) else { continue }
-            if let failure = Self.nonFinite(key.rawValue, value) { return .failure(failure) }
+        // Every float field, from the one field table: finite (rounding included), not negative.
+        for field in RoomSummary.fields {
+            guard let value = field.float(in: summary) else { continue }
+            if let failure = Self.nonFinite(field.key.rawValue, value) { return .failure(failure) }
             if value < 0 {
-                return .failure(DerivationFailure(code: .negativeValue, message: "\(key.rawValue) is negative"))
+                return .failure(DerivationFailure(code: .negativeValue, message: "\(field.key.rawValue) is negative"))
             }
         }
         return .success(summary)

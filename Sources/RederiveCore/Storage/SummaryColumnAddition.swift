@@ -28,9 +28,3 @@ package struct SummaryColumnAddition: Sendable, Equatable {
         }
     }
 }
-
-extension SummaryColumn {
-    /// The columns added after the first schema, in order (none yet): a new stored column is
-    /// a case above and an entry here; the engines' migrations follow from it.
-    package static let additions: [SummaryColumnAddition] = []
-}

@@ -46,11 +46,11 @@ final class ReadmeContractTests: XCTestCase {
     }
 
     func testSummaryFieldTableMatchesTheKeyTable() throws {
-        let rows = tableRows(startingWith: "| key | kind | unit |", in: try readme())
-        XCTAssertFalse(rows.isEmpty, "README has a `| key | kind | unit |` table")
-        let readme = rows.map { [backticked($0[0]).first ?? "", $0[1], $0[2]] }
-        let code = RoomSummary.Key.allCases.map { [$0.rawValue, $0.kind.rawValue, $0.unit ?? ""] }
-        XCTAssertEqual(readme, code, "README's summary table and RoomSummary.Key differ")
+        let rows = tableRows(startingWith: "| key | kind | unit | column |", in: try readme())
+        XCTAssertFalse(rows.isEmpty, "README has a `| key | kind | unit | column |` table")
+        let readme = rows.map { [backticked($0[0]).first ?? "", $0[1], $0[2], backticked($0[3]).first ?? ""] }
+        let code = RoomSummary.fields.map { [$0.key.rawValue, $0.kind.rawValue, $0.unit ?? "", $0.column ?? ""] }
+        XCTAssertEqual(readme, code, "README's summary table and RoomSummary.fields differ")
     }
 
     func testErrorBudgetDefaultIsTheSettingsDefault() throws {

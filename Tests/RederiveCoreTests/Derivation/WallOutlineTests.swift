@@ -203,19 +203,7 @@ final class WallOutlineTests: XCTestCase {
         let dir = try TemporaryDirectory()
         let input = dir.file("rooms.json")
         try JSONSerialization.data(withJSONObject: walls).write(to: URL(fileURLWithPath: input))
-        let script = RoomFixtures.repoRoot.appendingPathComponent(
-            "Tests/RederiveCoreTests/Derivation/expected_summaries.py"
-        ).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "--segments", input]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        let reference = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [[Any]])
+        let reference = try XCTUnwrap(try ExpectedSummaries.run(["--segments", input]) as? [[Any]])
         XCTAssertEqual(reference.count, rooms.count)
         var methods: [FloorAreaMethod: Int] = [:]
         for (i, (room, expected)) in zip(rooms, reference).enumerated() {

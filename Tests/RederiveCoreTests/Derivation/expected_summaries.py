@@ -3,7 +3,9 @@
 plain python3 + json.
 
 Run from anywhere: python3 Tests/RederiveCoreTests/Derivation/expected_summaries.py
-Its output is pasted as constants into RoomSummaryDerivationTests.swift.
+Its output (the rooms without floors) is pasted as constants into RoomSummaryDerivationTests.swift.
+With --summaries it prints, as JSON, every field of the four rooms by their JSON keys:
+RoomSummaryDerivationTests runs it and compares each field of the field table.
 With --segments FILE (a JSON list of rooms, each a list of walls [[x1, z1], [x2, z2]]) it prints, as JSON,
 [method, area] of each room by v2's floorless rules: WallOutlineTests runs it on every synthetic test room.
 It shares no code with the Swift implementation; it re-reads the spec's rules.
@@ -378,31 +380,18 @@ def summary(room):
         for c in floors[0]["polygonCorners"]:
             x, y = c[0], c[1]
             poly.append((t[0] * x + t[4] * y + t[12], t[2] * x + t[6] * y + t[14]))
-    return dict(
-        wallCount=len(walls), doorCount=len(room.get("doors") or []),
-        windowCount=len(room.get("windows") or []), openingCount=len(room.get("openings") or []),
-        objectCount=len(room.get("objects") or []), ceilingHeightM=ceiling,
-        estimatedFloorAreaSqm=area, floorAreaMethod=method, volumeM3=area * ceiling,
-        totalWallAreaSqm=sum(w["dimensions"][0] * w["dimensions"][1] for w in walls),
-        perimeterM=sum(widths), longestWallM=max(widths, default=0.0),
-        shortestWallM=min(widths, default=0.0), roomShape=shape(len(walls)),
-        objectCategories=cats,
-        sectionLabels=[s.get("label", "") for s in room.get("sections") or []],
-        floorPolygon2D=poly)
-
-
-def swift(v):
-    if isinstance(v, str):
-        return json.dumps(v)
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, dict):
-        return "[:]" if not v else "[" + ", ".join('%s: %s' % (json.dumps(k), swift(x)) for k, x in sorted(v.items())) + "]"
-    if isinstance(v, list):
-        return "[" + ", ".join(swift(x) for x in v) + "]"
-    if isinstance(v, tuple):
-        return "SIMD2(%r, %r)" % v
-    return str(v)
+    return {
+        "wall_count": len(walls), "door_count": len(room.get("doors") or []),
+        "window_count": len(room.get("windows") or []), "opening_count": len(room.get("openings") or []),
+        "object_count": len(room.get("objects") or []), "ceiling_height_m": ceiling,
+        "estimated_floor_area_sqm": area, "floor_area_method": method, "volume_m3": area * ceiling,
+        "total_wall_area_sqm": sum(w["dimensions"][0] * w["dimensions"][1] for w in walls),
+        "perimeter_m": sum(widths), "longest_wall_m": max(widths, default=0.0),
+        "shortest_wall_m": min(widths, default=0.0), "room_shape": shape(len(walls)),
+        "object_categories": cats,
+        "section_labels": [s.get("label", "") for s in room.get("sections") or []],
+        "floor_polygon_2d_m": [{"x": x, "y": y} for x, y in poly],
+    }
 
 
 if len(sys.argv) == 3 and sys.argv[1] == "--segments":
@@ -414,11 +403,13 @@ if len(sys.argv) == 3 and sys.argv[1] == "--segments":
     print(json.dumps(out))
     sys.exit(0)
 
-for name in ROOMS:
-    room = json.load(open(os.path.join(FIX, name + ".capturedRoom.json")))
-    s = summary(room)
-    fields = ", ".join("%s: %s" % (k, swift(v)) for k, v in s.items())
-    print('"%s": Expected(%s),' % (name, fields))
+if sys.argv[1:] == ["--summaries"]:
+    out = {}
+    for name in ROOMS:
+        out[name] = summary(json.load(open(os.path.join(FIX, name + ".capturedRoom.json"))))
+    print(json.dumps(out))
+    sys.exit(0)
+
 for name in ROOMS:
     room = json.load(open(os.path.join(FIX, name + ".capturedRoom.json")))
     room["floors"] = []

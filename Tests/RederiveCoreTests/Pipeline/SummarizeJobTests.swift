@@ -13,11 +13,8 @@ final class SummarizeJobTests: XCTestCase {
     private let u3 = "33333333-3333-4333-8333-333333333333"
     private let u4 = "44444444-4444-4444-8444-444444444444"
 
-    private let summaryKeys: Set<String> = [
-        "wall_count", "door_count", "window_count", "opening_count", "object_count", "ceiling_height_m",
-        "estimated_floor_area_sqm", "floor_area_method", "volume_m3", "total_wall_area_sqm", "perimeter_m",
-        "longest_wall_m", "shortest_wall_m", "room_shape", "object_categories", "section_labels", "floor_polygon_2d_m",
-    ]
+    /// The keys of the field table (`RoomSummary.fields`), which the spec table is checked against.
+    private let summaryKeys = Set(RoomSummary.Key.allCases.map(\.rawValue))
 
     private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 

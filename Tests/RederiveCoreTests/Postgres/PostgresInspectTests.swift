@@ -57,12 +57,7 @@ final class PostgresInspectTests: XCTestCase {
     /// Every summary column of the PostgreSQL store, by record (times and runs included).
     private func pgSummaries() throws -> [String] {
         try cluster.sql(
-            """
-            SELECT record_seq, summary_version, fingerprint, derived_at, run_id, floor_area_sqm, ceiling_height_m,
-                   wall_count, object_count, door_count, window_count, opening_count, volume_m3, floor_area_method,
-                   summary_json
-            FROM summary ORDER BY record_seq
-            """, url: url)
+            "SELECT record_seq, \(SummaryColumn.list()) FROM summary ORDER BY record_seq", url: url)
     }
 
     /// The exported summaries, stale ones included, without their derivation times.

@@ -52,7 +52,7 @@ final class ChangePreviewTests: XCTestCase {
     func testFloatFieldDistributionsExactly() throws {
         let r = knownChanges()
         XCTAssertEqual(r.wouldChange, 4)
-        let f = try XCTUnwrap(r.field(.ceilingHeightM))
+        let f = try XCTUnwrap(r.field("ceiling_height_m"))
         XCTAssertEqual(f.kind, .float)
         XCTAssertEqual(f.unit, "m")
         XCTAssertEqual(f.changed, 4)
@@ -79,7 +79,7 @@ final class ChangePreviewTests: XCTestCase {
     }
 
     func testCountFieldTransitionsAndDistribution() throws {
-        let f = try XCTUnwrap(knownChanges().field(.doorCount))
+        let f = try XCTUnwrap(knownChanges().field("door_count"))
         XCTAssertEqual(f.kind, .count)
         XCTAssertEqual(f.changed, 3)
         XCTAssertEqual(
@@ -99,7 +99,7 @@ final class ChangePreviewTests: XCTestCase {
         XCTAssertEqual(method.transitions, [.init(before: "wall_hull", after: "wall_loop", count: 2)])
         XCTAssertNil(method.delta)
         XCTAssertNil(method.deltaHistogram)
-        XCTAssertEqual(r.field(.sectionLabels)?.changed, 1)
+        XCTAssertEqual(r.field("section_labels")?.changed, 1)
         XCTAssertEqual(
             r.changedFields.map(\.key), ["door_count", "ceiling_height_m", "floor_area_method", "section_labels"])
         let md = r.markdown()

@@ -36,7 +36,7 @@ final class ChangeThumbnailsTests: XCTestCase {
         XCTAssertEqual(area.thumbnails.first?.roomName, "Bedroom <29>")
         XCTAssertTrue(area.thumbnails.allSatisfy { $0.svg.hasPrefix("<svg") })
         // Ties by id: r00 has no ceiling change (Δ 0 is not a change), the others by |Δ|.
-        let ceiling = try XCTUnwrap(report.field(.ceilingHeightM))
+        let ceiling = try XCTUnwrap(report.field("ceiling_height_m"))
         XCTAssertEqual(ceiling.thumbnails.map(\.id), ["r27", "r24", "r21", "r18", "r15", "r12", "r09", "r06"])
         // Unchanged fields, counts and names get none.
         for field in report.fields where field.key != area.key && field.key != ceiling.key {

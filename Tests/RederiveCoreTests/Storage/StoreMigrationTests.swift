@@ -145,10 +145,8 @@ final class StoreMigrationTests: XCTestCase {
         StoreInspection.assertEqual(dumpBefore, try StoreInspection.dump(path, excluding: .strict), "reopened store")
         XCTAssertEqual(
             try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String },
-            [
-                "v1-initial", "v2-summary-history", "v3-failure-ack", "v4-faulted-files", "v5-run-batch-and-control",
-                "v6-batch-health",
-            ])
+            ["v1-initial", "v2-summary-history", "v3-failure-ack", "v4-faulted-files", "v5-run-batch-and-control", "v6-batch-health"]
+                + SummaryColumn.additions.map(\.migrationName))
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("backup") }, [])
     }
@@ -157,7 +155,8 @@ final class StoreMigrationTests: XCTestCase {
         let nested = dir.file("a/b/store.sqlite")
         let store = try SQLiteStore(path: nested)
         store.close()
-        XCTAssertEqual(try StoreInspection.int(nested, "SELECT COUNT(*) FROM grdb_migrations"), 6)
+        XCTAssertEqual(
+            try StoreInspection.int(nested, "SELECT COUNT(*) FROM grdb_migrations"), 6 + SummaryColumn.additions.count)
         // An empty file (e.g. touched by a script) is a new store.
         let empty = dir.file("empty.sqlite")
         FileManager.default.createFile(atPath: empty, contents: Data())
@@ -183,10 +182,8 @@ final class StoreMigrationTests: XCTestCase {
         store.close()
         XCTAssertEqual(
             try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String },
-            [
-                "v1-initial", "v2-summary-history", "v3-failure-ack", "v4-faulted-files", "v5-run-batch-and-control",
-                "v6-batch-health",
-            ])
+            ["v1-initial", "v2-summary-history", "v3-failure-ack", "v4-faulted-files", "v5-run-batch-and-control", "v6-batch-health"]
+                + SummaryColumn.additions.map(\.migrationName))
         for table in ["record", "raw_room", "raw_core_model", "summary", "run", "failure", "imported_file"] {
             XCTAssertEqual(
                 try StoreInspection.int(
