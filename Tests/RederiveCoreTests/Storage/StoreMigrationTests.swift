@@ -145,7 +145,10 @@ final class StoreMigrationTests: XCTestCase {
         StoreInspection.assertEqual(dumpBefore, try StoreInspection.dump(path, excluding: .strict), "reopened store")
         XCTAssertEqual(
             try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String },
-            ["v1-initial", "v2-summary-history", "v3-failure-ack", "v4-faulted-files", "v5-run-batch-and-control", "v6-batch-health"]
+            [
+                "v1-initial", "v2-summary-history", "v3-failure-ack", "v4-faulted-files", "v5-run-batch-and-control",
+                "v6-batch-health",
+            ]
                 + SummaryColumn.additions.map(\.migrationName))
         XCTAssertEqual(
             try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.contains("backup") }, [])
@@ -182,7 +185,10 @@ final class StoreMigrationTests: XCTestCase {
         store.close()
         XCTAssertEqual(
             try StoreInspection.rows(path, "SELECT identifier FROM grdb_migrations").map { $0["identifier"] as String },
-            ["v1-initial", "v2-summary-history", "v3-failure-ack", "v4-faulted-files", "v5-run-batch-and-control", "v6-batch-health"]
+            [
+                "v1-initial", "v2-summary-history", "v3-failure-ack", "v4-faulted-files", "v5-run-batch-and-control",
+                "v6-batch-health",
+            ]
                 + SummaryColumn.additions.map(\.migrationName))
         for table in ["record", "raw_room", "raw_core_model", "summary", "run", "failure", "imported_file"] {
             XCTAssertEqual(
