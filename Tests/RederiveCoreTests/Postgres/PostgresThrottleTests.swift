@@ -73,6 +73,78 @@ final class PostgresThrottleTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try cluster.count(waits, url), 1, "the wait is kept with the batch")
     }
 
+    /// Starts psql running `text` on `database` in the background (a session that holds or
+    /// waits for a lock); ended with `pg_terminate_backend` or by its own statements.
+    private func session(_ database: String, _ text: String) throws -> Process {
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        psql.arguments = [
+            "psql", "-X", "-q", "-h", "127.0.0.1", "-p", "\(cluster.port)", "-U", "postgres", "-d", database, "-c",
+            text,
+        ]
+        psql.standardOutput = FileHandle.nullDevice
+        psql.standardError = FileHandle.nullDevice
+        let bin = (try FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")).compactMap(Int.init)
+            .max()
+        psql.environment = ["PATH": "/usr/lib/postgresql/\(bin ?? 15)/bin:/usr/bin:/bin"]
+        try psql.run()
+        return psql
+    }
+
+    /// A session waiting for a lock on one of our tables (`raw_core_model`, which a derive never
+    /// touches, held by another: only the throttle can make the derive wait) makes a running
+    /// worker wait with its claims given back and say why; it carries on once the lock is free,
+    /// to the store an unthrottled run leaves.
+    func testALockWaitOnOurTableMakesAWorkerWaitUntilItIsGone() throws {
+        let reference = try cluster.importedDatabase(records: 1000, seed: 35, scratch: dir)
+        XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "--throttle", "off", "-q"]).status, 0)
+        let url = try cluster.importedDatabase(records: 1000, seed: 35, scratch: dir)
+        let database = String(url.split(separator: "/").last!)
+        let worker = try CommandLineTool.Child(
+            Self.derive + ["--db", url, "--health-limit", "lock_waits_on_our_tables=1,1"],
+            stderrPath: dir.file("worker.err"))
+        let done = "SELECT count(*) FROM derive_range WHERE state = 'done'"
+        let deadline = Date().addingTimeInterval(60)
+        while try cluster.count(done, url) < 2, Date() < deadline { usleep(20_000) }
+        let holder = try session(
+            database, "BEGIN; LOCK TABLE raw_core_model IN ROW EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT;")
+        let release = {
+            _ = try? self.cluster.sql(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(120)%' "
+                    + "AND pid <> pg_backend_pid()", database: database)
+        }
+        defer {
+            release()
+            holder.waitUntilExit()
+        }
+        let granted = "SELECT count(*) FROM pg_locks WHERE granted AND relation = 'raw_core_model'::regclass"
+        while try cluster.count(granted, url) < 1, Date() < deadline { usleep(20_000) }
+        let waiter = try session(database, "BEGIN; LOCK TABLE raw_core_model IN SHARE MODE; COMMIT;")
+        let waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'raw_core_model'::regclass"
+        while try cluster.count(waiting, url) < 1, Date() < deadline { usleep(20_000) }
+        // Within a batch and a second of the next read, the worker waits with nothing claimed.
+        Thread.sleep(forTimeInterval: 2.5)
+        XCTAssertEqual(
+            try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
+        let held = try cluster.count(done, url)
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertEqual(try cluster.count(done, url), held, "nothing committed while a session waits on our table")
+        XCTAssertLessThan(held, 40, "the run waited part way")
+        XCTAssertTrue(worker.isRunning)
+
+        release()
+        waiter.waitUntilExit()
+        let (exit, _) = worker.wait()
+        XCTAssertEqual(exit, 0, worker.stderr)
+        XCTAssertTrue(
+            worker.stderr.contains("health red, waiting with claims given back: lock waits on our tables"),
+            worker.stderr)
+        XCTAssertTrue(worker.stderr.contains("health green: full speed again"), worker.stderr)
+        XCTAssertEqual(try cluster.count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
+        XCTAssertEqual(
+            try cluster.summariesDigest(url), try cluster.summariesDigest(reference), "throttled vs unthrottled")
+    }
+
     func testObserveModeSaysWhatItWouldDoAndChangesNothing() throws {
         let url = try cluster.importedDatabase(records: 400, seed: 34, scratch: dir)
         let standby = try cluster.standby()
