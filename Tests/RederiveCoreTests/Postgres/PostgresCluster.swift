@@ -164,6 +164,22 @@ final class PostgresCluster: @unchecked Sendable {
         return out.split(separator: "\n").map(String.init)
     }
 
+    /// Starts psql running `text` on `database` in the background (a session that holds or
+    /// waits for a lock), to be ended by `pg_terminate_backend` or by its own statements.
+    /// Foundation's `Process`: psql leaves nothing running that would keep it from seeing the end.
+    func background(database: String, _ text: String) throws -> Process {
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        psql.arguments = [
+            "psql", "-X", "-q", "-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-d", database, "-c", text,
+        ]
+        psql.standardOutput = FileHandle.nullDevice
+        psql.standardError = FileHandle.nullDevice
+        psql.environment = ["PATH": "\(bin):/usr/bin:/bin"]
+        try psql.run()
+        return psql
+    }
+
     /// Makes each statement that writes summaries take 20 ms more on the server (a trigger), so
     /// that a test of work shared by several worker processes cannot see one worker finish
     /// every range before the others have started (a process start takes ~0.3 s here).

@@ -208,18 +208,8 @@ final class PostgresCredentialTests: XCTestCase {
     /// read while it waits.
     private func lockWhileCopying(_ url: String, _ from: [String]) throws -> (text: String, mode: mode_t) {
         let database = String(url.split(separator: "/").last!)
-        let holder = Process()
-        holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = [
-            "psql", "-X", "-q", "-h", "127.0.0.1", "-p", "\(cluster.port)", "-U", "postgres", "-d", database, "-c",
-            "BEGIN; LOCK TABLE record IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT;",
-        ]
-        holder.standardOutput = FileHandle.nullDevice
-        holder.standardError = FileHandle.nullDevice
-        let bin = (try FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")).compactMap(Int.init)
-            .max()
-        holder.environment = ["PATH": "/usr/lib/postgresql/\(bin ?? 15)/bin:/usr/bin:/bin"]
-        try holder.run()
+        let holder = try cluster.background(
+            database: database, "BEGIN; LOCK TABLE record IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT;")
         defer {
             _ = try? cluster.sql(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(120)%' "

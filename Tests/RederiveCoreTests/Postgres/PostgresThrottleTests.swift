@@ -37,6 +37,24 @@ final class PostgresThrottleTests: XCTestCase {
         XCTAssertGreaterThan(try cluster.replayLagBytes(), 8_000_000)
     }
 
+    /// Within a batch and a second of the next health read, `worker` waits with nothing claimed
+    /// and commits nothing more, part way through its run.
+    private func assertWaiting(
+        _ worker: CommandLineTool.Child, url: String, done: String, while cause: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        Thread.sleep(forTimeInterval: 2.5)
+        XCTAssertEqual(
+            try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back",
+            file: file, line: line)
+        let held = try cluster.count(done, url)
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertEqual(
+            try cluster.count(done, url), held, "nothing committed while \(cause)", file: file, line: line)
+        XCTAssertLessThan(held, 40, "the run waited part way", file: file, line: line)
+        XCTAssertTrue(worker.isRunning, file: file, line: line)
+    }
+
     func testAWorkerWaitsWhileTheStandbyLagsAndCarriesOnWhenReplayResumes() throws {
         let reference = try cluster.importedDatabase(records: 1000, seed: 34, scratch: dir)
         XCTAssertEqual(try rederive(Self.derive + ["--db", reference, "--throttle", "off", "-q"]).status, 0)
@@ -48,15 +66,7 @@ final class PostgresThrottleTests: XCTestCase {
         let done = "SELECT count(*) FROM derive_range WHERE state = 'done'"
         while try cluster.count(done, url) < 2, Date() < deadline { usleep(20_000) }
         try makeLag(standby, url: url)
-        // Within a batch and a second of the next read, the worker waits with nothing claimed.
-        Thread.sleep(forTimeInterval: 2.5)
-        XCTAssertEqual(
-            try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
-        let held = try cluster.count(done, url)
-        Thread.sleep(forTimeInterval: 1.5)
-        XCTAssertEqual(try cluster.count(done, url), held, "nothing committed while red")
-        XCTAssertLessThan(held, 40, "the run waited part way")
-        XCTAssertTrue(worker.isRunning)
+        try assertWaiting(worker, url: url, done: done, while: "red")
 
         try standby.resumeReplay()
         let (exit, _) = worker.wait()
@@ -71,24 +81,6 @@ final class PostgresThrottleTests: XCTestCase {
         let run = try cluster.sql("SELECT max(run_id) FROM derive_range", url: url)[0]
         let waits = "SELECT count(*) FROM run_batch WHERE run_id = \(run) AND wait_reason LIKE 'health: standby%'"
         XCTAssertGreaterThanOrEqual(try cluster.count(waits, url), 1, "the wait is kept with the batch")
-    }
-
-    /// Starts psql running `text` on `database` in the background (a session that holds or
-    /// waits for a lock); ended with `pg_terminate_backend` or by its own statements.
-    private func session(_ database: String, _ text: String) throws -> Process {
-        let psql = Process()
-        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        psql.arguments = [
-            "psql", "-X", "-q", "-h", "127.0.0.1", "-p", "\(cluster.port)", "-U", "postgres", "-d", database, "-c",
-            text,
-        ]
-        psql.standardOutput = FileHandle.nullDevice
-        psql.standardError = FileHandle.nullDevice
-        let bin = (try FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")).compactMap(Int.init)
-            .max()
-        psql.environment = ["PATH": "/usr/lib/postgresql/\(bin ?? 15)/bin:/usr/bin:/bin"]
-        try psql.run()
-        return psql
     }
 
     /// A session waiting for a lock on one of our tables (`raw_core_model`, which a derive never
@@ -106,8 +98,8 @@ final class PostgresThrottleTests: XCTestCase {
         let done = "SELECT count(*) FROM derive_range WHERE state = 'done'"
         let deadline = Date().addingTimeInterval(60)
         while try cluster.count(done, url) < 2, Date() < deadline { usleep(20_000) }
-        let holder = try session(
-            database, "BEGIN; LOCK TABLE raw_core_model IN ROW EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT;")
+        let holder = try cluster.background(
+            database: database, "BEGIN; LOCK TABLE raw_core_model IN ROW EXCLUSIVE MODE; SELECT pg_sleep(120); COMMIT;")
         let release = {
             _ = try? self.cluster.sql(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE '%pg_sleep(120)%' "
@@ -119,18 +111,11 @@ final class PostgresThrottleTests: XCTestCase {
         }
         let granted = "SELECT count(*) FROM pg_locks WHERE granted AND relation = 'raw_core_model'::regclass"
         while try cluster.count(granted, url) < 1, Date() < deadline { usleep(20_000) }
-        let waiter = try session(database, "BEGIN; LOCK TABLE raw_core_model IN SHARE MODE; COMMIT;")
+        let waiter = try cluster.background(
+            database: database, "BEGIN; LOCK TABLE raw_core_model IN SHARE MODE; COMMIT;")
         let waiting = "SELECT count(*) FROM pg_locks WHERE NOT granted AND relation = 'raw_core_model'::regclass"
         while try cluster.count(waiting, url) < 1, Date() < deadline { usleep(20_000) }
-        // Within a batch and a second of the next read, the worker waits with nothing claimed.
-        Thread.sleep(forTimeInterval: 2.5)
-        XCTAssertEqual(
-            try cluster.count("SELECT count(*) FROM derive_range WHERE state = 'claimed'", url), 0, "given back")
-        let held = try cluster.count(done, url)
-        Thread.sleep(forTimeInterval: 1.5)
-        XCTAssertEqual(try cluster.count(done, url), held, "nothing committed while a session waits on our table")
-        XCTAssertLessThan(held, 40, "the run waited part way")
-        XCTAssertTrue(worker.isRunning)
+        try assertWaiting(worker, url: url, done: done, while: "a session waits on our table")
 
         release()
         waiter.waitUntilExit()
