@@ -41,6 +41,12 @@ extension FloorArea {
     /// Up to this many open chains, every order of linking them is tried and the one whose
     /// closures are shortest in total kept; above, each links to the nearest free end.
     public static let wallOutlineExhaustiveChains = 5
+    /// The width (metres) of a strip along the outline: where the hull's area lies within the
+    /// area such a strip holds (this × the outline's perimeter) of the outline's area, the walls
+    /// cannot tell the two apart and v1's hull area stands (`hullStands`). The outline's own
+    /// area error at 5 cm of wall-end noise is about 0.7 cm × its perimeter (one standard
+    /// deviation on the test shapes), so a hull within this is as near as the outline can tell.
+    public static let wallOutlineAreaBand = 0.01
 
     /// The v2 floorless outline, or nil when no closed outline can be made (see the spec):
     /// 1. wall ends within `tolerance` of each other (transitively) are one corner, at their mean;
@@ -56,7 +62,7 @@ extension FloorArea {
     /// 5. the outline is the outer boundary of walls and closures, walked from the corner with
     ///    the lowest x (then z), always turning as far right as possible; nil when a corner lies
     ///    outside it (a group of walls apart from the rest) or its area is not positive.
-    /// `estimate` then keeps it only where it is not the hull of the ends (`outlineAgreesWithHull`).
+    /// `estimate` then keeps it only where the hull of the ends does not stand (`hullStands`).
     public static func wallOutline(_ segments: [WallSegment], tolerance: Double) -> WallOutline? {
         let n = segments.count
         guard n >= 3, n <= wallOutlineMaxWalls, tolerance >= 0, tolerance.isFinite else { return nil }
@@ -70,6 +76,23 @@ extension FloorArea {
         let area = shoelaceArea(outline.points)
         guard area.isFinite, area > 0, graph.everyCornerInside(outline, tolerance: tolerance) else { return nil }
         return outline
+    }
+
+    /// Whether v2 keeps the hull's area (v1's `wall_hull`) for a room with this outline and
+    /// hull: the two are one polygon up to the join `tolerance` (`outlineAgreesWithHull`), or
+    /// their areas differ by no more than `wallOutlineAreaBand` × the outline's perimeter. The
+    /// second is for a hull that is another polygon with the same area, up to noise (an L
+    /// without the two walls at the outer corner of its narrow arm, its inner corner halfway
+    /// along the wide arm: the hull cuts off as much as it adds): the outline's free ends and
+    /// closures carry the wall ends' noise, so its area is nearer only by chance there, and a
+    /// value the walls cannot show wrong is not rewritten.
+    public static func hullStands(
+        _ outline: [SIMD2<Double>], _ hull: [SIMD2<Double>], tolerance: Double
+    ) -> Bool {
+        guard !outlineAgreesWithHull(outline, hull, tolerance: tolerance) else { return true }
+        guard !outline.isEmpty, !hull.isEmpty else { return false }
+        let perimeter = zip(outline, outline.dropFirst() + outline.prefix(1)).reduce(0) { $0 + distance($1.0, $1.1) }
+        return abs(shoelaceArea(hull) - shoelaceArea(outline)) <= wallOutlineAreaBand * perimeter
     }
 
     /// Whether the outline and the convex hull of the wall ends are one polygon up to the join

@@ -287,8 +287,9 @@ public enum FloorArea {
     /// The floor area and the method that produced it, per the spec's order:
     /// floors → `floor_polygon`; else fewer than 3 walls → `none` (0); else `wall_loop`
     /// if the walls close; else (summary v2, `closingGaps`) `wall_outline` if the walls' outer
-    /// boundary with its gaps closed can be made (`wallOutline`) and differs from the hull of the
-    /// wall ends by more than the tolerance (`outlineAgreesWithHull`); else `wall_hull`.
+    /// boundary with its gaps closed can be made (`wallOutline`) and the hull of the wall ends
+    /// does not stand for it (`hullStands`: one polygon up to the tolerance, or the same area up
+    /// to noise); else `wall_hull`.
     /// `closingGaps: false` is summary v1's order, which went from `wall_loop` to `wall_hull`.
     ///
     /// A wall whose direction is unusable (see `wallSegment`) makes the loop and the outline
@@ -308,7 +309,7 @@ public enum FloorArea {
         if closingGaps, walls.allUsable, let outline = wallOutline(walls.segments, tolerance: wallJoinTolerance) {
             // An outline's ends are finite, so is their hull.
             let hull = convexHull(walls.hullPoints) ?? []
-            guard outlineAgreesWithHull(outline.points, hull, tolerance: wallJoinTolerance) else {
+            guard hullStands(outline.points, hull, tolerance: wallJoinTolerance) else {
                 return (shoelaceArea(outline.points), .wallOutline)
             }
             return (shoelaceArea(hull), .wallHull)
@@ -337,7 +338,7 @@ public enum FloorArea {
         }
         guard let hull = convexHull(walls.hullPoints) else { return ([], [], .wallHull) }
         if closingGaps, walls.allUsable, let outline = wallOutline(walls.segments, tolerance: wallJoinTolerance),
-            !outlineAgreesWithHull(outline.points, hull, tolerance: wallJoinTolerance)
+            !hullStands(outline.points, hull, tolerance: wallJoinTolerance)
         {
             return ([outline.points], [outline.closing], .wallOutline)
         }

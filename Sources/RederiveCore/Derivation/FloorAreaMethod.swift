@@ -9,8 +9,9 @@ public enum FloorAreaMethod: String, Sendable {
     /// No floors and no loop (summary v2): the outer boundary of the walls with the gaps between
     /// them closed (`FloorArea.wallOutline`).
     case wallOutline = "wall_outline"
-    /// No floors, no loop and (v2) no closed outline, or one that is the hull up to the join
-    /// tolerance (`FloorArea.outlineAgreesWithHull`): convex hull of all wall ends (3 or more walls).
+    /// No floors, no loop and (v2) no closed outline, or one the hull stands for (the same polygon
+    /// up to the join tolerance, or the same area up to noise: `FloorArea.hullStands`): convex
+    /// hull of all wall ends (3 or more walls).
     case wallHull = "wall_hull"
     /// No floors and fewer than 3 walls: area 0.
     case none

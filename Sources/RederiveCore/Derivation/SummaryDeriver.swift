@@ -15,7 +15,7 @@ public struct SummaryDeriver: Sendable {
         1: "initial summary: spec v1 fields; floor area by floor_polygon > wall_loop (0.30 m) > wall_hull > none",
         2: "floorless rooms whose walls do not close: floor area (and volume_m3) from the walls' outline "
             + "with its gaps closed (wall_outline) instead of the convex hull of the wall ends (wall_hull), "
-            + "where the two differ by more than the join tolerance",
+            + "where the two differ by more than the join tolerance and in area by more than noise",
         simulatedFixVersion:
             "simulated calculation fix (make build-fixed, for trying the backfill walkthrough): "
             + "shortest_wall_m ignores wall slivers under \(JSONText.number(sliverWidth)) m",
@@ -111,7 +111,8 @@ public struct SummaryDeriver: Sendable {
                     + ",outer-boundary-right-turns,max-walls-\(FloorArea.wallOutlineMaxWalls)"
                     + ",max-chains-\(FloorArea.wallOutlineMaxChains)"
                     + ",max-crowd-\(FloorArea.wallOutlineMaxCrowd)"
-                    + ",hull-where-outline-agrees-within-join-tolerance" : "")
+                    + ",hull-where-outline-agrees-within-join-tolerance"
+                    + ",hull-where-areas-agree-within-band-\(bits(FloorArea.wallOutlineAreaBand))" : "")
             + ";json_rounding=2dp-schoolbook"
             // Only when on, so the fingerprint of the real derivation stays what it was.
             + (simulatedFix ? ";shortest_wall=ignores-under-\(bits(sliverWidth))" : "")

@@ -37,11 +37,8 @@ final class WallOutlineTests: XCTestCase {
         var room: Room
         var truth: Double
         var removed: Int
-        /// The shape and which walls are missing (the motions of one room share it).
-        var group: String
-        /// Whether the true outline is convex, and its perimeter.
+        /// Whether the true outline is convex.
         var convex: Bool
-        var perimeter: Double
         /// Whether the missing walls leave every corner of the true outline a wall end (no two
         /// missing walls meet): in a convex room, the hull of the ends is then the true outline.
         var everyCornerKept: Bool
@@ -62,7 +59,6 @@ final class WallOutlineTests: XCTestCase {
                 let (a, b, c) = (points[i], points[(i + 1) % count], points[(i + 2) % count])
                 return FloorArea.cross(b - a, c - b) > 0
             }
-            let perimeter = points.indices.reduce(0) { $0 + FloorArea.distance(points[$1], points[($1 + 1) % count]) }
             for removed in removals(count) {
                 let everyCornerKept = !removed.contains { i in removed.contains((i + 1) % count) }
                 for motion in 0..<motions {
@@ -83,8 +79,7 @@ final class WallOutlineTests: XCTestCase {
                     out.append(
                         Case(
                             tag: "\(name) without walls \(removed), motion \(motion)", room: room, truth: truth,
-                            removed: removed.count, group: "\(name) without walls \(removed)", convex: convex,
-                            perimeter: perimeter, everyCornerKept: everyCornerKept))
+                            removed: removed.count, convex: convex, everyCornerKept: everyCornerKept))
                 }
             }
         }
@@ -96,15 +91,18 @@ final class WallOutlineTests: XCTestCase {
     }
 
     /// Exact ends give the exact area. A convex room whose missing walls leave every corner a
-    /// wall end (no two missing walls meet) has its hull for outline: v1's `wall_hull`, kept.
+    /// wall end (no two missing walls meet) has its hull for outline, and a room whose hull has
+    /// the true area (the L without the two walls at the outer corner of its narrow arm) the
+    /// hull's area: v1's `wall_hull`, kept.
     func testSyntheticRoomsWithoutNoiseAreExact() throws {
         var outlined = 0
         for c in Self.cases(scale: 1, noise: 0, motions: 4, seed: 37) {
             let v2 = try area(c.room, SummaryDeriver())
             let error = abs(v2.estimatedFloorAreaSqm - c.truth) / c.truth
             XCTAssertLessThan(error, 1e-9, "\(c.tag): \(v2.estimatedFloorAreaSqm) vs \(c.truth)")
+            let hullIsTrue = abs(try area(c.room, SummaryDeriver.v1).estimatedFloorAreaSqm - c.truth) < 1e-9 * c.truth
             let method: FloorAreaMethod =
-                c.removed == 0 ? .wallLoop : c.convex && c.everyCornerKept ? .wallHull : .wallOutline
+                c.removed == 0 ? .wallLoop : (c.convex && c.everyCornerKept) || hullIsTrue ? .wallHull : .wallOutline
             XCTAssertEqual(v2.floorAreaMethod, method, c.tag)
             XCTAssertEqual(v2.volumeM3, v2.estimatedFloorAreaSqm * v2.ceilingHeightM, accuracy: 1e-9, c.tag)
             if v2.floorAreaMethod == .wallOutline { outlined += 1 }
@@ -112,16 +110,13 @@ final class WallOutlineTests: XCTestCase {
         XCTAssertGreaterThan(outlined, 350)
     }
 
-    /// The criterion, "no estimate worse than v1's", on every test room: the noiseless
-    /// and the noisy synthetic rooms and the sample rooms without floors. Strict wherever v1 was
-    /// right up to noise: every noiseless room, every sample room, and every noisy room whose
-    /// true outline is convex (there v2's outline is the hull up to the noise and v2 keeps the
-    /// hull's area; the outline's mean corners, closer on average, were further in 19 of the 48
-    /// noisy convex rooms with a wall missing here). A noisy room that is not convex: v1's hull is a different
-    /// polygon, which on some shapes (the L without its two walls at one corner) has the true
-    /// area by chance, so the noise alone decides which is closer there; v2 is never worse by
-    /// more than the area a band as wide as the noise along the true outline holds, and never
-    /// worse on average over the motions of each room.
+    /// The criterion, "no estimate worse than v1's", strictly on every test room: the
+    /// noiseless and the noisy synthetic rooms and the sample rooms without floors. Where v1 was
+    /// right up to noise, v2 keeps its value (`hullStands`): on a convex room the outline is the
+    /// hull up to the noise (its mean corners, closer on average, were further in 19 of the 48
+    /// noisy convex rooms with a wall missing here); on the L without the two walls at the outer
+    /// corner of its narrow arm the hull is another polygon with the true area (its free ends' noise made the
+    /// outline 0.14 points further on one of them).
     func testNeverWorseThanV1OnAnyTestRoom() throws {
         func errors(_ room: Room, _ truth: Double) throws -> (v1: Double, v2: Double) {
             let v1 = try area(room, SummaryDeriver.v1).estimatedFloorAreaSqm
@@ -139,16 +134,10 @@ final class WallOutlineTests: XCTestCase {
             let e = try errors(room, truth)
             XCTAssertLessThanOrEqual(e.v2, e.v1 + 1e-9, name)
         }
-        let noise = 0.05
-        var groups: [String: (v1: Double, v2: Double)] = [:]
-        for c in Self.cases(scale: 1.4, noise: noise, motions: 6, seed: 2026) {
+        for c in Self.cases(scale: 1.4, noise: 0.05, motions: 6, seed: 2026) {
             let e = try errors(c.room, c.truth)
-            let allowance = c.convex ? 1e-9 : noise * c.perimeter / c.truth
-            XCTAssertLessThanOrEqual(e.v2, e.v1 + allowance, "\(c.tag): v2 \(e.v2), v1 \(e.v1)")
-            groups[c.group, default: (0, 0)].v1 += e.v1
-            groups[c.group, default: (0, 0)].v2 += e.v2
+            XCTAssertLessThanOrEqual(e.v2, e.v1 + 1e-9, "\(c.tag): v2 \(e.v2), v1 \(e.v1)")
         }
-        for (group, sums) in groups { XCTAssertLessThanOrEqual(sums.v2, sums.v1 + 1e-9, group) }
     }
 
     /// Wall ends moved by up to 5 cm (uniformly in a disc): within 2% of the true area, on rooms
@@ -285,6 +274,37 @@ final class WallOutlineTests: XCTestCase {
         XCTAssertFalse(FloorArea.outlineAgreesWithHull(square, beyond, tolerance: 0.30))
         XCTAssertFalse(FloorArea.outlineAgreesWithHull(beyond, square, tolerance: 0.30))
         XCTAssertFalse(FloorArea.outlineAgreesWithHull(square, [], tolerance: 0.30))
+    }
+
+    /// The hull's area also stands where it is the outline's up to a strip 1 cm wide along the
+    /// outline, as another polygon.
+    func testTheHullsAreaStandsWithinABandOfTheOutlinesArea() throws {
+        // The L without the two walls at the outer corner of its narrow arm: the hull cuts off
+        // as much as it adds, 25.5 m² as the L's; the L's perimeter is 23 m, a band of 0.23 m².
+        let l = [SIMD2<Double>(0, 0), SIMD2(6, 0), SIMD2(6, 3), SIMD2(3, 3), SIMD2(3, 5.5), SIMD2(0, 5.5)]
+        func hull(_ top: Double) -> [SIMD2<Double>] { [SIMD2(0, 0), SIMD2(6, 0), SIMD2(6, 3), SIMD2(0, top)] }
+        XCTAssertEqual(FloorArea.shoelaceArea(hull(5.5)), FloorArea.shoelaceArea(l), accuracy: 1e-12)
+        XCTAssertFalse(FloorArea.outlineAgreesWithHull(l, hull(5.5), tolerance: 0.30))
+        XCTAssertTrue(FloorArea.hullStands(l, hull(5.5), tolerance: 0.30))
+        // Its top corner 7 cm higher adds 0.21 m², 8 cm higher 0.24 m².
+        XCTAssertTrue(FloorArea.hullStands(l, hull(5.57), tolerance: 0.30))
+        XCTAssertFalse(FloorArea.hullStands(l, hull(5.58), tolerance: 0.30))
+        XCTAssertFalse(FloorArea.hullStands(l, hull(5.42), tolerance: 0.30))
+        // One polygon up to the tolerance stands whatever the areas; nothing stands for an empty one.
+        let square = [SIMD2<Double>(0, 0), SIMD2(4, 0), SIMD2(4, 4), SIMD2(0, 4)]
+        XCTAssertTrue(FloorArea.hullStands(square, square.map { $0 * 1.05 }, tolerance: 0.30))
+        XCTAssertFalse(FloorArea.hullStands([], hull(5.5), tolerance: 0.30))
+        // That L's walls: the area and the drawing are the hull's, v1's.
+        let walls = [
+            RoomBuilder.wall(from: l[0], to: l[1]), RoomBuilder.wall(from: l[1], to: l[2]),
+            RoomBuilder.wall(from: l[2], to: l[3]), RoomBuilder.wall(from: l[5], to: l[0]),
+        ]
+        let s = try area(Room(walls: walls), SummaryDeriver())
+        XCTAssertEqual(s.floorAreaMethod, .wallHull)
+        XCTAssertEqual(s.estimatedFloorAreaSqm, 25.5, accuracy: 1e-9)
+        let drawn = FloorArea.outline(Room(walls: walls), wallJoinTolerance: 0.30)
+        XCTAssertEqual(drawn.method, .wallHull)
+        XCTAssertEqual(drawn.closing, [[false, false, false, false]])
     }
 
     func testJunctionsStubsAndApartGroups() throws {

@@ -101,6 +101,7 @@ EXHAUSTIVE = 5
 MAX_WALLS = 1000
 MAX_CHAINS = 64
 MAX_CROWD = 65
+AREA_BAND = 0.01
 
 
 def cross(a, b):
@@ -318,9 +319,15 @@ def floorless_v2(segs):
         return a, "wall_loop"
     o = wall_outline(segs)
     h = hull([e for seg in segs for e in seg])
-    if o is not None and not same_polygon(o[0], h):
+    if o is not None and not same_polygon(o[0], h) and not same_area(o[0], h):
         return shoelace(o[0]), "wall_outline"
     return shoelace(h), "wall_hull"
+
+
+def same_area(a, b):
+    """The hull's area is the outline's up to what a strip AREA_BAND wide along the outline holds."""
+    perimeter = sum(math.dist(a[k], a[(k + 1) % len(a)]) for k in range(len(a)))
+    return abs(shoelace(b) - shoelace(a)) <= AREA_BAND * perimeter
 
 
 def same_polygon(a, b):
