@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import RederiveTestSupport
 
 /// The library's folders form layers that depend one way only: each folder may use what
 /// the folders before it in `order` declare, never what a later one does. The compiler does
