@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import RederiveCore
+import RederiveCore
 
 /// What one run of the built `rederive` gave back.
 struct CommandLineResult {

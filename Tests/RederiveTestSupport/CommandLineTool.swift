@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import RederiveCore
+import RederiveCore
 
 /// The built `rederive` executable, run as a child process.
 enum CommandLineTool {

@@ -1,7 +1,7 @@
 import Foundation
 import RederiveCorpus
 import XCTest
-@testable import RederiveCore
+import RederiveCore
 
 /// Builds export lines and files for input-side tests from the committed sample rooms.
 /// Everything is written with Foundation (JSONSerialization, base64) and `ZstdWriter`, in

@@ -1,5 +1,5 @@
 import XCTest
-@testable import RederiveCore
+import RederiveCore
 
 /// The security review's hostile text (issue 22): markup, Markdown links, terminal escape
 /// sequences (ESC[2J clears the screen, OSC 8 plants a hyperlink, OSC 0 sets the window

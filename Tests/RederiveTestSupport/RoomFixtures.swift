@@ -1,5 +1,5 @@
 import Foundation
-@testable import RederiveCore
+import RederiveCore
 
 /// Loads the committed sample rooms with Foundation's JSONSerialization, deliberately
 /// independent of the project's fast C decoder, so derivation tests do not share its bugs.

@@ -1,4 +1,4 @@
-@testable import RederiveCore
+import RederiveCore
 
 extension RoomSummary {
     /// A summary for tests, every field set: a rectangular 4 × 2.5 m bedroom, 2.4 m high, four
