@@ -98,17 +98,64 @@ let package = Package(
             dependencies: ["RederiveCore"],
             path: "Sources/RederiveFuzz"
         ),
+        // Test support every test target shares: the committed rooms and exports, temporary
+        // folders, hostile text, and the built `rederive` run as a child process. It needs only the
+        // core, so the core's tests build no engine (tests reach its internals by `@testable import`).
+        .target(
+            name: "RederiveTestSupport",
+            dependencies: ["RederiveCore", "RederiveCorpus"],
+            path: "Tests/RederiveTestSupport"
+        ),
+        // Test support that needs an engine: SQLite stores read and written directly (GRDB) and
+        // the throwaway PostgreSQL cluster (run with its own programs, `pg_ctl` and `psql`).
+        .target(
+            name: "RederiveEngineTestSupport",
+            dependencies: [
+                "RederiveCore", "RederiveSQLite", "RederiveTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/RederiveEngineTestSupport"
+        ),
+        // The core's own tests: neither GRDB nor libpq nor the executable (LayeringTests checks).
         .testTarget(
             name: "RederiveCoreTests",
+            dependencies: ["RederiveCore", "RederiveCorpus", "RederiveTestSupport"],
+            path: "Tests/RederiveCoreTests",
+            // The independent Python reference for the derivation tests' expected values.
+            exclude: ["Derivation/expected_summaries.py"]
+        ),
+        // Tests through the SQLite engine, without the PostgreSQL server or the built executable.
+        .testTarget(
+            name: "RederiveSQLiteTests",
+            dependencies: [
+                "RederiveCore", "RederiveCorpus", "RederiveSQLite", "RederiveTestSupport", "RederiveEngineTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/RederiveSQLiteTests"
+        ),
+        // Tests that need the PostgreSQL engine or the throwaway cluster (some beside SQLite, some
+        // through the built executable).
+        .testTarget(
+            name: "RederivePostgresTests",
             dependencies: [
                 "RederiveCore", "RederiveCorpus", "RederivePostgres", "RederiveSQLite", "rederive",
+                "RederiveTestSupport", "RederiveEngineTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Tests/RederivePostgresTests"
+        ),
+        // Tests that run the built `rederive` (command lines, scripts, packaging, the README's
+        // examples), and the store contract, run on every registered engine.
+        .testTarget(
+            name: "RederiveCLITests",
+            dependencies: [
+                "RederiveCore", "RederiveCorpus", "RederivePostgres", "RederiveSQLite", "rederive",
+                "RederiveTestSupport", "RederiveEngineTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The Kubernetes examples in docs/ are parsed as YAML.
                 .product(name: "Yams", package: "Yams"),
             ],
-            path: "Tests/RederiveCoreTests",
-            // The independent Python reference for the derivation tests' expected values.
-            exclude: ["Derivation/expected_summaries.py"]
+            path: "Tests/RederiveCLITests"
         ),
     ],
     cxxLanguageStandard: .cxx17

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import RederiveTestSupport
 
 /// The library's folders form layers that depend one way only: each folder may use what
 /// the folders before it in `order` declare, never what a later one does. The compiler does
@@ -17,44 +18,71 @@ final class LayeringTests: XCTestCase {
         "GRDBSQLite", "SQLite3", "CSQLite", "PostgresNIO", "NIOCore", "NIOPosix", "NIOSSL",
     ]
 
-    /// The manifest's library targets: name and dependencies (targets and products, by name).
-    static func targets(_ manifest: String) -> [(name: String, dependencies: [String])] {
+    /// The manifest's targets of one kind (`target`, `testTarget`, `executableTarget`): name,
+    /// dependencies (targets and products, by name) and path.
+    static func targets(
+        _ manifest: String, kind: String = "target"
+    ) -> [(name: String, dependencies: [String], path: String)] {
         let code = manifest.replacingOccurrences(of: #"(?m)^\s*//.*$"#, with: "", options: .regularExpression)
-        return code.components(separatedBy: ".target(").dropFirst().compactMap { chunk in
-            let body = chunk.components(separatedBy: ".executableTarget(")[0]
-                .components(separatedBy: ".testTarget(")[0].components(separatedBy: ".systemLibrary(")[0]
+        return code.components(separatedBy: ".\(kind)(").dropFirst().compactMap { chunk in
+            var body = Substring(chunk)
+            for other in [".target(", ".executableTarget(", ".testTarget(", ".systemLibrary("] {
+                body = Substring(body.components(separatedBy: other)[0])
+            }
             guard let name = firstMatch(#"name:\s*"([^"]+)""#, in: body) else { return nil }
+            let path = firstMatch(#"path:\s*"([^"]+)""#, in: body) ?? ""
             guard let start = body.range(of: "dependencies:"), let end = body.range(of: "path:") else {
-                return (name, [])
+                return (name, [], path)
             }
             let list = body[start.upperBound..<end.lowerBound]
                 .replacingOccurrences(of: #"package:\s*"[^"]*""#, with: "", options: .regularExpression)
-            return (name, allMatches(#""([A-Za-z_][A-Za-z0-9_]*)""#, in: list))
+            return (name, allMatches(#""([A-Za-z_][A-Za-z0-9_]*)""#, in: list), path)
         }
     }
 
-    /// The engine targets: library targets on top of `RederiveCore` that bring a dependency
-    /// the core does not have (their database client).
-    static func engineTargets(_ manifest: String) -> [(name: String, dependencies: [String])] {
+    /// The engine targets: library targets in `Sources/` on top of `RederiveCore` that bring a
+    /// dependency the core does not have (their database client). Test support targets, in
+    /// `Tests/`, are not engines.
+    static func engineTargets(_ manifest: String) -> [(name: String, dependencies: [String], path: String)] {
         let all = targets(manifest)
         let core = Set(all.first { $0.name == "RederiveCore" }?.dependencies ?? [])
         return all.filter { target in
-            target.dependencies.contains("RederiveCore")
+            target.path.hasPrefix("Sources/") && target.dependencies.contains("RederiveCore")
                 && target.dependencies.contains { $0 != "RederiveCore" && !core.contains($0) }
         }
     }
 
-    /// Modules only an engine target may import: the engine targets of `Package.swift`, the
-    /// clients they depend on, and the clients' inner modules.
-    static let engineModules: Set<String> = {
-        let manifest =
-            (try? String(contentsOf: RoomFixtures.repoRoot.appendingPathComponent("Package.swift"), encoding: .utf8))
-            ?? ""
+    /// Modules only an engine target may import: the engine targets of `manifest`, the clients
+    /// they depend on, and the clients' inner modules.
+    static func engineModules(in manifest: String) -> Set<String> {
         let engines = engineTargets(manifest)
         let core = Set(targets(manifest).first { $0.name == "RederiveCore" }?.dependencies ?? [])
         return clientModules.union(engines.map(\.name))
             .union(engines.flatMap(\.dependencies).filter { $0 != "RederiveCore" && !core.contains($0) })
-    }()
+    }
+
+    /// `Package.swift`'s engine modules.
+    static let engineModules: Set<String> = engineModules(
+        in: (try? String(contentsOf: RoomFixtures.repoRoot.appendingPathComponent("Package.swift"), encoding: .utf8))
+            ?? "")
+
+    /// What the core's test target reaches that it must not build, directly or through the
+    /// targets it depends on (its support target): an engine, an engine's client, an executable.
+    static func coreTestsReach(_ manifest: String) -> [String] {
+        var dependencies: [String: [String]] = [:]
+        for target in targets(manifest) { dependencies[target.name] = target.dependencies }
+        let forbidden = engineModules(in: manifest).union(targets(manifest, kind: "executableTarget").map(\.name))
+        guard let tests = targets(manifest, kind: "testTarget").first(where: { $0.name == "RederiveCoreTests" }) else {
+            return ["no RederiveCoreTests test target"]
+        }
+        var seen: Set<String> = [], queue = tests.dependencies, found: [String] = []
+        while let next = queue.popLast() {
+            guard seen.insert(next).inserted else { continue }
+            if forbidden.contains(next) { found.append(next) }
+            queue += dependencies[next] ?? []
+        }
+        return found.sorted()
+    }
 
     private static func firstMatch(_ pattern: String, in text: some StringProtocol) -> String? {
         allMatches(pattern, in: text).first
@@ -226,6 +254,36 @@ final class LayeringTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(registering.count, 2, "the engines register themselves")
         XCTAssertTrue(
             registering.isSubset(of: engines), "\(registering) registers an engine; engine targets: \(engines)")
+    }
+
+    /// The core's tests build no engine (issue 32 item 6): `RederiveCoreTests` and the support
+    /// targets it depends on name neither GRDB, libpq, an engine target nor the executable.
+    func testTheCoreTestTargetBuildsNoEngine() throws {
+        let manifest = try String(
+            contentsOf: RoomFixtures.repoRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        XCTAssertTrue(Self.engineModules.isSuperset(of: ["GRDB", "CLibpq", "RederiveSQLite", "RederivePostgres"]))
+        let reached = Self.coreTestsReach(manifest)
+        XCTAssertEqual(reached, [], "RederiveCoreTests builds what only engine and CLI tests may: \(reached)")
+    }
+
+    func testTheTestTargetCheckSeesAnEngineBehindASupportTarget() {
+        let manifest = #"""
+            .target(name: "RederiveCore", dependencies: ["CZstd"], path: "Sources/RederiveCore"),
+            .target(name: "RederiveSQLite", dependencies: ["RederiveCore", .product(name: "GRDB", package: "G")],
+                    path: "Sources/RederiveSQLite"),
+            .executableTarget(name: "rederive", dependencies: ["RederiveCore", "RederiveSQLite"], path: "Sources/r"),
+            .target(name: "Support", dependencies: ["RederiveCore", "Helpers"], path: "Tests/Support"),
+            .target(name: "Helpers", dependencies: ["RederiveCore", .product(name: "GRDB", package: "G")],
+                    path: "Tests/Helpers"),
+            .testTarget(name: "RederiveCoreTests", dependencies: ["RederiveCore", "Support", "rederive"],
+                    path: "Tests/RederiveCoreTests"),
+            .testTarget(name: "RederiveSQLiteTests", dependencies: ["RederiveSQLite"], path: "Tests/S"),
+            """#
+        XCTAssertEqual(Self.engineTargets(manifest).map(\.name), ["RederiveSQLite"], "test support is no engine")
+        XCTAssertEqual(Self.coreTestsReach(manifest), ["GRDB", "rederive"])
+        let clean = manifest.replacingOccurrences(of: #""Support", "rederive"]"#, with: #""Support"]"#)
+            .replacingOccurrences(of: #"["RederiveCore", "Helpers"]"#, with: #"["RederiveCore"]"#)
+        XCTAssertEqual(Self.coreTestsReach(clean), [])
     }
 
     func testTheManifestReadingFindsEngineTargets() {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// S13 (security review 2026-11-27): no bidi control reorders a document's text and no
 /// noncharacter reaches one: SVG drawings, HTML reports and `preview.md` alike.

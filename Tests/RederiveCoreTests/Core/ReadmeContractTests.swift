@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 import RederiveCore
+@testable import RederiveTestSupport
 
 /// The README's tables are the user's contract: they must list exactly what the code emits.
 final class ReadmeContractTests: XCTestCase {

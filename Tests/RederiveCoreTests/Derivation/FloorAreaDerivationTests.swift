@@ -1,6 +1,7 @@
 import XCTest
 @testable import RederiveCore
 import RederiveCorpus
+@testable import RederiveTestSupport
 
 /// Floor-area geometry: invariance under rigid motion and wall order, and degenerate rooms.
 final class FloorAreaDerivationTests: XCTestCase {

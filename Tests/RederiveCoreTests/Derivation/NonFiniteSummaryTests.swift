@@ -1,5 +1,6 @@
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Values that are finite in the room but not once derived or rounded for the JSON
 /// (issue 8, point 1): each is a `derive:non_finite_value`, never a `null` in a summary.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Every field on the four committed Apple sample rooms, walking the field table
 /// (`RoomSummary.fields`), against values computed independently by `expected_summaries.py`

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// `RoomSummary.Key` is the one list of summary keys: it must match what `jsonBytes()` writes.
 final class RoomSummaryKeyTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// The deriver's contract: failures for non-finite/negative values, exact JSON, fingerprint.
 final class SummaryDerivationTests: XCTestCase {

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import RederiveCore
 import RederiveCorpus
+@testable import RederiveTestSupport
 
 /// Summary v2's floorless outline, `wall_outline` (issue 37): synthetic rooms whose true
 /// outline is known, with walls missing, moved, shuffled and noisy, and Apple's sample rooms

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Which paths are read (issue 8, points 4, 5 and 14; issue 10, point 3): missing paths and
 /// non-regular files are refused before anything is opened, directories report what they

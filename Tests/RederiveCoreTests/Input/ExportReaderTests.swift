@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Streaming lines from plain and (multi-frame) zstd exports, and the file-level faults.
 final class ExportReaderTests: XCTestCase {

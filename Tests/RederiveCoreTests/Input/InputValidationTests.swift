@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Input validation gaps (issue 8, point 11): `capturedAt` checked as ISO 8601, malformed
 /// numbers are invalid JSON, duplicate keys are refused at record and room level, a BOM at

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Lines → records of their format version, and every corrupt kind with its stage and code.
 final class RecordParserTests: XCTestCase {

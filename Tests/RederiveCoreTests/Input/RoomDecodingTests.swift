@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// The simdjson room decoder (`RecordParser.decodeRoom`) against the independent
 /// JSONSerialization loader, on the four real sample rooms.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// The floor pass `make bench` measures a derive against touches every value the derivation
 /// reads: counted and summed here from the sample rooms by Foundation's JSON reader, on its own.

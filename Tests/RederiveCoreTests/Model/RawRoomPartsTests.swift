@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Raw rooms split into skeleton + coreModel and joined back byte-exact.
 final class RawRoomPartsTests: XCTestCase {

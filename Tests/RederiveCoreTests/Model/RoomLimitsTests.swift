@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Rooms at and beyond `RoomLimits` (issue 8, point 2): at the limit they derive (the
 /// `wall_loop` walk is near-linear), beyond it they are a per-record `decode:room_too_large`.

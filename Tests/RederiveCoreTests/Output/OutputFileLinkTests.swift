@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Security review 2026-11-27 (S01, S02, S09, S14): the name itself decides, never what a
 /// link planted at it points to; inherited descriptors are written as the shell opened them.

@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// The server-health flags as keys of a derive stage (issue 34): `throttle`, `max-standby-lag`,
 /// `health-limit` and `unmeasurable` resolve once, a flag over the file over the default; a bad

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Loading pipeline files that are not what they seem (issue 8, points 3 and 14): deep
 /// nesting is refused before the YAML parser recurses, a directory is named as one.

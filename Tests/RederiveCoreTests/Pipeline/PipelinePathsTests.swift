@@ -1,5 +1,6 @@
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Relative paths in a pipeline file are relative to its folder; per-run report names.
 final class PipelinePathsTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// `rederive summarize` end to end on a temporary export directory.
 final class SummarizeJobTests: XCTestCase {

@@ -4,6 +4,7 @@ import FoundationXML
 #endif
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// A preview over known changes of each field kind (float, count, string, structured): every
 /// number checked exactly, the change list, breakdowns, version notes, and the HTML.
@@ -183,32 +184,5 @@ final class ChangePreviewTests: XCTestCase {
         tricky.store = "/data/<rooms> & \"more\".sqlite"
         XCTAssertNoThrow(try XHTML.parse(tricky.html()))
         XCTAssertNoThrow(try XHTML.parse(ChangeCollector().report().html()), "an empty preview too")
-    }
-}
-
-/// Parses XHTML with Foundation's XML parser; returns every `id` attribute.
-enum XHTML {
-    struct Malformed: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    private final class IDs: NSObject, XMLParserDelegate {
-        var ids = Set<String>()
-        func parser(
-            _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-            qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]
-        ) {
-            if let id = attributeDict["id"] { ids.insert(id) }
-        }
-    }
-
-    static func parse(_ text: String) throws -> Set<String> {
-        let parser = XMLParser(data: Data(text.utf8))
-        let delegate = IDs()
-        parser.delegate = delegate
-        guard parser.parse() else {
-            throw Malformed(description: "line \(parser.lineNumber): \(parser.parserError.map { "\($0)" } ?? "?")")
-        }
-        return delegate.ids
     }
 }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Issue 22, F12: text from the data in `preview.md` shows as text: no inline HTML, links,
 /// emphasis, broken table rows or terminal escapes.

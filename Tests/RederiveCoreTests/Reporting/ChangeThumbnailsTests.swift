@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 #if canImport(FoundationXML)
 import FoundationXML

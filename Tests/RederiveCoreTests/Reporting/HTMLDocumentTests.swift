@@ -1,5 +1,6 @@
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// Issue 22, F13: text from the data keeps the HTML reports well-formed XML.
 final class HTMLDocumentTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// The JSON Lines error report: sorted lines, counts by code.
 final class IssueReportTests: XCTestCase {

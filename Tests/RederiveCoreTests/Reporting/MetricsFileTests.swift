@@ -1,5 +1,6 @@
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 final class MetricsFileTests: XCTestCase {
     private func report() -> RunReport {
@@ -131,7 +132,7 @@ final class MetricsFileTests: XCTestCase {
         XCTAssertTrue(
             lines.contains("rederive_health_signal_value{\(labels),signal=\"active_sessions_share\"} 0.25"), text)
         XCTAssertFalse(text.contains("dead_rows"), "an unmeasurable signal has no value")
-        XCTAssertEqual(MetricsLintTests.lintProblems(text), [])
+        XCTAssertEqual(PromLint.problems(text), [])
         watched.throttle?.waiting = false
         watched.throttle?.signal = nil
         watched.throttle?.reason = nil

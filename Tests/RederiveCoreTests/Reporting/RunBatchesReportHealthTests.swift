@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// `status --run N` with the health each batch kept (issue 34 #5): the text's table, the JSON's
 /// `claimHealth` / `commitHealth`, and the HTML page charting each signal with its limits,

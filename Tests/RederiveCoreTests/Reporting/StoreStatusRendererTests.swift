@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// `StoreStatus.renderers`: every format `status` writes is one entry, and each is checked
 /// here against the security review's hostile text and for a bounded size (a new format fails

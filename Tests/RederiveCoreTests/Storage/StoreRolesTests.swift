@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// The store port is split into the roles jobs use (`StoreHandle`, `RunHistory`,
 /// `ImportWriter`, `DeriveSource`, `DeriveWriter`, `ExportPageReader`, `CopySource`,

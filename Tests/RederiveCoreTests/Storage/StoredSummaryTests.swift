@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// `StoredSummary`: the typed summary row, read and written through the column table
 /// (`SummaryColumn`: name, kind, place), never by position; its field columns come from the

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import RederiveCore
+@testable import RederiveTestSupport
 
 /// The 1 → 2 → 3 upgrade chain, one pure step at a time.
 final class FormatUpgradeTests: XCTestCase {

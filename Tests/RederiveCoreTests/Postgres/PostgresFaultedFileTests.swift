@@ -1,9 +1,0 @@
-import XCTest
-
-/// The faulted-file scenario of `FaultedFileCommandTests` on a PostgreSQL store.
-final class PostgresFaultedFileTests: XCTestCase {
-    func testAFaultedFileIsReadOnceUntilItChangesOrIsRetried() throws {
-        let url = try PostgresCluster.shared().newDatabase()
-        try FaultedFileCommandTests.checkFaultedFiles(db: url, dir: try TemporaryDirectory())
-    }
-}

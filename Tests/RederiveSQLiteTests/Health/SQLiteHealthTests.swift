@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import XCTest
+
+@testable import RederiveCore
+@testable import RederiveSQLite
+@testable import RederiveTestSupport
+@testable import RederiveEngineTestSupport
+
+/// SQLite's health signals for a writing run: with a reader holding its snapshot the WAL grows;
+/// once it leaves, the checkpoint copies everything back and the WAL, measured by what it holds
+/// rather than by the file's largest size, falls back, so a run is not slowed down for the rest
+/// of its life.
+final class SQLiteHealthTests: XCTestCase {
+    private var dir: TemporaryDirectory!
+
+    override func setUpWithError() throws { dir = try TemporaryDirectory() }
+    override func tearDown() { dir = nil }
+
+    func testAReaderHoldingItsSnapshotShowsAndClearsWhenItLeaves() throws {
+        let path = dir.file("s.sqlite")
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        try StoreFixtures.importFiles(
+            [RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports/rooms-v2.jsonl").path], into: store)
+        func write(_ rows: Int) throws {
+            try store.pool.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS filler (t TEXT)")
+                for _ in 0..<rows {
+                    try db.execute(
+                        sql: "INSERT INTO filler VALUES (?)", arguments: [String(repeating: "x", count: 4000)])
+                }
+            }
+        }
+        let calm = try store.readHealth()
+        XCTAssertEqual(calm[.checkpointBlockedFrames], 0)
+
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true  // the reader's transaction stays open between accesses
+        let reader = try DatabaseQueue(path: path, configuration: config)
+        try reader.inDatabase { db in
+            try db.beginTransaction(.deferred)
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM record")  // the snapshot is taken here
+        }
+        try write(500)
+        let held = try store.readHealth()
+        XCTAssertNotNil(held[.checkpointBlockedFrames], "measured for a writing run: \(held)")
+        XCTAssertGreaterThan(held[.walFileBytes] ?? 0, 2_000_000)
+
+        try reader.inDatabase { db in try db.rollback() }
+        try reader.close()
+        let left = try store.readHealth()
+        XCTAssertEqual(left[.checkpointBlockedFrames], 0, "copied back once the reader left")
+        // A run waiting on red writes nothing: the signal must clear without a write.
+        XCTAssertEqual(left[.walFileBytes], 0, "nothing the database lacks once the reader left")
+        try write(1)  // the next write starts the WAL over
+        let after = try store.readHealth()
+        XCTAssertLessThan(after[.walFileBytes] ?? .infinity, 100_000, "the WAL by what it holds, not its largest size")
+        var info = stat()
+        XCTAssertEqual(stat(path + "-wal", &info), 0)
+        XCTAssertGreaterThan(Double(info.st_size), 2_000_000, "the file itself keeps its size")
+    }
+
+    /// Another connection holds the write lock for 1.5 s: the store's next write waits for it in
+    /// the busy handler, and the next read shows that wait (yellow by default, red at 5 s); the
+    /// read after shows only what was waited since.
+    func testTimeWaitedForTheWriteLockIsASignal() throws {
+        let path = dir.file("s.sqlite")
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        XCTAssertEqual(try store.readHealth()[.lockWaitSeconds], 0)
+
+        let other = try DatabaseQueue(path: path)
+        let holding = DispatchSemaphore(value: 0)
+        let released = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? other.inDatabase { db in
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                holding.signal()
+                Thread.sleep(forTimeInterval: 1.5)
+                try db.execute(sql: "COMMIT")
+            }
+            released.signal()
+        }
+        holding.wait()
+        try store.pool.write { db in try db.execute(sql: "CREATE TABLE filler (t TEXT)") }
+        released.wait()
+        let waited = try XCTUnwrap(try store.readHealth()[.lockWaitSeconds])
+        XCTAssertGreaterThan(waited, 1.0, "the write waited for the other connection's lock")
+        XCTAssertLessThan(waited, 5)
+        XCTAssertEqual(HealthLimits.defaults[.lockWaitSeconds].grade(waited), .yellow)
+        XCTAssertEqual(try store.readHealth()[.lockWaitSeconds] ?? -1, 0, accuracy: 0.01, "since the last read")
+        let report = HealthReport(
+            store: path, reading: HealthReading([.lockWaitSeconds: .measured(waited)]), policy: HealthPolicy())
+        let reason = try XCTUnwrap(report.decision.reasons.first)
+        XCTAssertTrue(reason.hasPrefix("time waited for locks 1."), reason)
+
+        let readOnly = try SQLiteStore(path: path, readOnly: true)
+        defer { readOnly.close() }
+        XCTAssertEqual(
+            try readOnly.readHealth().values[.lockWaitSeconds], .unmeasurable("the store is open read-only"))
+    }
+}
