@@ -132,32 +132,7 @@ extension PostgresStore {
             run.status NOT IN ('\(RunStatus.completed.rawValue)', '\(RunStatus.failed.rawValue)')
             AND run.id = (SELECT max(later.id) FROM run later WHERE later.resume_key = run.resume_key)
             """
-        return try write("prune the derive ranges") { tx in
-            var removed = 0
-            if let keepRuns {
-                removed +=
-                    try tx.run(
-                        """
-                        DELETE FROM derive_range WHERE run_id IN (
-                            SELECT run.id FROM run WHERE run.id NOT IN (
-                                SELECT DISTINCT run_id FROM derive_range ORDER BY run_id DESC LIMIT $1)
-                            AND NOT (\(continuable)))
-                        """, .of(keepRuns)
-                    ).affected
-            }
-            if let before {
-                try tx.run("SET LOCAL TimeZone = 'UTC'")
-                removed +=
-                    try tx.run(
-                        """
-                        DELETE FROM derive_range WHERE run_id IN (
-                            SELECT run.id FROM run
-                            WHERE COALESCE(run.finished_at, run.started_at)::timestamptz < $1::timestamptz
-                            AND NOT (\(continuable)))
-                        """, .of(before)
-                    ).affected
-            }
-            return removed
-        }
+        return try pruneRunRows(
+            from: "derive_range", "prune the derive ranges", keepRuns: keepRuns, before: before, kept: continuable)
     }
 }

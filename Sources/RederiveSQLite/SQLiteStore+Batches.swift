@@ -2,28 +2,17 @@ import GRDB
 import RederiveCore
 
 extension SQLiteStore {
-    /// Deletes the batch rows of pruned runs (see `HistoryPruner.pruneBatches`).
+    /// Deletes the batch rows of pruned runs (see `HistoryPruner.pruneBatches`): `RunRowsPrune`'s
+    /// deletes, in one transaction.
     package func pruneBatches(keepRuns: Int?, before: String?) throws(RederiveError) -> Int? {
+        let statements = RunRowsPrune.statements(
+            from: "run_batch", keepRuns: keepRuns, before: before, binder: { SQLiteArguments() })
         do {
             return try pool.write { db in
-                var removed = 0
-                if let keepRuns {
-                    try db.execute(
-                        sql: """
-                            DELETE FROM run_batch WHERE run_id NOT IN (
-                                SELECT DISTINCT run_id FROM run_batch ORDER BY run_id DESC LIMIT ?)
-                            """, arguments: [keepRuns])
-                    removed += db.changesCount
+                try statements.reduce(0) { removed, statement in
+                    try db.execute(sql: statement.sql, arguments: statement.binder.arguments)
+                    return removed + db.changesCount
                 }
-                if let before {
-                    try db.execute(
-                        sql: """
-                            DELETE FROM run_batch WHERE run_id IN (
-                                SELECT id FROM run WHERE julianday(COALESCE(finished_at, started_at)) < julianday(?))
-                            """, arguments: [before])
-                    removed += db.changesCount
-                }
-                return removed
             }
         } catch {
             throw .io("\(path): cannot prune the batch record: \(error)")

@@ -23,6 +23,16 @@ enum StoreSchema {
         return migrator
     }
 
+    /// The summary's columns as v1's `summary` and v2's `summary_history` declare them (frozen:
+    /// both migrations shipped), one a line at the indent they stand at in those statements.
+    private static let summaryColumns = [
+        "summary_version INTEGER NOT NULL", "fingerprint TEXT NOT NULL", "derived_at TEXT NOT NULL",
+        "run_id INTEGER", "floor_area_sqm REAL NOT NULL", "ceiling_height_m REAL NOT NULL",
+        "wall_count INTEGER NOT NULL", "object_count INTEGER NOT NULL", "door_count INTEGER NOT NULL",
+        "window_count INTEGER NOT NULL", "opening_count INTEGER NOT NULL", "volume_m3 REAL NOT NULL",
+        "floor_area_method TEXT NOT NULL", "summary_json TEXT NOT NULL",
+    ].joined(separator: ",\n    ")
+
     private static func createInitialSchema(_ db: Database) throws {
         try db.execute(
             sql: """
@@ -55,20 +65,7 @@ enum StoreSchema {
                 );
                 CREATE TABLE summary (
                     record_seq INTEGER PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,
-                    summary_version INTEGER NOT NULL,
-                    fingerprint TEXT NOT NULL,
-                    derived_at TEXT NOT NULL,
-                    run_id INTEGER,
-                    floor_area_sqm REAL NOT NULL,
-                    ceiling_height_m REAL NOT NULL,
-                    wall_count INTEGER NOT NULL,
-                    object_count INTEGER NOT NULL,
-                    door_count INTEGER NOT NULL,
-                    window_count INTEGER NOT NULL,
-                    opening_count INTEGER NOT NULL,
-                    volume_m3 REAL NOT NULL,
-                    floor_area_method TEXT NOT NULL,
-                    summary_json TEXT NOT NULL
+                    \(summaryColumns)
                 );
                 CREATE INDEX summary_by_version ON summary(summary_version, fingerprint);
                 CREATE TABLE run (
@@ -134,20 +131,7 @@ enum StoreSchema {
                     replaced_by_run INTEGER NOT NULL,
                     record_seq INTEGER NOT NULL REFERENCES record(seq) ON DELETE CASCADE,
                     replaced_at TEXT NOT NULL,
-                    summary_version INTEGER NOT NULL,
-                    fingerprint TEXT NOT NULL,
-                    derived_at TEXT NOT NULL,
-                    run_id INTEGER,
-                    floor_area_sqm REAL NOT NULL,
-                    ceiling_height_m REAL NOT NULL,
-                    wall_count INTEGER NOT NULL,
-                    object_count INTEGER NOT NULL,
-                    door_count INTEGER NOT NULL,
-                    window_count INTEGER NOT NULL,
-                    opening_count INTEGER NOT NULL,
-                    volume_m3 REAL NOT NULL,
-                    floor_area_method TEXT NOT NULL,
-                    summary_json TEXT NOT NULL,
+                    \(summaryColumns),
                     PRIMARY KEY (replaced_by_run, record_seq)
                 ) WITHOUT ROWID;
                 ALTER TABLE run ADD COLUMN records_newer INTEGER NOT NULL DEFAULT 0;

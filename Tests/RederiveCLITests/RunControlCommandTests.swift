@@ -192,9 +192,16 @@ final class RunControlCommandTests: XCTestCase {
         XCTAssertEqual(sizes.reduce(0, +), 1500)
         let text = try rederive(["status", "--db", db, "--run", "2"])
         XCTAssertTrue(text.stdout.contains("batches        \(sizes.count), 1500 records"), text.stdout)
-        let prune = try rederive(["history", "--db", db, "--prune", "--keep-runs", "0"])
+        // Pruned by age (no run ended before 2000, every run before 2999), and all but the latest run.
+        let rows = try StoreInspection.int(db, "SELECT count(*) FROM run_batch")
+        XCTAssertEqual(try rederive(["history", "--db", db, "--prune", "--before", "2000-01-01"]).status, 0)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT count(*) FROM run_batch"), rows)
+        let prune = try rederive(["history", "--db", db, "--prune", "--keep-runs", "1"])
         XCTAssertEqual(prune.status, 0, prune.stderr)
         XCTAssertTrue(prune.stderr.contains(" batch rows"), prune.stderr)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT count(*) FROM run_batch WHERE run_id <> 2"), 0)
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT count(*) FROM run_batch"), sizes.count)
+        XCTAssertEqual(try rederive(["history", "--db", db, "--prune", "--before", "2999-01-01"]).status, 0)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT count(*) FROM run_batch"), 0)
     }
 }

@@ -25,6 +25,11 @@ final class PostgresPruneRangesTests: PostgresTestCase {
         try cluster.sql("SELECT run_id || ':' || count(*) FROM derive_range GROUP BY run_id ORDER BY run_id", url: url)
     }
 
+    /// The runs with batch rows (`run_batch`), which the same prunes remove with no run kept.
+    private func batchRuns() throws -> [String] {
+        try cluster.sql("SELECT DISTINCT run_id FROM run_batch ORDER BY run_id", url: url)
+    }
+
     func testKeepRunsRemovesTheRangesOfOlderRunsAndStatusCountsThem() throws {
         _ = try rederive(["import", exports, "--db", url, "--quiet"])
         for _ in 0..<3 { _ = try rederive(["derive", "--db", url, "--all", "--batch-size", "5", "--quiet"]) }
@@ -40,12 +45,14 @@ final class PostgresPruneRangesTests: PostgresTestCase {
         XCTAssertTrue(pruned.stderr.contains(", \(2 * perRun) derive range rows of pruned runs"), pruned.stderr)
         XCTAssertEqual(try rangesByRun(), [before[2]])
         XCTAssertEqual(try rangeRows(), ["rows": perRun, "runs": 1])
+        XCTAssertEqual(try batchRuns(), [String(try XCTUnwrap(before[2].split(separator: ":").first))])
 
         // A run a rerun could still continue keeps its ranges, however old.
         let latest = try XCTUnwrap(before[2].split(separator: ":").first)
         try cluster.sql("UPDATE run SET status = 'interrupted' WHERE id = \(latest)", url: url)
         _ = try rederive(["history", "--db", url, "--prune", "--before", "2999-01-01"])
         XCTAssertEqual(try rangesByRun(), [before[2]])
+        XCTAssertEqual(try batchRuns(), [], "a run's batch rows are pruned whether or not it can be continued")
         try cluster.sql("UPDATE run SET status = 'completed' WHERE id = \(latest)", url: url)
         _ = try rederive(["history", "--db", url, "--prune", "--before", "2999-01-01"])
         XCTAssertEqual(try rangesByRun(), [])

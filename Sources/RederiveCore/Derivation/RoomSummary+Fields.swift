@@ -23,39 +23,29 @@ extension RoomSummary {
             "object_categories",
             .structured { s, out in
                 // Keys by their UTF-8 bytes (`JSONText.utf8Precedes`), counts taken with them: no key hashed again.
-                out.append(UInt8(ascii: "{"))
                 let sorted = s.objectCategories.sorted { JSONText.utf8Precedes($0.key, $1.key) }
-                for (i, (key, count)) in sorted.enumerated() {
-                    if i > 0 { out.append(UInt8(ascii: ",")) }
-                    JSONText.appendString(key, to: &out)
+                appendList(sorted, "{", "}", to: &out) { entry, out in
+                    JSONText.appendString(entry.key, to: &out)
                     out.append(UInt8(ascii: ":"))
-                    appendInt(count, to: &out)
+                    appendInt(entry.value, to: &out)
                 }
-                out.append(UInt8(ascii: "}"))
             }),
         Field(
             "section_labels",
             .structured { s, out in
-                out.append(UInt8(ascii: "["))
-                for (i, label) in s.sectionLabels.enumerated() {
-                    if i > 0 { out.append(UInt8(ascii: ",")) }
-                    JSONText.appendString(label, to: &out)
-                }
-                out.append(UInt8(ascii: "]"))
-            }),
+                appendList(s.sectionLabels, "[", "]", to: &out) { JSONText.appendString($0, to: &$1) }
+            }
+        ),
         Field(
             "floor_polygon_2d_m",
             .structured { s, out in
-                out.append(UInt8(ascii: "["))
-                for (i, p) in s.floorPolygon2D.enumerated() {
-                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                appendList(s.floorPolygon2D, "[", "]", to: &out) { p, out in
                     appendRaw(#"{"x":"#, to: &out)
                     appendRounded(p.x, to: &out)
                     appendRaw(#","y":"#, to: &out)
                     appendRounded(p.y, to: &out)
                     out.append(UInt8(ascii: "}"))
                 }
-                out.append(UInt8(ascii: "]"))
             }),
     ]
 }

@@ -47,6 +47,23 @@ extension RoomSummary {
         s.withUTF8Buffer { out.append(contentsOf: $0) }
     }
 
+    /// Appends `items` between `open` and `close` (`[`/`]`, `{`/`}`), separated by commas, each
+    /// written by `element`: the structured fields' writers (inlined, as the loop it stands for).
+    @inline(__always)
+    static func appendList<Items: Sequence>(
+        _ items: Items, _ open: Unicode.Scalar, _ close: Unicode.Scalar, to out: inout [UInt8],
+        _ element: (Items.Element, inout [UInt8]) -> Void
+    ) {
+        out.append(UInt8(ascii: open))
+        var first = true
+        for item in items {
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            element(item, &out)
+        }
+        out.append(UInt8(ascii: close))
+    }
+
     /// Appends a whole number.
     static func appendInt(_ value: Int, to out: inout [UInt8]) {
         out.append(contentsOf: String(value).utf8)

@@ -71,14 +71,16 @@ final class MappingReader {
 
     /// The run settings of a batch stage: `report`, the error budget, `workers`, `batch-size`,
     /// and how it shares its server (`batch-seconds`, `max-rate`, `exit-when-paused`).
-    func batchOptions(into stage: inout some BatchStageOptions) throws(RederiveError) {
-        stage.report = try string("report")
-        (stage.maxErrors, stage.maxErrorRate) = try errorBudget()
-        stage.workers = try positiveInt("workers")
-        stage.batchSize = try positiveInt("batch-size")
-        stage.batchSeconds = try positiveDouble("batch-seconds")
-        stage.maxRate = try positiveDouble("max-rate")
-        stage.exitWhenPaused = try bool("exit-when-paused") ?? false
+    func batchOptions() throws(RederiveError) -> BatchStageOptions {
+        var options = BatchStageOptions()
+        options.report = try string("report")
+        (options.maxErrors, options.maxErrorRate) = try errorBudget()
+        options.workers = try positiveInt("workers")
+        options.batchSize = try positiveInt("batch-size")
+        options.batchSeconds = try positiveDouble("batch-seconds")
+        options.maxRate = try positiveDouble("max-rate")
+        options.exitWhenPaused = try bool("exit-when-paused") ?? false
+        return options
     }
 
     /// A number above 0 (a finite one).

@@ -16,10 +16,10 @@ extension PipelineDefinition {
             switch stage {
             case .importExports(var s):
                 s.paths = s.paths.map(resolve)
-                s.report = s.report.map(resolve)
+                s.batch.report = s.batch.report.map(resolve)
                 return .importExports(s)
             case .derive(var s):
-                s.report = s.report.map(resolve)
+                s.batch.report = s.batch.report.map(resolve)
                 s.previewOut = s.previewOut.map(resolve)
                 s.plan = s.plan.map(resolve)
                 s.applyPlan = s.applyPlan.map(resolve)

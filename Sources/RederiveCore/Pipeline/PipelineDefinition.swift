@@ -67,8 +67,8 @@ public enum PipelineStage: Sendable, Equatable {
     /// The stage's own `report`, if it names one (an export stage has none).
     public var report: String? {
         switch self {
-        case .importExports(let s): s.report
-        case .derive(let s): s.report
+        case .importExports(let s): s.batch.report
+        case .derive(let s): s.batch.report
         case .export: nil
         }
     }
@@ -83,22 +83,8 @@ public struct ImportStage: Sendable, Equatable {
     /// `retry-files: true`: with `skipImportedFiles`, read files that ended in a file fault
     /// before again, as `run --retry-files` does (else skipped until their bytes change).
     public var retryFiles = false
-    /// Error report path.
-    public var report: String?
-    /// Error budget: records.
-    public var maxErrors: Int?
-    /// Error budget: share of records.
-    public var maxErrorRate: Double?
-    /// Stage-level workers / batch size.
-    public var workers: Int?
-    /// Records per transaction.
-    public var batchSize: Int?
-    /// `batch-seconds`: batches sized to take this long (`--batch-seconds`).
-    public var batchSeconds: Double?
-    /// `max-rate`: records per second for all processes of the run together (`--max-rate`).
-    public var maxRate: Double?
-    /// `exit-when-paused: true`: exit 9 instead of waiting while paused (`--exit-when-paused`).
-    public var exitWhenPaused = false
+    /// The report, error budget, workers, batch size and server sharing it gives for itself.
+    public var batch = BatchStageOptions()
 }
 
 /// Options of a `derive` stage.
@@ -123,43 +109,12 @@ public struct DeriveStage: Sendable, Equatable {
     public var applyPlan: String?
     /// Refuse the stage (before it writes) when more existing summaries would change.
     public var maxChanges: ChangeLimit?
-    /// Error report path.
-    public var report: String?
-    /// Error budget: records.
-    public var maxErrors: Int?
-    /// Error budget: share of records.
-    public var maxErrorRate: Double?
-    /// Stage-level workers.
-    public var workers: Int?
-    /// Records per transaction.
-    public var batchSize: Int?
-    /// `batch-seconds`: batches sized to take this long (`--batch-seconds`).
-    public var batchSeconds: Double?
-    /// `max-rate`: records per second for all processes of the run together (`--max-rate`).
-    public var maxRate: Double?
-    /// `exit-when-paused: true`: exit 9 instead of waiting while paused (`--exit-when-paused`).
-    public var exitWhenPaused = false
+    /// The report, error budget, workers, batch size and server sharing it gives for itself.
+    public var batch = BatchStageOptions()
     /// `throttle`, `max-standby-lag`, `health-limit`, `unmeasurable`: how the stage answers the
     /// server's health, as the flags of the same names (which win over them).
     public var health = HealthSettings()
 }
-
-/// The run settings an `import` or a `derive` stage may give for itself: read by
-/// `MappingReader.batchOptions(into:)`, resolved (flags first, then the stage, then the
-/// pipeline, then `RunSettings`) by `ResolvedPipeline.resolve`.
-protocol BatchStageOptions {
-    var report: String? { get set }
-    var maxErrors: Int? { get set }
-    var maxErrorRate: Double? { get set }
-    var workers: Int? { get set }
-    var batchSize: Int? { get set }
-    var batchSeconds: Double? { get set }
-    var maxRate: Double? { get set }
-    var exitWhenPaused: Bool { get set }
-}
-
-extension ImportStage: BatchStageOptions {}
-extension DeriveStage: BatchStageOptions {}
 
 /// Options of an `export` stage.
 public struct ExportStage: Sendable, Equatable {
@@ -343,7 +298,7 @@ extension PipelineDefinition {
                     "\(path):\(reader.line(of: "retry-files")): \"retry-files\" in stage import needs "
                         + "\"skip-imported-files: true\" (without it every file is read anyway)")
             }
-            try reader.batchOptions(into: &stage)
+            stage.batch = try reader.batchOptions()
             try reader.rejectUnread()
             return .importExports(stage)
         case "derive":
@@ -368,7 +323,7 @@ extension PipelineDefinition {
                 }
                 stage.maxChanges = limit
             }
-            try reader.batchOptions(into: &stage)
+            stage.batch = try reader.batchOptions()
             stage.health = try reader.healthSettings()
             if stage.applyPlan != nil {
                 let own = [

@@ -87,7 +87,7 @@ public struct ResolvedPipeline: Sendable {
                 stageReport($0, pipeline: definition.name, label: labels[index])
             }
             // A batch stage's settings: flags first, then the stage, then the pipeline, then the defaults.
-            func settings(_ s: some BatchStageOptions) -> RunSettings {
+            func settings(_ s: BatchStageOptions) -> RunSettings {
                 var settings = RunSettings(
                     workers: overrides.workers ?? s.workers ?? definition.workers ?? RunSettings.defaultWorkers,
                     batchSize: overrides.batchSize ?? s.batchSize ?? definition.batchSize
@@ -112,13 +112,13 @@ public struct ResolvedPipeline: Sendable {
                 }
                 var config = ImportConfiguration(
                     files: try ExportFiles.resolve(paths), deriver: deriver, skipImportedFiles: s.skipImportedFiles,
-                    settings: settings(s))
+                    settings: settings(s.batch))
                 config.retryFiles = overrides.retryFiles || s.retryFiles
                 stages.append(.importExports(config))
             case .derive(let s):
                 var config = DeriveConfiguration(
                     selection: DeriveSelection(all: s.all, ids: s.ids, since: s.since, retryFailed: s.retryFailed),
-                    deriver: deriver, settings: settings(s))
+                    deriver: deriver, settings: settings(s.batch))
                 config.maxChanges = s.maxChanges
                 config.settings.health = overrides.health.runPolicy(over: s.health)
                 if let plan = s.applyPlan {

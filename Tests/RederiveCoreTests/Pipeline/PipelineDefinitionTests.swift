@@ -58,7 +58,7 @@ final class PipelineDefinitionTests: XCTestCase {
         else { return XCTFail("stage kinds") }
         XCTAssertEqual(i.paths, ["incoming", "more"])
         XCTAssertTrue(i.skipImportedFiles)
-        XCTAssertEqual(i.maxErrorRate, 0.1)
+        XCTAssertEqual(i.batch.maxErrorRate, 0.1)
         XCTAssertTrue(d.all)
         XCTAssertTrue(d.dryRun)
         XCTAssertEqual(d.previewOut, "out/p")
@@ -98,9 +98,9 @@ final class PipelineDefinitionTests: XCTestCase {
             "version: 1\nstore: s.sqlite\nstages:\n  - derive:\n      batch-seconds: 0.5\n      max-rate: 2000\n"
                 + "      exit-when-paused: true\n")
         guard case .derive(let stage) = p.stages.first else { return XCTFail("a derive stage") }
-        XCTAssertEqual(stage.batchSeconds, 0.5)
-        XCTAssertEqual(stage.maxRate, 2000)
-        XCTAssertTrue(stage.exitWhenPaused)
+        XCTAssertEqual(stage.batch.batchSeconds, 0.5)
+        XCTAssertEqual(stage.batch.maxRate, 2000)
+        XCTAssertTrue(stage.batch.exitWhenPaused)
         let resolved = try ResolvedPipeline.resolve(p, overrides: PipelineOverrides(), arguments: "run p.yml")
         guard case .derive(let config) = resolved.stages.first else { return XCTFail("resolved to a derive") }
         XCTAssertEqual(config.settings.batchSeconds, 0.5)
@@ -118,9 +118,9 @@ final class PipelineDefinitionTests: XCTestCase {
             "version: 1\nstore: s.sqlite\nstages:\n  - import:\n      paths: [Fixtures/exports]\n"
                 + "      batch-seconds: 0.25\n      max-rate: 500\n      exit-when-paused: true\n")
         guard case .importExports(let stage) = p.stages.first else { return XCTFail("an import stage") }
-        XCTAssertEqual(stage.batchSeconds, 0.25)
-        XCTAssertEqual(stage.maxRate, 500)
-        XCTAssertTrue(stage.exitWhenPaused)
+        XCTAssertEqual(stage.batch.batchSeconds, 0.25)
+        XCTAssertEqual(stage.batch.maxRate, 500)
+        XCTAssertTrue(stage.batch.exitWhenPaused)
         let resolved = try ResolvedPipeline.resolve(p, overrides: PipelineOverrides(), arguments: "run p.yml")
         guard case .importExports(let config) = resolved.stages.first else { return XCTFail("resolved to an import") }
         XCTAssertEqual(config.settings.batchSeconds, 0.25)

@@ -22,9 +22,9 @@ final class PipelinePathsTests: XCTestCase {
             case .export(let e) = d.stages[2]
         else { return XCTFail("stages") }
         XCTAssertEqual(i.paths, ["Fixtures", "/abs/x.jsonl"])
-        XCTAssertEqual(i.report, "out/i.jsonl")
+        XCTAssertEqual(i.batch.report, "out/i.jsonl")
         XCTAssertEqual(v.previewOut, "Pipelines/p")
-        XCTAssertEqual(v.report, "Pipelines/d.jsonl")
+        XCTAssertEqual(v.batch.report, "Pipelines/d.jsonl")
         XCTAssertEqual(e.out, "out/e.jsonl")
         XCTAssertEqual(PipelineDefinition.path("../../a", relativeTo: "/srv/p"), "/a")
         XCTAssertEqual(PipelineDefinition.path("../../a", relativeTo: "."), "../../a")

@@ -84,4 +84,35 @@ final class SharedSQLDialectTests: XCTestCase {
         XCTAssertTrue(upsert.hasPrefix("\(SummaryColumn.allCases[0].name) = VALUES("), upsert)
         XCTAssertFalse(upsert.contains("excluded."), upsert)
     }
+
+    /// `history --prune`'s deletes of a run's batch rows and derive ranges, in a third dialect:
+    /// the run's end compared as the dialect's instant, each statement with its own values, and
+    /// the runs a condition keeps left out of both.
+    func testRunRowsPruneRendersInAThirdDialect() {
+        let plain = RunRowsPrune.statements(
+            from: "run_batch", keepRuns: 2, before: "2026-11-01", binder: { Binder(dialect: mysql) })
+        XCTAssertEqual(plain.map(\.binder.values), [[.integer(2)], [.text("2026-11-01")]])
+        XCTAssertEqual(
+            plain.map(\.sql),
+            [
+                "DELETE FROM run_batch WHERE run_id NOT IN (SELECT DISTINCT run_id FROM run_batch ORDER BY run_id DESC "
+                    + "LIMIT ?)",
+                "DELETE FROM run_batch WHERE run_id IN (\n    SELECT run.id FROM run WHERE "
+                    + "TIMESTAMP(COALESCE(run.finished_at, run.started_at)) < TIMESTAMP(?))",
+            ])
+        let kept = RunRowsPrune.statements(
+            from: "derive_range", keepRuns: 0, before: "2026-11-01", kept: "run.status = 'running'",
+            binder: { Binder(dialect: mysql) })
+        XCTAssertEqual(kept.count, 2)
+        for statement in kept {
+            assertNoPostgresWords(statement.sql)
+            XCTAssertTrue(statement.sql.hasPrefix("DELETE FROM derive_range WHERE run_id IN ("), statement.sql)
+            XCTAssertTrue(statement.sql.hasSuffix(" AND NOT (run.status = 'running'))"), statement.sql)
+        }
+        XCTAssertTrue(kept[0].sql.contains("NOT IN (SELECT DISTINCT run_id FROM derive_range"), kept[0].sql)
+        XCTAssertEqual(
+            RunRowsPrune.statements(from: "run_batch", keepRuns: nil, before: nil) {
+                Binder(dialect: mysql)
+            }.count, 0)
+    }
 }

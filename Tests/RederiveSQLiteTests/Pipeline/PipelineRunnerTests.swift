@@ -22,10 +22,10 @@ final class PipelineRunnerTests: XCTestCase {
         definition.stages = definition.stages.enumerated().map { index, stage in
             switch stage {
             case .importExports(var s):
-                s.report = s.report.map { _ in dir.file("import-\(index).jsonl") }
+                s.batch.report = s.batch.report.map { _ in dir.file("import-\(index).jsonl") }
                 return .importExports(s)
             case .derive(var s):
-                s.report = s.report.map { _ in dir.file("derive-\(index).jsonl") }
+                s.batch.report = s.batch.report.map { _ in dir.file("derive-\(index).jsonl") }
                 s.previewOut = dir.file("preview-\(index)")
                 return .derive(s)
             case .export:
@@ -179,12 +179,12 @@ final class PipelineRunnerTests: XCTestCase {
         definition.stages = definition.stages.map { stage in
             guard case .importExports(var s) = stage else { return stage }
             s.paths = [RoomFixtures.repoRoot.appendingPathComponent("Fixtures").path]
-            s.report = nil
+            s.batch.report = nil
             return .importExports(s)
         }
         definition.stages = definition.stages.map { stage in
             guard case .derive(var s) = stage else { return stage }
-            s.report = nil
+            s.batch.report = nil
             return .derive(s)
         }
         let (outcome, _) = try run(try ResolvedPipeline.resolve(definition, overrides: overrides, arguments: "t"))

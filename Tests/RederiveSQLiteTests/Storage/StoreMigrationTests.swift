@@ -207,6 +207,43 @@ final class StoreMigrationTests: XCTestCase {
         XCTAssertEqual(try StoreInspection.int(path, "SELECT COUNT(*) FROM record"), 6)
     }
 
+    /// v1's `summary` and v2's `summary_history` take their columns from one list in the
+    /// source; shipped migrations never change, so the tables are created as they shipped, to
+    /// the byte (SQLite keeps each table's text; a later added column goes after these).
+    func testSummaryTablesAreCreatedAsShipped() throws {
+        let path = dir.file("store.sqlite")
+        try SQLiteStore(path: path).close()
+        let columns = """
+                summary_version INTEGER NOT NULL,
+                fingerprint TEXT NOT NULL,
+                derived_at TEXT NOT NULL,
+                run_id INTEGER,
+                floor_area_sqm REAL NOT NULL,
+                ceiling_height_m REAL NOT NULL,
+                wall_count INTEGER NOT NULL,
+                object_count INTEGER NOT NULL,
+                door_count INTEGER NOT NULL,
+                window_count INTEGER NOT NULL,
+                opening_count INTEGER NOT NULL,
+                volume_m3 REAL NOT NULL,
+                floor_area_method TEXT NOT NULL,
+                summary_json TEXT NOT NULL
+            """
+        let shipped = [
+            "summary": "CREATE TABLE summary (\n"
+                + "    record_seq INTEGER PRIMARY KEY REFERENCES record(seq) ON DELETE CASCADE,\n" + columns,
+            "summary_history": "CREATE TABLE summary_history (\n    replaced_by_run INTEGER NOT NULL,\n"
+                + "    record_seq INTEGER NOT NULL REFERENCES record(seq) ON DELETE CASCADE,\n"
+                + "    replaced_at TEXT NOT NULL,\n" + columns + ",\n    PRIMARY KEY (replaced_by_run, record_seq)",
+        ]
+        for (table, text) in shipped {
+            let sql = try XCTUnwrap(
+                try StoreInspection.rows(path, "SELECT sql FROM sqlite_master WHERE name = ?", [table]).first?[0]
+                    as String?)
+            XCTAssertTrue(sql.hasPrefix(text), "\(table):\n\(sql)")
+        }
+    }
+
     func testPathWithURICharactersOpensAndIsRefusedProperly() throws {
         // The pre-open check reads through an SQLite URI: odd characters must be escaped.
         let path = dir.file("we?ird %20 #dir/store.sqlite")
