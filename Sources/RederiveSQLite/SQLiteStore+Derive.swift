@@ -51,23 +51,21 @@ extension SQLiteStore {
         do {
             return try pool.read { db in
                 let select = StoredRoomColumn.select(preview: selection.readsPreviewColumns)
-                return try conditions.page(db, select, after: after, upTo: upTo, limit: limit) { row in
+                return try conditions.rows(db, select, after: after, upTo: upTo, limit: limit) { row in
                     typealias C = StoredRoomColumn
-                    let skeleton: [UInt8] = try row.withUnsafeData(atIndex: C.skeleton.rawValue) { data in
-                        guard let data else { return [] }
-                        var bytes = [UInt8]()
-                        bytes.reserveCapacity(data.count + 64)
-                        bytes.append(contentsOf: data)
-                        return bytes
-                    }
+                    // simdjson reads past the end in blocks: room for its padding, no copy later.
+                    let skeleton = row.bytes(C.skeleton.rawValue, padding: 64)
                     return StoredRoom(
-                        seq: row[C.seq.rawValue], id: row[C.id.rawValue],
-                        roomName: PreviewText.truncated(Self.text(row[C.roomName.rawValue])),
-                        sourceFile: row[C.sourceFile.rawValue], sourceLine: row[C.sourceLine.rawValue],
-                        skeleton: skeleton, storedVersion: row[C.summaryVersion.rawValue],
-                        storedFingerprint: row[C.fingerprint.rawValue], storedJSON: row[C.summaryJSON.rawValue],
-                        formatVersion: row[C.formatVersion.rawValue], storedMethod: row[C.floorAreaMethod.rawValue],
-                        storedRunID: row[C.runID.rawValue])
+                        seq: row.int64(C.seq.rawValue), id: row.text(C.id.rawValue),
+                        roomName: PreviewText.truncated(
+                            String(decoding: row.bytes(C.roomName.rawValue), as: UTF8.self)),
+                        sourceFile: row.text(C.sourceFile.rawValue), sourceLine: Int(row.int64(C.sourceLine.rawValue)),
+                        skeleton: skeleton, storedVersion: row.optionalInt64(C.summaryVersion.rawValue).map(Int.init),
+                        storedFingerprint: row.optionalText(C.fingerprint.rawValue),
+                        storedJSON: row.optionalText(C.summaryJSON.rawValue),
+                        formatVersion: Int(row.int64(C.formatVersion.rawValue)),
+                        storedMethod: row.optionalText(C.floorAreaMethod.rawValue),
+                        storedRunID: row.optionalInt64(C.runID.rawValue))
                 }
             }
         } catch {

@@ -29,11 +29,10 @@ extension SQLiteStore {
                     let keys: [Int64]
                     do {
                         keys = try pool.read { db in
-                            try conditions.page(db, select, after: after, upTo: upTo, limit: batchSize) { row in
-                                let seq: Int64 = row[StoredRoomColumn.seq.rawValue]
-                                let passed = try row.withUnsafeData(atIndex: StoredRoomColumn.skeleton.rawValue) {
-                                    data in
-                                    data.map { $0.withUnsafeBytes { floor.pass($0) } } ?? false
+                            try conditions.rows(db, select, after: after, upTo: upTo, limit: batchSize) { row in
+                                let seq = row.int64(StoredRoomColumn.seq.rawValue)
+                                let passed = row.withBytes(StoredRoomColumn.skeleton.rawValue) {
+                                    $0.map { floor.pass(UnsafeRawBufferPointer($0)) } ?? false
                                 }
                                 guard passed else {
                                     throw RederiveError.io("\(path): record \(seq): raw room unreadable")

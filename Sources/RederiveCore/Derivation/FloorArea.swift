@@ -52,7 +52,7 @@ public enum FloorArea {
     /// Returns nil when the direction is unusable (length ≤ 1e-12 or not finite): normalising
     /// it would give NaN, and a wall without a direction cannot be walked.
     public static func wallSegment(_ wall: Surface) -> WallSegment? {
-        let e = wall.transform.elements
+        let e = wall.transform
         let centre = SIMD2(e[12], e[14])
         let raw = SIMD2(e[0], e[2])
         let length = (raw.x * raw.x + raw.y * raw.y).squareRoot()
@@ -382,7 +382,7 @@ public enum FloorArea {
                     hullPoints.append(s.end)
                 } else {
                     allUsable = false
-                    let e = wall.transform.elements
+                    let e = wall.transform
                     hullPoints.append(SIMD2(e[12], e[14]))
                 }
             }

@@ -71,6 +71,15 @@ extension RoomSummary {
 
     /// Appends a number rounded for the JSON (`roundedForJSON`), `null` when not finite.
     static func appendRounded(_ value: Double, to out: inout [UInt8]) {
+        let hundredths = (value * 100).rounded()
+        // Under 10^15 hundredths the rounded value's shortest round-tripping form (Swift's
+        // description) is those hundredths written out, as `appendHundredths` does without
+        // making a String: doubles there lie far closer together than 0.01, so no shorter
+        // decimal reads back as the same double.
+        if abs(hundredths) < 1e15 {
+            appendHundredths(Int64(hundredths), to: &out)
+            return
+        }
         let r = roundedForJSON(value)
         guard r.isFinite else {
             out.append(contentsOf: "null".utf8)
@@ -78,5 +87,27 @@ extension RoomSummary {
         }
         // Swift's description is the shortest round-tripping form: 11.81, 2.4, 0.0.
         out.append(contentsOf: r.description.utf8)
+    }
+
+    /// Appends `hundredths` / 100 as Swift's description writes a double with at most two
+    /// decimals: `11.81`, `2.4`, `0.05`, `-3.0`, `0.0` (never `-0.0`).
+    static func appendHundredths(_ hundredths: Int64, to out: inout [UInt8]) {
+        if hundredths < 0 { out.append(UInt8(ascii: "-")) }
+        let magnitude = hundredths.magnitude
+        let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: 100)
+        // The whole part's digits, most significant first, from a small stack buffer.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var n = whole
+            var count = 0
+            repeat {
+                digits[19 - count] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+                count += 1
+            } while n > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
+        out.append(UInt8(ascii: "."))
+        out.append(UInt8(ascii: "0") + UInt8(fraction / 10))
+        if fraction % 10 != 0 { out.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }
     }
 }

@@ -80,13 +80,15 @@ public final class RecordParser {
         RJ_INTERNAL.rawValue: .internalError,
     ]
 
+    /// The parser's surface kinds, in `rj_room.surface_counts`' order.
+    private static let surfaceKindNames = ["walls", "doors", "windows", "openings", "floors"]
+
     // Checked on the flat arrays' counts, before any Swift array of the room is built.
     private static func tooLarge(_ r: rj_room) -> RecordFailure? {
-        let counts = withUnsafeBytes(of: r.surface_counts) { Array($0.bindMemory(to: Int32.self)).map(Int.init) }
-        let kinds = ["walls", "doors", "windows", "openings", "floors"]
+        let counts = SurfaceCounts(r)
         var excess: [String] = []
-        for (kind, count) in zip(kinds, counts) where count > RoomLimits.maxSurfacesPerKind {
-            excess.append("\(count) \(kind) (limit \(RoomLimits.maxSurfacesPerKind))")
+        for (kind, name) in surfaceKindNames.enumerated() where counts[kind] > RoomLimits.maxSurfacesPerKind {
+            excess.append("\(counts[kind]) \(name) (limit \(RoomLimits.maxSurfacesPerKind))")
         }
         if Int(r.object_count) > RoomLimits.maxObjects {
             excess.append("\(r.object_count) objects (limit \(RoomLimits.maxObjects))")
@@ -108,13 +110,11 @@ public final class RecordParser {
                 let p = r.surfaces + (start + i) * Int(RJ_ELEMENT_STRIDE)
                 return Surface(
                     dimensions: SIMD3(p[0], p[1], p[2]),
-                    transform: Transform(Array(UnsafeBufferPointer(start: p + 3, count: 16))))
+                    transform: Transform(p + 3))
             }
         }
-        let counts = withUnsafeBytes(of: r.surface_counts) { Array($0.bindMemory(to: Int32.self)).map(Int.init) }
-        var offsets = [0]
-        for c in counts { offsets.append(offsets.last! + c) }
-        var floors = surfaces(from: offsets[4], count: counts[4])
+        let counts = SurfaceCounts(r)
+        var floors = surfaces(from: counts.offset(4), count: counts[4])
         var cornerIndex = 0
         for f in floors.indices {
             let n = Int(r.floor_corner_counts[f])
@@ -139,14 +139,14 @@ public final class RecordParser {
             return RoomObject(
                 category: string(r.object_categories, i, cut: RoomLimits.categoryLength),
                 dimensions: SIMD3(p[0], p[1], p[2]),
-                transform: Transform(Array(UnsafeBufferPointer(start: p + 3, count: 16))))
+                transform: Transform(p + 3))
         }
         let labels = (0..<Int(r.section_count)).map { string(r.section_labels, $0) }
         return Room(
-            walls: surfaces(from: offsets[0], count: counts[0]),
-            doors: surfaces(from: offsets[1], count: counts[1]),
-            windows: surfaces(from: offsets[2], count: counts[2]),
-            openings: surfaces(from: offsets[3], count: counts[3]),
+            walls: surfaces(from: counts.offset(0), count: counts[0]),
+            doors: surfaces(from: counts.offset(1), count: counts[1]),
+            windows: surfaces(from: counts.offset(2), count: counts[2]),
+            openings: surfaces(from: counts.offset(3), count: counts[3]),
             floors: floors, objects: objects, sectionLabels: labels)
     }
 }

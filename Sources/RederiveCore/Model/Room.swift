@@ -71,25 +71,42 @@ public struct RoomObject: Sendable, Equatable {
 
 /// A 4x4 affine transform stored column-major, as RoomPlan's `simd_float4x4` encodes:
 /// elements 0-3 are column 0, elements 12-14 the translation.
+///
+/// Held inline (a `SIMD16`), not in an array: a room has one per surface and object, and an
+/// array each was a heap allocation, a retain and a release per surface on a derive's hot path.
 public struct Transform: Sendable, Equatable {
     /// The 16 elements, column-major.
-    public var elements: [Double]
+    public var storage: SIMD16<Double>
+
+    /// The 16 elements, column-major, as an array (a copy: read single elements by subscript).
+    public var elements: [Double] {
+        get { (0..<16).map { storage[$0] } }
+        set { self = Transform(newValue) }
+    }
 
     /// Creates a transform from 16 column-major elements.
     public init(_ elements: [Double]) {
         precondition(elements.count == 16, "a transform has 16 elements")
-        self.elements = elements
+        storage = SIMD16(elements)
+    }
+
+    /// Creates a transform from the 16 column-major elements at `elements`.
+    init(_ elements: UnsafePointer<Double>) {
+        storage = UnsafeRawPointer(elements).loadUnaligned(as: SIMD16<Double>.self)
     }
 
     /// The identity transform.
     public static let identity = Transform([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
 
+    /// Element `index` (0...15), column-major.
+    public subscript(index: Int) -> Double { storage[index] }
+
     /// The translation (elements 12, 13, 14).
-    public var translation: SIMD3<Double> { SIMD3(elements[12], elements[13], elements[14]) }
+    public var translation: SIMD3<Double> { SIMD3(storage[12], storage[13], storage[14]) }
 
     /// Column `index` (0...3) as x, y, z.
     public func column(_ index: Int) -> SIMD3<Double> {
-        SIMD3(elements[index * 4], elements[index * 4 + 1], elements[index * 4 + 2])
+        SIMD3(storage[index * 4], storage[index * 4 + 1], storage[index * 4 + 2])
     }
 
     /// Applies the transform to a point (w = 1).
