@@ -67,7 +67,7 @@ extension SQLiteStore {
                         skeleton: skeleton, storedVersion: row[C.summaryVersion.rawValue],
                         storedFingerprint: row[C.fingerprint.rawValue], storedJSON: row[C.summaryJSON.rawValue],
                         formatVersion: row[C.formatVersion.rawValue], storedMethod: row[C.floorAreaMethod.rawValue],
-                        storedRunID: row[C.runID.rawValue])
+                        storedRunID: row[C.runID.rawValue], rawHash: row[C.rawHash.rawValue])
                 }
             }
         } catch {
