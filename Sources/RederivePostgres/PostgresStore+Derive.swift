@@ -108,7 +108,8 @@ extension PostgresStore {
                     storedJSON: try r[C.summaryJSON.rawValue].decode(String?.self),
                     formatVersion: try r[C.formatVersion.rawValue].decode(Int.self),
                     storedMethod: try r[C.floorAreaMethod.rawValue].decode(String?.self),
-                    storedRunID: try r[C.runID.rawValue].decode(Int64?.self))
+                    storedRunID: try r[C.runID.rawValue].decode(Int64?.self),
+                    rawHash: try r[C.rawHash.rawValue].decode(String.self))
             }
         }
     }

@@ -5,8 +5,10 @@ extension StoredRoomColumn {
     /// typed constant when `preview` is false (`DeriveSelection.readsPreviewColumns`).
     func postgresExpression(preview: Bool) -> String {
         switch self {
-        // The run that wrote a summary is read always: a plan's check, which shows nothing, needs it.
-        case .seq, .id, .skeleton, .summaryVersion, .fingerprint, .summaryJSON, .sourceFile, .sourceLine, .runID:
+        // The run that wrote a summary and the raw room's hash are read always: a plan's check,
+        // which shows nothing, needs the first, its apply the second (`DeriveSpill`).
+        case .seq, .id, .skeleton, .summaryVersion, .fingerprint, .summaryJSON, .sourceFile, .sourceLine, .runID,
+            .rawHash:
             storedColumn
         case .roomName: preview ? "left(\(storedColumn), \(PreviewText.limit + 1))" : "''::text"
         case .roomNameUTF8:

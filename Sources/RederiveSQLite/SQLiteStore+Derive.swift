@@ -65,7 +65,7 @@ extension SQLiteStore {
                         storedJSON: row.optionalText(C.summaryJSON.rawValue),
                         formatVersion: Int(row.int64(C.formatVersion.rawValue)),
                         storedMethod: row.optionalText(C.floorAreaMethod.rawValue),
-                        storedRunID: row.optionalInt64(C.runID.rawValue))
+                        storedRunID: row.optionalInt64(C.runID.rawValue), rawHash: row.text(C.rawHash.rawValue))
                 }
             }
         } catch {

@@ -5,8 +5,10 @@ extension StoredRoomColumn {
     /// constant when `preview` is false (`DeriveSelection.readsPreviewColumns`).
     func sqliteExpression(preview: Bool) -> String {
         switch self {
-        // The run that wrote a summary is read always: a plan's check, which shows nothing, needs it.
-        case .seq, .id, .skeleton, .summaryVersion, .fingerprint, .summaryJSON, .sourceFile, .sourceLine, .runID:
+        // The run that wrote a summary and the raw room's hash are read always: a plan's check,
+        // which shows nothing, needs the first, its apply the second (`DeriveSpill`).
+        case .seq, .id, .skeleton, .summaryVersion, .fingerprint, .summaryJSON, .sourceFile, .sourceLine, .runID,
+            .rawHash:
             storedColumn
         case .roomName: preview ? "substr(CAST(\(storedColumn) AS BLOB), 1, \(PreviewText.readBytes))" : "''"
         case .roomNameUTF8: "NULL"  // SQLite text holds NUL: no such column

@@ -35,6 +35,9 @@ public struct DeriveConfiguration: Sendable {
     }
     /// A plan's verification: what its earlier runs wrote counts as the writes they were.
     package var planProgress: PlanProgress?
+    /// A plan's apply: where its check keeps what it derived and its write takes it from
+    /// (`DeriveSpill`); `apply` makes one in the temporary folder unless one is given.
+    package var spill: DeriveSpill?
 
     /// Creates a configuration.
     public init(

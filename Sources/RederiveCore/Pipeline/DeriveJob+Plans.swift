@@ -13,6 +13,9 @@ extension DeriveJob {
     /// runs: on an engine with range claims they share the plan's run, each claiming ranges
     /// (see `DeriveRangeClaims`); each checks the plan first, counting what the plan's run
     /// committed meanwhile as done.
+    ///
+    /// The check derives every planned record; the write stores those results (`DeriveSpill`)
+    /// and derives again only a record whose raw room changed since, or that has none.
     package static func apply(
         _ plan: DerivePlan, config: DeriveConfiguration,
         store: any DeriveSource & DeriveWriter
@@ -44,6 +47,11 @@ extension DeriveJob {
         // their run (under the plan's key) commits meanwhile is the plan's, not a change.
         check.planRunKey = plan.runKey
         check.selection.writtenAfterRun = progress.madeAfterRun
+        // What the check derives is spilled for the write (`DeriveSpill`): each record is derived
+        // once. Without a temporary file the write derives as it goes.
+        let spill = config.spill ?? DeriveSpill()
+        if spill == nil { log.notice("no temporary file for the plan check's results: the write derives again") }
+        check.spill = spill
         // A signal during the check (it reads every planned record) stops the apply there.
         let now = try count(check, store: store, stoppable: true)
         if RunControl.receivedSignal != nil {
@@ -68,7 +76,14 @@ extension DeriveJob {
         }
         if let text = try PlanProgress.addedAfterPlan(plan, config: config, store: store) { log.notice("\(text)") }
         config.planRunKey = plan.runKey
+        config.spill = spill
         let report = try BatchRunner.run(DeriveJob(config, store: store, mode: .apply), settings: config.settings)
+        if let usage = spill?.usage {
+            let text =
+                "the write took \(usage.reused) records from the plan check (\(usage.bytes / 1024) kB spilled) "
+                + "and derived \(usage.derivedAgain) again" + (usage.stopped.map { " (spilling stopped: \($0))" } ?? "")
+            log.info("\(text)")
+        }
         // Earlier runs of the plan that are not this one (a failed run is not reopened) wrote part of it too.
         let writers = Set(runsNow.map(\.id) + [report.runID]).sorted()
         let undo = writers.map { "`rederive revert --db \(store.path) --run \($0)`" }.joined(separator: ", then ")

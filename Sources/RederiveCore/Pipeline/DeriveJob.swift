@@ -31,6 +31,15 @@ public final class DeriveJob: BatchJob {
         var readSeconds = 0.0
     }
 
+    /// One record's derive on a worker: its result, and what a dry run adds to it (the hash of
+    /// its write, its spill entry), or whether the apply took it from the check's spill.
+    struct Derived: Sendable {
+        var result: Result<(RoomSummary, [UInt8]), RecordFailure>
+        var leaf: ChangeTally.Leaf?
+        var entry: [UInt8]?
+        var reused: Bool
+    }
+
     /// One batch's results and the key it ends at.
     struct Results: Sendable {
         var writes: [DeriveWrite]
@@ -110,16 +119,36 @@ public final class DeriveJob: BatchJob {
         // A dry run's workers also hash what each record would write (the tally's digest is
         // made of these), beside its derive: the ordered loop below then adds 32 bytes a record.
         let hashes = counter != nil
+        // A plan's check spills what it derived; the apply's write takes it back (`DeriveSpill`).
+        let spill = config.spill
+        let spills = hashes && spill != nil
+        let spilled =
+            try counter == nil ? spill?.entries(from: batch.first?.seq ?? 0, through: batch.last?.seq ?? -1) : nil
         let derived = pool.map(batch) { processor, room in
-            let result = processor.derive(room: room.skeleton, id: room.id, storedByImport: true)
-            guard hashes, case .success(let (_, json)) = result, wouldWrite(room, json) else {
-                return (result, ChangeTally.Leaf?.none)
+            if let kept = spilled?[room.seq]?.result(for: room) {
+                return Derived(result: .success(kept), leaf: nil, entry: nil, reused: true)
             }
-            let leaf = ChangeTally.leaf(
-                seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json)
-            return (result, leaf)
+            let result = processor.derive(room: room.skeleton, id: room.id, storedByImport: true)
+            guard hashes, case .success(let (summary, json)) = result else {
+                return Derived(result: result, leaf: nil, entry: nil, reused: false)
+            }
+            let entry =
+                spills ? DeriveSpill.entry(seq: room.seq, rawHash: room.rawHash, summary: summary, json: json) : nil
+            let leaf =
+                wouldWrite(room, json)
+                ? ChangeTally.leaf(
+                    seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json) : nil
+            return Derived(result: result, leaf: leaf, entry: entry, reused: false)
         }
-        let results = derived.map(\.0)
+        let results = derived.map(\.result)
+        if let spill, let first = batch.first, let last = batch.last {
+            if spills {
+                spill.append(derived.compactMap(\.entry), first: first.seq, last: last.seq)
+            } else {
+                let reused = derived.count { $0.reused }
+                spill.noteUse(reused: reused, derivedAgain: derived.count - reused)
+            }
+        }
         // A dry run's sink commits nothing: its writes are not even made.
         var writes: [DeriveWrite] = []
         if counter == nil { writes.reserveCapacity(batch.count) }
@@ -157,7 +186,7 @@ public final class DeriveJob: BatchJob {
                     keep(.summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: replaced))
                     counter?.tally.write(
                         seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json,
-                        leaf: derived[index].1)
+                        leaf: derived[index].leaf)
                 }
                 collector?.add(
                     id: room.id, roomName: room.roomName, storedJSON: room.storedJSON,

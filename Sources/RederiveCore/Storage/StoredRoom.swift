@@ -16,14 +16,17 @@ package struct StoredRoom: Sendable {
     package var storedMethod: String?
     /// The run that wrote the stored summary, when known.
     package var storedRunID: Int64?
+    /// The raw room's content hash (`record.raw_hash`, set by every import that changes the raw
+    /// room): what binds a plan's spilled result to the input it was derived from (`DeriveSpill`).
+    package var rawHash: String = ""
 
     /// Creates a stored room.
     package init(
         seq: Int64, id: String, roomName: String, sourceFile: String, sourceLine: Int, skeleton: [UInt8],
         storedVersion: Int?, storedFingerprint: String?, storedJSON: String?, formatVersion: Int = 0,
-        storedMethod: String? = nil, storedRunID: Int64? = nil
+        storedMethod: String? = nil, storedRunID: Int64? = nil, rawHash: String = ""
     ) {
-        self.storedRunID = storedRunID
+        (self.storedRunID, self.rawHash) = (storedRunID, rawHash)
         (self.seq, self.id, self.roomName, self.sourceFile, self.sourceLine) = (
             seq, id, roomName, sourceFile, sourceLine
         )

@@ -6,7 +6,7 @@ package enum StoredRoomColumn: Int, CaseIterable, Sendable {
     /// The room name's exact UTF-8 where text cannot hold it (PostgreSQL's NUL, `PostgresText`);
     /// NULL on SQLite.
     case roomNameUTF8
-    case formatVersion, floorAreaMethod, runID
+    case formatVersion, floorAreaMethod, runID, rawHash
 
     /// The stored column it reads, as both engines name it (`record.seq`): what each selects,
     /// except for the room name (which each reads its own way) and, in a run that shows no
@@ -26,6 +26,7 @@ package enum StoredRoomColumn: Int, CaseIterable, Sendable {
         case .formatVersion: "record.source_format_version"
         case .floorAreaMethod: "summary.floor_area_method"
         case .runID: "summary.run_id"
+        case .rawHash: "record.raw_hash"
         }
     }
 
