@@ -354,16 +354,18 @@ bench-postgres: build
 # Sharing the server (.ci/bench-gentle): a generated corpus of GENTLE_RECORDS; a SQLite derive with
 # --batch-seconds GENTLE_SECONDS (batch working times after the first 10 against it), then 4 worker
 # processes on a throwaway PostgreSQL cluster under --max-rate GENTLE_RATE (records/s over 20 s);
-# then a streaming standby of that cluster whose replay runs GENTLE_REPLAY_SHARE of the time, and
-# the derive with --throttle off and on under --max-standby-lag GENTLE_MAX_LAG.
+# then a streaming standby of that cluster whose replay runs GENTLE_REPLAY_SHARE of every
+# GENTLE_REPLAY_PERIOD seconds (held up the rest), and the derive with --throttle off and on under
+# --max-standby-lag GENTLE_MAX_LAG.
 GENTLE_RECORDS ?= 40000
 GENTLE_SECONDS ?= 0.2
 GENTLE_RATE    ?= 1000
-GENTLE_MAX_LAG ?= 4MB
-GENTLE_REPLAY_SHARE ?= 0.003
+GENTLE_MAX_LAG ?= 16MB
+GENTLE_REPLAY_SHARE ?= 0.1
+GENTLE_REPLAY_PERIOD ?= 4
 bench-gentle: build
 	@.ci/bench-gentle $(REDERIVE) --records $(GENTLE_RECORDS) --batch-seconds $(GENTLE_SECONDS) --rate $(GENTLE_RATE) \
-	  --max-lag $(GENTLE_MAX_LAG) --replay-share $(GENTLE_REPLAY_SHARE)
+	  --max-lag $(GENTLE_MAX_LAG) --replay-share $(GENTLE_REPLAY_SHARE) --replay-period $(GENTLE_REPLAY_PERIOD)
 
 # Scale demo: a throwaway local PostgreSQL cluster (.ci/pg-cluster, stopped and removed at the
 # end), the fixtures imported into it, then one derive command that starts 2 worker processes;

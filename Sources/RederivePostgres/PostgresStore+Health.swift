@@ -56,12 +56,17 @@ extension PostgresStore: StoreHealthReading {
             // NULL replay_lag: a standby with nothing to replay lately.
             values[.standbyLagSeconds] = .measured(lagSeconds ?? 0)
         }
-        values[.slotRetainedBytes] = .measured(try row.get("slot_bytes") ?? 0)
+        let slotBytes: Double? = try row.get("slot_bytes")
+        values[.slotRetainedBytes] = .measured(slotBytes ?? 0)
         values[.vacuumsOnOurTables] = stats ? .measured(Double(try row.get("vacuums") as Int)) : needsMonitor
         values[.lockWaitsOnOurTables] = .measured(Double(try row.get("lock_waits") as Int))
         values[.deadRows] = .measured(try row.get("dead_rows"))
         values[.oldestXminAge] = stats ? .measured(try row.get("xmin_age")) : needsMonitor
         values[.activeSessionsShare] = stats ? .measured(try row.get("sessions")) : needsMonitor
-        return HealthReading(values)
+        // What the run's writes can make grow now: a connected standby's lag, a slot's WAL.
+        var trailing: Set<HealthSignal> = []
+        if standbys > 0, case .measured? = values[.standbyLagBytes] { trailing.insert(.standbyLagBytes) }
+        if slotBytes != nil { trailing.insert(.slotRetainedBytes) }
+        return HealthReading(values, trailing: trailing)
     }
 }

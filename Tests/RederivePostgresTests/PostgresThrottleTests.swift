@@ -132,6 +132,47 @@ final class PostgresThrottleTests: XCTestCase {
             try cluster.summariesDigest(url), try cluster.summariesDigest(reference), "throttled vs unthrottled")
     }
 
+    /// A writer that would pass its red limit between two readings: with replay paused the lag is
+    /// the derive's own WAL (a debug build here writes about 3 MB a second), and under a red of
+    /// 4 MB the worker starts at half speed, then waits once the lag's projection to the next
+    /// reading passes red, before any reading it keeps with a batch reaches red (asserted on
+    /// those readings, not on time); it finishes once replay resumes. A red below about 0.6 s of
+    /// writes is passed by the half-speed first second (1.6 MB under a red of 1 MB): the rule in
+    /// docs/postgresql.md.
+    func testAFastWriterWaitsBeforeItsLagPassesRed() throws {
+        let url = try cluster.importedDatabase(records: 6000, seed: 36, scratch: dir)
+        try cluster.sql("VACUUM", url: url)  // no autovacuum of the import's rows adding WAL meanwhile
+        let standby = try cluster.standby()
+        defer { standby.stop() }
+        try standby.pauseReplay()
+        defer { try? standby.resumeReplay() }
+        let worker = try CommandLineTool.Child(
+            [
+                "derive", "--all", "--rewrite", "--batch-size", "100", "--workers", "1", "--max-standby-lag", "4MB",
+                "--db", url,
+            ], stderrPath: dir.file("worker.err"))
+        let deadline = Date().addingTimeInterval(120)
+        while !worker.stderr.contains("health red"), worker.isRunning, Date() < deadline { usleep(50_000) }
+        try standby.resumeReplay()
+        let (exit, _) = worker.wait()
+        XCTAssertEqual(exit, 0, worker.stderr)
+        XCTAssertTrue(worker.stderr.contains("its growth not known yet: half speed"), worker.stderr)
+        XCTAssertTrue(
+            worker.stderr.contains("health red, waiting with claims given back: standby replay lag")
+                && worker.stderr.contains("projected"), worker.stderr)
+        let run = try cluster.sql("SELECT max(run_id) FROM run_batch", url: url)[0]
+        let rows = try cluster.sql(
+            "SELECT claim_health || E'\\t' || commit_health FROM run_batch WHERE run_id = \(run) AND records > 0",
+            url: url)
+        XCTAssertGreaterThan(rows.count, 5)
+        for row in rows {
+            for text in row.components(separatedBy: "\t") {
+                let lag = try XCTUnwrap(BatchHealth(json: text)?["standby_lag_bytes"], row)
+                XCTAssertLessThan(lag, 4_000_000, "a reading at or past red: \(row)")
+            }
+        }
+    }
+
     func testObserveModeSaysWhatItWouldDoAndChangesNothing() throws {
         let url = try cluster.importedDatabase(records: 400, seed: 34, scratch: dir)
         let standby = try cluster.standby()

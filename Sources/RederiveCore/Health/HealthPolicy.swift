@@ -3,6 +3,16 @@ import Foundation
 /// The graded response to the server's health, with hysteresis: pure, fed one reading at a
 /// time with the time it was taken (tests script both).
 ///
+/// A signal that trails the run's writes (`HealthSignal.trailsWrites`: standby replay lag, WAL
+/// held by slots) is graded on the larger of its value and where it will be when the next
+/// reading can act (`horizon` seconds on, growing at the steepest of its recent slopes at full
+/// speed, `HealthTrend`): a reading a second cannot otherwise stop a writer whose second of
+/// writes is more than the distance to red. Until a trailing signal's growth is known (the
+/// first reading of a run, or the first after a red wait), the run goes at half speed as on
+/// the top of yellow when something trails (a standby connected, a slot), so the first second
+/// writes about half a second's worth: a red limit should sit above one second of the run's
+/// writes (docs/postgresql.md).
+///
 /// - Green: full speed.
 /// - Yellow (some signal at or past its yellow limit, none at red): at severity `s` (0 at the
 ///   yellow limit, 1 at the red one) the level is `0.5 + 0.5 s`; the target batch time is
@@ -30,6 +40,9 @@ public struct HealthPolicy: Sendable {
     private var unmeasurableSince: [HealthSignal: Double] = [:]
     private var lastState: String?
     private var reportedUnmeasurable: Set<HealthSignal> = []
+    private var trend = HealthTrend()
+    // Whether the run waited since the last reading (red, mode `on`): it wrote nothing.
+    private var waitedSinceLastReading = false
 
     /// A policy; `greenHoldSeconds` 30 by default.
     public init(
@@ -55,8 +68,14 @@ public struct HealthPolicy: Sendable {
         public var unmeasurableNotices: [String]
     }
 
-    /// Assesses `reading`, taken at `now` (seconds on any monotonic clock).
-    public mutating func assess(_ reading: HealthReading, now: Double) -> Assessment {
+    /// Assesses `reading`, taken at `now` (seconds on any monotonic clock), after the run paused
+    /// `paused` seconds between batches since the last reading; `horizon` is how long until the
+    /// next reading's decision can act (the read interval and a batch): 0 judges the reading as
+    /// it stands, without projection or a slow start (`rederive health`).
+    public mutating func assess(
+        _ reading: HealthReading, now: Double, horizon: Double = 0, paused: Double = 0
+    ) -> Assessment {
+        if horizon > 0 { trend.observe(reading, now: now, paused: paused, waited: waitedSinceLastReading) }
         var reds: [(Double, String, HealthSignal)] = []
         var yellows: [(Double, String, HealthSignal)] = []
         var passed: Set<String> = []  // the signals past a limit: a change of these is logged
@@ -66,18 +85,26 @@ public struct HealthPolicy: Sendable {
             switch reading.values[signal] {
             case .measured(let value)?:
                 unmeasurableSince[signal] = nil
-                let shown = signal.unit.format(value)
-                switch limit.grade(value) {
+                let ahead =
+                    horizon > 0 && signal.trailsWrites ? trend.projected(signal, from: value, in: horizon) : value
+                let judged = max(value, ahead)
+                var shown = signal.unit.format(value)
+                if judged > value, limit.grade(judged) > limit.grade(value), let slope = trend.slope(signal) {
+                    shown +=
+                        ", projected \(signal.unit.format(judged)) in \(String(format: "%.1f", horizon)) s "
+                        + "(+\(signal.unit.format(slope))/s)"
+                }
+                switch limit.grade(judged) {
                 case .red:
                     passed.insert(signal.rawValue + ":red")
                     reds.append(
                         (
-                            value / max(limit.red, 1e-9),
+                            judged / max(limit.red, 1e-9),
                             "\(signal.label) \(shown) >= red \(signal.unit.format(limit.red))", signal
                         ))
                 case .yellow:
                     passed.insert(signal.rawValue + ":yellow")
-                    let s = limit.severity(value)
+                    let s = limit.severity(judged)
                     severity = max(severity, s)
                     yellows.append(
                         (s, "\(signal.label) \(shown) >= yellow \(signal.unit.format(limit.yellow))", signal))
@@ -104,6 +131,13 @@ public struct HealthPolicy: Sendable {
             }
             notices.append("health: \(signal.label) cannot be measured: \(why); \(policy)")
         }
+
+        // Trailing signals whose growth is not known yet: the run starts at half speed.
+        let unknown =
+            horizon > 0
+            ? HealthSignal.allCases.filter {
+                $0.trailsWrites && reading.trailing.contains($0) && reading[$0] != nil && trend.slope($0) == nil
+            } : []
 
         var decision = HealthDecision.proceed
         if !reds.isEmpty {
@@ -133,13 +167,20 @@ public struct HealthPolicy: Sendable {
                     signals: worst.map(\.2))
             }
         }
-        if !waiting && !yellows.isEmpty {
-            let level = 0.5 + 0.5 * severity
+        if !waiting && !(yellows.isEmpty && unknown.isEmpty) {
+            // A slow start is a change of its own (once), not while red.
+            for signal in unknown { passed.insert(signal.rawValue + ":start") }
+            let level = unknown.isEmpty ? 0.5 + 0.5 * severity : 1
             let worst = yellows.sorted { $0.0 > $1.0 }
+            let starting = unknown.map {
+                "\($0.label) \($0.unit.format(reading[$0] ?? 0)), its growth not known yet: "
+                    + "half speed until the next reading"
+            }
             decision = HealthDecision(
                 grade: .yellow, batchSecondsFactor: 1 - 0.5 * level, pauseRatio: level, waits: false,
-                reasons: worst.map(\.1), signals: worst.map(\.2))
+                reasons: worst.map(\.1) + starting, signals: worst.map(\.2) + unknown)
         }
+        waitedSinceLastReading = mode == .on && decision.waits
         let change = changeLine(decision, passed: passed)
         return Assessment(
             decision: mode == .on ? decision : .proceed, wouldBe: decision, change: change,

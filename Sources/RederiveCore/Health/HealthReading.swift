@@ -13,8 +13,15 @@ public struct HealthReading: Sendable, Equatable {
     /// The values, by signal.
     public var values: [HealthSignal: Value]
 
-    /// A reading of `values`.
-    public init(_ values: [HealthSignal: Value] = [:]) { self.values = values }
+    /// The signals trailing the run's writes (`HealthSignal.trailsWrites`) that have something
+    /// to trail now: a standby connected, a replication slot. Until their growth is known a
+    /// run starts slowly (`HealthPolicy`); with nothing to trail, a zero lag cannot grow.
+    public var trailing: Set<HealthSignal>
+
+    /// A reading of `values`, `trailing` the signals with something to trail.
+    public init(_ values: [HealthSignal: Value] = [:], trailing: Set<HealthSignal> = []) {
+        (self.values, self.trailing) = (values, trailing)
+    }
 
     /// The measured value of `signal`, nil when it is absent or unmeasurable.
     public subscript(signal: HealthSignal) -> Double? {

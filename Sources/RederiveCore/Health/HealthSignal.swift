@@ -59,6 +59,11 @@ public enum HealthSignal: String, CaseIterable, Sendable, Codable {
         }
     }
 
+    /// Whether the run's own writes make it grow at a rate (the WAL a standby has not replayed,
+    /// or a slot holds back): `HealthPolicy` grades these on where they will be by the next
+    /// reading (`HealthTrend`), not only where they are.
+    public var trailsWrites: Bool { self == .standbyLagBytes || self == .slotRetainedBytes }
+
     /// The PostgreSQL signals, in the order `rederive health` shows them.
     public static let server: [HealthSignal] = [
         .standbyLagBytes, .standbyLagSeconds, .slotRetainedBytes, .vacuumsOnOurTables, .lockWaitsOnOurTables,

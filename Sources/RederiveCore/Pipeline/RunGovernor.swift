@@ -41,6 +41,9 @@ final class RunGovernor {
         /// The governor's last health reading and when it was taken (wall clock): what a
         /// commit keeps, without a read of its own on the writer thread.
         let latestHealth = Mutex<(health: BatchHealth, takenAt: Date)?>(nil)
+        /// The last commit's seconds: with the last batch's read and derive, how long the batch
+        /// after a health reading takes (the reading's horizon).
+        let lastCommitSeconds = Mutex(0.0)
 
         init(sizer: BatchSizer?) { self.sizer = Mutex(sizer) }
 
@@ -49,6 +52,7 @@ final class RunGovernor {
             let record: BatchRecord? = entries.withLock { entries in
                 guard var entry = entries[ticket] else { return nil }
                 entry.record.commitSeconds = seconds
+                lastCommitSeconds.withLock { $0 = seconds }
                 entry.record.finishedAt = RunControlState.now()
                 if let latest = latestHealth.withLock({ $0 }) {
                     var health = latest.health
@@ -109,6 +113,9 @@ final class RunGovernor {
     private var claimHealth: BatchHealth?
     private var healthWaited = 0.0
     private var lastWorkSeconds = 0.0
+    // Seconds paused between batches on yellow since the last health reading: the trend takes
+    // them out of the interval (a slope measured at half speed is the full-speed one).
+    private var healthPausedSinceRead = 0.0
     // What the health reads cost (`finish` logs it at debug level; make bench-gentle reads it).
     private var healthReads = 0
     private var healthReadSeconds = 0.0
@@ -299,9 +306,12 @@ final class RunGovernor {
                 (healthWouldBe.waits ? "would wait: health: " : "would slow down: health: ")
                     + (healthWouldBe.reasons.first ?? "\(healthWouldBe.grade)"))
         }
-        let pause = healthDecision.pauseRatio * lastWorkSeconds
+        // In proportion to the batch's whole time: its read and derive, and its commit (the last
+        // known), which runs beside the next batch's read.
+        let pause = healthDecision.pauseRatio * (lastWorkSeconds + ledger.lastCommitSeconds.withLock { $0 })
         if pause > 0 {
             if let stopped = wait(pause) { return stopped }
+            healthPausedSinceRead += pause
             addWait(pause, reason: "health: " + (healthDecision.reasons.first ?? "yellow"))
         }
         return nil
@@ -323,7 +333,10 @@ final class RunGovernor {
             warnOnce("cannot read the server's health: \(error)")
             return
         }
-        let assessment = policy.assess(reading, now: now)
+        // Projected to when the next reading can act: a read interval and the batch after it.
+        let horizon = Self.controlInterval + lastWorkSeconds + ledger.lastCommitSeconds.withLock { $0 }
+        let assessment = policy.assess(reading, now: now, horizon: horizon, paused: healthPausedSinceRead)
+        healthPausedSinceRead = 0
         healthPolicy = policy
         healthDecision = assessment.decision
         healthWouldBe = assessment.wouldBe

@@ -11,12 +11,14 @@ final class RunGovernorHealthTests: XCTestCase {
     final class ScriptedHealth: StoreHealthReading {
         var lag = 0.0
         var reads = 0
+        /// Whether a standby is connected (its lag can grow with the run's writes).
+        var standby = false
         /// Called at each read (a test lets the standby catch up from here).
         var onRead: ((Int) -> Void)?
         func readHealth() throws(RederiveError) -> HealthReading {
             reads += 1
             onRead?(reads)
-            return HealthReading([.standbyLagBytes: .measured(lag)])
+            return HealthReading([.standbyLagBytes: .measured(lag)], trailing: standby ? [.standbyLagBytes] : [])
         }
     }
 
@@ -189,6 +191,34 @@ final class RunGovernorHealthTests: XCTestCase {
         XCTAssertNil(green.signal)
         XCTAssertEqual(green.healthWaitedSeconds, slept, accuracy: 1e-9, "every second slept was for health")
         XCTAssertGreaterThan(green.healthWaitedSeconds, 5, "the 5 s hold included")
+    }
+
+    /// With a standby connected, the run reads before its first batch and goes at half speed (half
+    /// the batch, a pause of the batch's whole time) until the next reading shows how fast the
+    /// lag grows; the pauses are taken out of the interval the slope is measured over, and the
+    /// projection reaches a batch past the next reading.
+    func testWithAStandbyTheFirstSecondGoesAtHalfSpeedAndTheNextReadingProjects() throws {
+        let health = ScriptedHealth()
+        health.standby = true
+        let g = governor(health)
+        g.claiming()
+        XCTAssertEqual(health.reads, 1, "read before the first batch")
+        g.ledger.committed(g.handedOver(records: 100, keys: nil, readSeconds: 0.1, deriveSeconds: 0.1), seconds: 0.1)
+        XCTAssertEqual(g.decide(skipped: 0, read: 100), .goOn)
+        XCTAssertEqual(slept, 0.3, accuracy: 1e-9, "a pause of the batch's read, derive and commit")
+        XCTAssertEqual(g.batchSize, 50)
+        // A second after the first reading, 0.3 s of it paused: 14 MB in 0.7 s of writing is
+        // +20 MB/s, so 14 MB + 20 MB/s x (1 s + the last batch's 0.3 s) = 40 MB when the next
+        // reading can act: past the red 64 MB's yellow (32 MB), yellow now.
+        now += 0.7
+        health.lag = 14_000_000
+        g.ledger.committed(g.handedOver(records: 50, keys: nil, readSeconds: 0.1, deriveSeconds: 0.1), seconds: 0.1)
+        XCTAssertEqual(g.decide(skipped: 0, read: 150), .goOn)
+        XCTAssertEqual(health.reads, 2)
+        let state = try XCTUnwrap(g.throttle)
+        XCTAssertEqual(state.grade, "yellow")
+        XCTAssertEqual(
+            state.reason, "standby replay lag 14.0 MB, projected 40.0 MB in 1.3 s (+20.0 MB/s) >= yellow 32.0 MB")
     }
 
     /// A run that watches no health keeps none and has no throttle state.
