@@ -2,18 +2,22 @@
 /// working seconds (read and derive when it is handed over, its commit once done), with no clock
 /// of its own.
 ///
-/// The rate is the median of the last `window` batches' records per second, the next size that
-/// rate times the target. A median, not a decaying average (pt-online-schema-change's
-/// `--chunk-time`, which this sizer used first): one slow batch (a checkpoint's fsync, a moment
-/// the machine ran something else) dragged an average down by as much as it was slow, shrank the
-/// next batches at once and left them short for the many +20 % steps back, so most misses were the
-/// batches after an outlier; with the median one slow batch moves nothing and three in a row
-/// (a server really slower) move the size the whole way. The size grows by at most 20 % a step
-/// (at least one record) (GitLab's batch optimizer) and shrinks at once, within
+/// The rate is the records per second of the last `window` batches together, leaving out those
+/// more than `outlier` times slower or faster than their median; the next size is that rate times
+/// the target. A decaying average of all (pt-online-schema-change's `--chunk-time`, which this
+/// sizer used first) was dragged down by one slow batch (a checkpoint's fsync, a moment the machine
+/// ran something else) as far as it was slow, shrank the next batches at once and left them short
+/// for the many +20 % steps back, so most misses were the batches after an outlier; now one slow
+/// batch moves nothing and three in a row (a server really slower) move the size the whole way.
+/// The sum over the batches kept, not their median rate alone, keeps the average's smoothing of
+/// ordinary jitter (a median of five rates missed more often on a busy machine). The size grows by
+/// at most 20 % a step (at least one record) (GitLab's batch optimizer) and shrinks at once, within
 /// `minimum...maximum` (`--batch-size` is both the first size and the largest).
 public struct BatchSizer: Sendable, Equatable {
-    /// How many of the latest batches the rate is the median of.
+    /// How many of the latest batches the rate is taken from.
     public static let window = 5
+    /// How far (a factor) a batch's rate may be from the median of the window and still count.
+    public static let outlier = 2.0
     /// The most a size grows in one step.
     public static let maxGrowth = 1.2
 
@@ -65,17 +69,19 @@ public struct BatchSizer: Sendable, Equatable {
         return resize(growing: false)
     }
 
-    /// The median rate times the target, capped, bounded; `growing` false: at most the size now
+    /// The window's rate times the target, capped, bounded; `growing` false: at most the size now
     /// (a commit added to a batch already sized from says only that it was slower).
     private mutating func resize(growing: Bool = true) -> Int {
         let rates = samples.map(\.rate).sorted()
         guard !rates.isEmpty else { return size }
-        let middle = rates.count / 2
-        // The lower of the two middle rates when there is an even number: the smaller size.
-        let rate = rates.count % 2 == 1 ? rates[middle] : rates[middle - 1]
+        // The median (the lower of the two middle rates when there is an even number: the smaller
+        // size), then the records over the seconds of the batches near it.
+        let median = rates[(rates.count - 1) / 2]
+        let kept = samples.filter { $0.rate >= median / Self.outlier && $0.rate <= median * Self.outlier }
+        let rate = kept.map(\.records).reduce(0, +) / kept.map(\.seconds).reduce(0, +)
         let ideal = rate * targetSeconds
         let capped = min(ideal, max(Double(size) * Self.maxGrowth, Double(size + 1)))
-        let bounded = Int(min(max(capped.rounded(.down), Double(minimum)), Double(maximum)))
+        let bounded = Int(min(max((capped + 1e-6).rounded(.down), Double(minimum)), Double(maximum)))
         size = growing ? bounded : min(size, bounded)
         return size
     }

@@ -62,6 +62,19 @@ final class BatchSizerTests: XCTestCase {
         XCTAssertEqual(sizer.observe(records: 2_000, seconds: 0.8), 500)
     }
 
+    func testOrdinaryJitterIsAveragedNotFollowed() {
+        // 10,000 records/s, every other batch 25 % slower and the others 20 % faster: the batches
+        // kept are summed, so the size stays near the 2,000 the rate gives (a median of the five
+        // rates took the slower one's, 1,600, every other batch).
+        var sizer = BatchSizer(targetSeconds: 0.2, first: 20_000)
+        var sizes: [Int] = []
+        for i in 0..<30 {
+            let size = sizer.size
+            sizes.append(sizer.observe(records: size, seconds: seconds(size, rate: 10_000) * (i % 2 == 0 ? 1.25 : 0.8)))
+        }
+        for size in sizes.dropFirst(10) { XCTAssertTrue((1_800...2_100).contains(size), "\(sizes)") }
+    }
+
     func testACommitIsAddedToTheOldestBatchWithoutOneAndNeverGrowsTheSize() {
         var sizer = BatchSizer(targetSeconds: 1, first: 10_000)
         // Two batches handed over before the first one's commit ends.
