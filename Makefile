@@ -351,12 +351,15 @@ bench-postgres: build
 	    --core-model-bytes 100000 --floorless-fraction 0.2 --corrupt-fraction 0.005 --frames-every 1000
 	@.ci/bench-postgres $(REDERIVE) $(BENCH_CORPUS)
 
-# Sharing the server (.ci/bench-gentle): a generated corpus of GENTLE_RECORDS; a SQLite derive with
-# --batch-seconds GENTLE_SECONDS (batch working times after the first 10 against it), then 4 worker
-# processes on a throwaway PostgreSQL cluster under --max-rate GENTLE_RATE (records/s over 20 s);
-# then a streaming standby of that cluster whose replay runs GENTLE_REPLAY_SHARE of every
-# GENTLE_REPLAY_PERIOD seconds (held up the rest), and the derive with --throttle off and on under
+# Sharing the server (.ci/bench-gentle): a corpus of GENTLE_SIZING_RECORDS derived on SQLite and
+# on a throwaway PostgreSQL cluster (2 processes) with --batch-seconds GENTLE_SIZING_SECONDS (batch
+# working times after the first 10 ÷ it: p10/p50/p90, the share within ±30 %; NICE=N runs them under
+# nice -n N); a corpus of GENTLE_RECORDS: 4 worker processes under --max-rate GENTLE_RATE (records/s
+# over 20 s); then a streaming standby of that cluster whose replay runs GENTLE_REPLAY_SHARE of every
+# GENTLE_REPLAY_PERIOD seconds (held up the rest), and the derive with --batch-seconds GENTLE_SECONDS and --throttle off and on under
 # --max-standby-lag GENTLE_MAX_LAG.
+GENTLE_SIZING_RECORDS ?= 120000
+GENTLE_SIZING_SECONDS ?= 0.1
 GENTLE_RECORDS ?= 40000
 GENTLE_SECONDS ?= 0.2
 GENTLE_RATE    ?= 1000
@@ -365,7 +368,8 @@ GENTLE_REPLAY_SHARE ?= 0.1
 GENTLE_REPLAY_PERIOD ?= 4
 bench-gentle: build
 	@.ci/bench-gentle $(REDERIVE) --records $(GENTLE_RECORDS) --batch-seconds $(GENTLE_SECONDS) --rate $(GENTLE_RATE) \
-	  --max-lag $(GENTLE_MAX_LAG) --replay-share $(GENTLE_REPLAY_SHARE) --replay-period $(GENTLE_REPLAY_PERIOD)
+	  --max-lag $(GENTLE_MAX_LAG) --replay-share $(GENTLE_REPLAY_SHARE) --replay-period $(GENTLE_REPLAY_PERIOD) \
+	  --sizing-records $(GENTLE_SIZING_RECORDS) --sizing-seconds $(GENTLE_SIZING_SECONDS)
 
 # Scale demo: a throwaway local PostgreSQL cluster (.ci/pg-cluster, stopped and removed at the
 # end), the fixtures imported into it, then one derive command that starts 2 worker processes;

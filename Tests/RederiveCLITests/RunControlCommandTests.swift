@@ -187,7 +187,8 @@ final class RunControlCommandTests: XCTestCase {
             $0["records"] as Int
         }
         XCTAssertEqual(sizes.first, 250, "--batch-size is the first batch")
-        XCTAssertLessThan(sizes.dropFirst(4).max() ?? 250, 250, "later batches are smaller: \(sizes)")
+        // The third is read once the second was taken, by then the first was sized.
+        XCTAssertLessThan(sizes.dropFirst(2).max() ?? 250, 250, "from the third smaller: \(sizes)")
         XCTAssertLessThanOrEqual(sizes.max() ?? 0, 250, "and the largest")
         XCTAssertEqual(sizes.reduce(0, +), 1500)
         let text = try rederive(["status", "--db", db, "--run", "2"])

@@ -2,15 +2,33 @@
 /// working seconds (read and derive when it is handed over, its commit once done), with no clock
 /// of its own.
 ///
-/// The rate is a decaying average (pt-online-schema-change's `--chunk-time`: records and
-/// seconds each decay by 0.75 a batch), the next size the rate times the target; it grows by
+/// The rate is the records per second of the last `window` batches together, leaving out those
+/// more than `outlier` times slower or faster than their median; the next size is that rate times
+/// the target. A decaying average of all (pt-online-schema-change's `--chunk-time`, which this
+/// sizer used first) was dragged down by one slow batch (a checkpoint's fsync, a moment the machine
+/// ran something else) as far as it was slow, shrank the next batches at once and left them short
+/// for the many +20 % steps back, so most misses were the batches after an outlier; now one slow
+/// batch moves nothing and three in a row (a server really slower) move the size the whole way.
+/// The sum over the batches kept, not their median rate alone, keeps the average's smoothing of
+/// ordinary jitter (a median of five rates missed more often on a busy machine). The size grows by
 /// at most 20 % a step (at least one record) (GitLab's batch optimizer) and shrinks at once, within
 /// `minimum...maximum` (`--batch-size` is both the first size and the largest).
 public struct BatchSizer: Sendable, Equatable {
-    /// How much of the past each batch keeps.
-    public static let decay = 0.75
+    /// How many of the latest batches the rate is taken from.
+    public static let window = 5
+    /// How far (a factor) a batch's rate may be from the median of the window and still count.
+    public static let outlier = 2.0
     /// The most a size grows in one step.
     public static let maxGrowth = 1.2
+
+    /// One batch the rate is taken from: its records, its seconds so far, and whether its commit
+    /// (the last part) was added.
+    private struct Sample: Sendable, Equatable {
+        var records: Double
+        var seconds: Double
+        var committed = false
+        var rate: Double { records / seconds }
+    }
 
     /// Seconds each batch should take.
     public let targetSeconds: Double
@@ -20,8 +38,8 @@ public struct BatchSizer: Sendable, Equatable {
     public let maximum: Int
     /// The size of the next batch.
     public private(set) var size: Int
-    private var records = 0.0
-    private var seconds = 0.0
+    /// The latest batches, oldest first (at most `window`).
+    private var samples: [Sample] = []
 
     /// A sizer aiming at `targetSeconds` a batch, starting at (and never above) `first`.
     public init(targetSeconds: Double, first: Int, minimum: Int = 1) {
@@ -31,29 +49,40 @@ public struct BatchSizer: Sendable, Equatable {
         self.size = self.maximum
     }
 
-    /// Takes in one batch (`records` that took `seconds` of work) and returns the next size.
+    /// Takes in one batch (`records` that took `seconds` of work so far) and returns the next size.
     @discardableResult
     public mutating func observe(records batchRecords: Int, seconds batchSeconds: Double) -> Int {
         guard batchRecords > 0, batchSeconds.isFinite, batchSeconds >= 0 else { return size }
-        records = records * Self.decay + Double(batchRecords)
-        seconds = seconds * Self.decay + max(batchSeconds, 1e-6)
+        samples.append(Sample(records: Double(batchRecords), seconds: max(batchSeconds, 1e-6)))
+        if samples.count > Self.window { samples.removeFirst(samples.count - Self.window) }
         return resize()
     }
 
-    /// Adds `seconds` of work to the batch last observed (its commit, which ends after the next
-    /// batch was sized: the part known first sizes it, the whole the ones after) and returns the
-    /// next size, which can only shrink by it.
+    /// Adds `seconds` of work (its commit) to the oldest batch observed whose commit was not added
+    /// yet (commits end in the order the batches were handed over, often after the next one was
+    /// observed) and returns the next size, which can only shrink by it.
     @discardableResult
     public mutating func observeMore(seconds more: Double) -> Int {
-        guard records > 0, more.isFinite, more > 0 else { return size }
-        seconds += more
-        return resize()
+        guard more.isFinite, more >= 0, let index = samples.firstIndex(where: { !$0.committed }) else { return size }
+        samples[index].seconds += more
+        samples[index].committed = true
+        return resize(growing: false)
     }
 
-    private mutating func resize() -> Int {
-        let ideal = records / seconds * targetSeconds
+    /// The window's rate times the target, capped, bounded; `growing` false: at most the size now
+    /// (a commit added to a batch already sized from says only that it was slower).
+    private mutating func resize(growing: Bool = true) -> Int {
+        let rates = samples.map(\.rate).sorted()
+        guard !rates.isEmpty else { return size }
+        // The median (the lower of the two middle rates when there is an even number: the smaller
+        // size), then the records over the seconds of the batches near it.
+        let median = rates[(rates.count - 1) / 2]
+        let kept = samples.filter { $0.rate >= median / Self.outlier && $0.rate <= median * Self.outlier }
+        let rate = kept.map(\.records).reduce(0, +) / kept.map(\.seconds).reduce(0, +)
+        let ideal = rate * targetSeconds
         let capped = min(ideal, max(Double(size) * Self.maxGrowth, Double(size + 1)))
-        size = Int(min(max(capped.rounded(.down), Double(minimum)), Double(maximum)))
+        let bounded = Int(min(max((capped + 1e-6).rounded(.down), Double(minimum)), Double(maximum)))
+        size = growing ? bounded : min(size, bounded)
         return size
     }
 }

@@ -45,9 +45,14 @@ extension DeriveJob {
     func startWalking() {
         let (store, selection, deriver, hint) = (store, readSelection, deriver, sizeHint)
         let (first, upper, allowDowngrade) = (walked.cursor, walked.upTo, config.settings.allowDowngrade)
-        fetcher = Prefetcher(capacity: 1) { emit in
+        // Sized batches (`--batch-seconds`) are read only once the one read ahead was taken, so
+        // each is read at the size the governor gave after the batch before it was derived: only
+        // the first two are `--batch-size` (three were, the third read before the first was sized).
+        let readsLate = config.settings.batchSeconds != nil
+        fetcher = Prefetcher(capacity: 1) { emit, waitForRoom in
             var cursor = first
             while true {
+                if readsLate, !waitForRoom() { return }
                 do throws(RederiveError) {
                     let reading = Stopwatch()
                     let batch = try store.fetchRooms(

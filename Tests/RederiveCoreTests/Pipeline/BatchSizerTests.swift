@@ -43,7 +43,73 @@ final class BatchSizerTests: XCTestCase {
             XCTAssertLessThanOrEqual(Double(after), (Double(before) * 1.2).rounded(.down) + 1, "\(sizes)")
         }
         XCTAssertEqual(sizes.last, 1_000, "bounded by the first size: \(sizes)")
-        XCTAssertGreaterThan(sizes.first ?? 0, 100, "the slow past decays: \(sizes)")
+        XCTAssertEqual(sizes.first, 100, "one fast batch against one slow: the lower rate: \(sizes)")
+        XCTAssertGreaterThan(sizes[1], 100, "two fast against one slow: the fast rate: \(sizes)")
+    }
+
+    func testOneSlowBatchMovesNothingAndThreeInARowShrinkAtOnce() {
+        var sizer = BatchSizer(targetSeconds: 0.2, first: 20_000)
+        // 10,000 records/s: 2,000 records a batch.
+        for _ in 0..<6 { sizer.observe(records: sizer.size, seconds: seconds(sizer.size, rate: 10_000)) }
+        XCTAssertEqual(sizer.size, 2_000)
+        // A checkpoint makes one batch eight times slower: the next is the same size.
+        XCTAssertEqual(sizer.observe(records: 2_000, seconds: 1.6), 2_000)
+        for _ in 0..<5 { XCTAssertEqual(sizer.observe(records: 2_000, seconds: 0.2), 2_000) }
+        // The server becomes four times slower for good: two slow batches out of five still are
+        // the minority, the third shrinks the size the whole way (no cap on shrinking).
+        XCTAssertEqual(sizer.observe(records: 2_000, seconds: 0.8), 2_000)
+        XCTAssertEqual(sizer.observe(records: 2_000, seconds: 0.8), 2_000)
+        XCTAssertEqual(sizer.observe(records: 2_000, seconds: 0.8), 500)
+    }
+
+    func testOrdinaryJitterIsAveragedNotFollowed() {
+        // 10,000 records/s, every other batch 25 % slower and the others 20 % faster: the batches
+        // kept are summed, so the size stays near the 2,000 the rate gives (a median of the five
+        // rates took the slower one's, 1,600, every other batch).
+        var sizer = BatchSizer(targetSeconds: 0.2, first: 20_000)
+        var sizes: [Int] = []
+        for i in 0..<30 {
+            let size = sizer.size
+            sizes.append(sizer.observe(records: size, seconds: seconds(size, rate: 10_000) * (i % 2 == 0 ? 1.25 : 0.8)))
+        }
+        for size in sizes.dropFirst(10) { XCTAssertTrue((1_800...2_100).contains(size), "\(sizes)") }
+    }
+
+    func testACommitIsAddedToTheOldestBatchWithoutOneAndNeverGrowsTheSize() {
+        var sizer = BatchSizer(targetSeconds: 1, first: 10_000)
+        // Two batches handed over before the first one's commit ends.
+        XCTAssertEqual(sizer.observe(records: 1_000, seconds: 1), 1_000)
+        XCTAssertEqual(sizer.observe(records: 4_000, seconds: 1), 1_000, "the lower of two rates")
+        // The first one's commit took 3 s: 250 a second against 4,000.
+        XCTAssertEqual(sizer.observeMore(seconds: 3), 250)
+        // The second one's commit: 4,000 records in 2 s, 2,000 a second; the lower is still 250.
+        XCTAssertEqual(sizer.observeMore(seconds: 1), 250)
+        XCTAssertEqual(sizer.observeMore(seconds: 1), 250, "no batch left waiting for its commit")
+        // A third, fast batch makes the median 2,000 a second: the size grows, 20 % a step.
+        XCTAssertEqual(sizer.observe(records: 4_000, seconds: 1), 300)
+        // Its commit (nothing) says nothing new, and a commit never grows the size.
+        XCTAssertEqual(sizer.observeMore(seconds: 0), 300)
+    }
+
+    func testBatchesAfterCheckpointsStayOnTarget() {
+        // 5,000 records/s plus 5 ms a batch, a little scripted jitter, and every 15th batch five
+        // times slower (a checkpoint's fsync). A decaying average shrank the batches after each
+        // such outlier and took many +20 % steps to grow back: the misses were those, not the
+        // outliers alone.
+        var sizer = BatchSizer(targetSeconds: 0.2, first: 10_000)
+        var times: [Double] = []
+        for i in 0..<200 {
+            let size = sizer.size
+            let jitter = [1.0, 1.08, 0.93, 1.04, 0.96][i % 5] * (i % 15 == 14 ? 5 : 1)
+            let t = seconds(size, rate: 5_000, overhead: 0.005) * jitter
+            times.append(t)
+            sizer.observe(records: size, seconds: t * 0.9)
+            sizer.observeMore(seconds: t * 0.1)
+        }
+        let after = times.dropFirst(10)
+        let within = after.filter { abs($0 - 0.2) <= 0.3 * 0.2 }.count
+        XCTAssertEqual(within, after.count - after.filter { $0 > 0.5 }.count, "only the outliers miss: \(times)")
+        XCTAssertGreaterThanOrEqual(Double(within) / Double(after.count), 0.9)
     }
 
     func testSteadyRateSettlesWithinThirtyPercentOfTheTargetAfterTenBatches() {

@@ -14,6 +14,8 @@ final class RunGovernorTests: XCTestCase {
         var reserved: [(records: Int, rate: Double)] = []
         var reserveWait = 0.0
         var recorded: [BatchRecord] = []
+        /// How many statements recorded batches.
+        var recordings = 0
         /// Called at each read (a test lifts the pause from here).
         var onRead: ((Int) -> Void)?
 
@@ -37,7 +39,10 @@ final class RunGovernorTests: XCTestCase {
             reserved.append((records, maxRate))
             return reserveWait
         }
-        func recordBatches(_ batches: [BatchRecord]) throws(RederiveError) { recorded += batches }
+        func recordBatches(_ batches: [BatchRecord]) throws(RederiveError) {
+            recordings += 1
+            recorded += batches
+        }
         func batches(runID: Int64) throws(RederiveError) -> [BatchRecord] { recorded }
         func runStatus(_ runID: Int64) throws(RederiveError) -> String? { "running" }
         func closeControls() {}
@@ -176,6 +181,24 @@ final class RunGovernorTests: XCTestCase {
         g.ledger.committed(ticket, seconds: 0.5)
         XCTAssertEqual(g.batchSize, 25)
         XCTAssertNil(governor().batchSize, "without --batch-seconds, batches keep --batch-size")
+    }
+
+    func testAnUnthrottledRunPaysOneReadAndOneRecordingASecondWhateverItsBatchRate() {
+        // 400 batches of 20 ms (50 a second) for 8 s, no pause, no rate, no health: the store is
+        // asked once a second for the control and once a second (and at the end) to keep the
+        // batches, never per batch; the rate budget never.
+        let g = governor()
+        XCTAssertEqual(g.decideFirst(), .goOn)
+        for _ in 0..<400 {
+            clock.now += 0.02
+            XCTAssertEqual(batch(g), .goOn)
+        }
+        g.finish()
+        XCTAssertEqual(controls.recorded.count, 400)
+        XCTAssertLessThanOrEqual(controls.reads, 9, "one read a second")
+        XCTAssertLessThanOrEqual(controls.recordings, 9, "one statement a second and one at the end")
+        XCTAssertTrue(controls.reserved.isEmpty)
+        XCTAssertEqual(clock.slept, 0, "nothing waited")
     }
 
     func testBatchesAreRecordedAtMostOnceASecondAndAllAtTheEnd() {
