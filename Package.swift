@@ -74,10 +74,13 @@ let package = Package(
         ),
         // The deterministic corpus generator behind `rederive generate`, `make fixtures`
         // and `make bench`: test and benchmark support, kept out of the product library.
+        // Optimised in debug builds too: the tests write corpora of up to 12,000 records with it
+        // (in the test process and through `rederive generate`), 6x faster than unoptimised.
         .target(
             name: "RederiveCorpus",
             dependencies: ["RederiveCore"],
-            path: "Sources/RederiveCorpus"
+            path: "Sources/RederiveCorpus",
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
         .executableTarget(
             name: "rederive",

@@ -10,18 +10,21 @@ import XCTest
 /// plan is reported, not refused; records changed outside the plan are named.
 final class ResumablePlanCommandTests: XCTestCase {
     private var dir: TemporaryDirectory!
-    /// A store of 3,000 records, two thirds of them stale, with its plan (and a copy made
-    /// before the plan, for a reference apply of the same plan).
+    /// A store of 3,000 records, two thirds of them stale, with its plan.
     private var db: String!
     private var planPath: String!
+    /// What the plan's uninterrupted apply leaves (`applied`).
+    private var reference: [String: [String]]!
 
     /// The stale store and its plan as every test starts from them, made once per test process
     /// (a 3,000-record export written, imported and previewed); each test works on a copy (a copy
-    /// keeps the store's identity, so the plan is its plan too).
+    /// keeps the store's identity, so the plan is its plan too). With them, what the plan's
+    /// uninterrupted apply leaves (`applied`), which five tests compare their store with.
     private struct Template {
         let dir: TemporaryDirectory
         let db: String
         let plan: String
+        let reference: [String: [String]]
     }
 
     private struct SetUpFailure: Error, CustomStringConvertible {
@@ -53,7 +56,14 @@ final class ResumablePlanCommandTests: XCTestCase {
         let preview = try CommandLineTool.invoke(
             ["derive", "--db", db, "--dry-run", "--plan", plan, "--preview-out", dir.file("preview")], scratch: dir)
         guard preview.status == 0 else { throw SetUpFailure(description: "preview: \(preview.stderr)") }
-        return Template(dir: dir, db: db, plan: plan)
+        // The same plan applied uninterrupted to a copy of the store.
+        let reference = dir.file("reference.sqlite")
+        try FileManager.default.copyItem(atPath: db, toPath: reference)
+        let referenceApply = try CommandLineTool.invoke(apply(reference, plan: plan), scratch: dir)
+        guard referenceApply.status == 0 else {
+            throw SetUpFailure(description: "reference apply: \(referenceApply.stderr)")
+        }
+        return Template(dir: dir, db: db, plan: plan, reference: try applied(reference))
     }
 
     override func setUpWithError() throws {
@@ -66,6 +76,7 @@ final class ResumablePlanCommandTests: XCTestCase {
         dir = try TemporaryDirectory()
         db = dir.file("big.sqlite")
         planPath = dir.file("plan.json")
+        reference = template.reference
         try FileManager.default.copyItem(atPath: template.db, toPath: db)
         try FileManager.default.copyItem(atPath: template.plan, toPath: planPath)
     }
@@ -76,18 +87,12 @@ final class ResumablePlanCommandTests: XCTestCase {
         try CommandLineTool.invoke(arguments, scratch: dir)
     }
 
-    private func apply(_ store: String, _ extra: [String] = []) -> [String] {
-        ["derive", "--db", store, "--apply-plan", planPath, "--batch-size", "10", "--workers", "1"] + extra
+    private static func apply(_ store: String, plan: String, _ extra: [String] = []) -> [String] {
+        ["derive", "--db", store, "--apply-plan", plan, "--batch-size", "10", "--workers", "1"] + extra
     }
 
-    /// The same plan applied uninterrupted to a copy of the store (a copy keeps the store's
-    /// identity, so the plan is its plan too).
-    private func referenceApply() throws -> String {
-        let copy = dir.file("reference.sqlite")
-        try FileManager.default.copyItem(atPath: db, toPath: copy)
-        let applied = try rederive(apply(copy))
-        XCTAssertEqual(applied.status, 0, applied.stderr)
-        return copy
+    private func apply(_ store: String, _ extra: [String] = []) -> [String] {
+        Self.apply(store, plan: planPath, extra)
     }
 
     /// Starts `arguments`, kills the process with SIGKILL once its run read `records` records.
@@ -106,7 +111,7 @@ final class ResumablePlanCommandTests: XCTestCase {
 
     /// Everything an apply leaves: summaries with the run that wrote them, the history with
     /// the run that replaced each, and the run rows' outcome and counts.
-    private func applied(_ path: String) throws -> [String: [String]] {
+    private static func applied(_ path: String) throws -> [String: [String]] {
         var dump = try StoreInspection.dump(path, excluding: .init(seq: false, times: true, runIDs: false))
         dump["summary_history"] = try StoreInspection.rows(
             path, "SELECT replaced_by_run, record_seq, summary_version, fingerprint, summary_json FROM summary_history"
@@ -125,7 +130,7 @@ final class ResumablePlanCommandTests: XCTestCase {
     /// batch in hand, not once the whole check ended (issue 36 #8): exit 143, nothing written,
     /// no run begun; the next apply is a normal one.
     func testASignalDuringThePlanCheckStopsItWithNothingWritten() throws {
-        let before = try applied(db)
+        let before = try Self.applied(db)
         let err = dir.file("check.err")
         // One record per batch: the check takes many batches, so the signal lands inside it.
         let child = try CommandLineTool.Child(
@@ -139,14 +144,13 @@ final class ResumablePlanCommandTests: XCTestCase {
         XCTAssertTrue(
             child.stderr.contains("derive stopped by SIGTERM during the plan check (exit 143): nothing was written"),
             child.stderr)
-        StoreInspection.assertEqual(try applied(db), before, "nothing written, no run begun")
+        StoreInspection.assertEqual(try Self.applied(db), before, "nothing written, no run begun")
         let next = try rederive(apply(db))
         XCTAssertEqual(next.status, 0, next.stderr)
         XCTAssertFalse(next.stderr.contains("finishing this plan's apply"), next.stderr)
     }
 
     func testAnApplyKilledMidWayFinishesAsTheSameRunWithTheUninterruptedResult() throws {
-        let reference = try referenceApply()
         let killed = try killMidApply(apply(db), records: 400)
         let runID: Int64 = killed["id"]
 
@@ -156,18 +160,18 @@ final class ResumablePlanCommandTests: XCTestCase {
         XCTAssertTrue(
             resumed.stderr.contains("derive (run \(runID), continued): 2000 read, 2000 derived"), resumed.stderr)
         XCTAssertTrue(resumed.stderr.contains("`rederive revert --db \(db!) --run \(runID)`"), resumed.stderr)
-        StoreInspection.assertEqual(try applied(db), try applied(reference), "resumed apply vs uninterrupted")
+        StoreInspection.assertEqual(try Self.applied(db), reference, "resumed apply vs uninterrupted")
         XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary_history"), 2000)
 
         // Again, as a cron retry would: already applied, nothing written, success.
-        let before = try applied(db)
+        let before = try Self.applied(db)
         let again = try rederive(apply(db, ["--json"]))
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(
             again.stderr.contains("this plan was already applied by run \(runID); nothing written"), again.stderr)
         XCTAssertTrue(again.stdout.contains("\"runId\":\(runID)"), again.stdout)
         XCTAssertTrue(again.stdout.contains("already applied by run \(runID)"), again.stdout)
-        StoreInspection.assertEqual(try applied(db), before, "a finished plan writes nothing")
+        StoreInspection.assertEqual(try Self.applied(db), before, "a finished plan writes nothing")
 
         // One run did it all: reverting it restores every summary the plan replaced.
         XCTAssertEqual(try rederive(["revert", "--db", db, "--run", String(runID), "-q"]).status, 0)
@@ -175,17 +179,15 @@ final class ResumablePlanCommandTests: XCTestCase {
     }
 
     func testAnApplyKilledTwiceStillFinishesToTheSameResult() throws {
-        let reference = try referenceApply()
         let first = try killMidApply(apply(db), records: 200)
         let second = try killMidApply(apply(db), records: 900)
         XCTAssertEqual(second["id"] as Int64, first["id"] as Int64, "the same run, reopened")
         let resumed = try rederive(apply(db))
         XCTAssertEqual(resumed.status, 0, resumed.stderr)
-        StoreInspection.assertEqual(try applied(db), try applied(reference), "killed twice vs uninterrupted")
+        StoreInspection.assertEqual(try Self.applied(db), reference, "killed twice vs uninterrupted")
     }
 
     func testAnApplyStoppedBySIGTERMFinishesWhenRunAgain() throws {
-        let reference = try referenceApply()
         let child = try CommandLineTool.Child(apply(db), stderrPath: dir.file("stopped.err"))
         XCTAssertNotNil(CommandLineTool.waitForProgress(child, db: db, command: "derive", records: 300, after: 1))
         child.signal(SIGTERM)
@@ -195,21 +197,20 @@ final class ResumablePlanCommandTests: XCTestCase {
         let resumed = try rederive(apply(db))
         XCTAssertEqual(resumed.status, 0, resumed.stderr)
         XCTAssertTrue(resumed.stderr.contains("finishing this plan's apply (run 2"), resumed.stderr)
-        StoreInspection.assertEqual(try applied(db), try applied(reference), "stopped apply vs uninterrupted")
+        StoreInspection.assertEqual(try Self.applied(db), reference, "stopped apply vs uninterrupted")
     }
 
     /// On SQLite one process applies a plan: a second one started while it runs is busy
     /// (exit 6, writing nothing), and the first finishes to the uninterrupted result. (On
     /// PostgreSQL they share the run: `PostgresPlanApplyTests`.)
     func testASecondApplyWhileOneRunsIsBusyOnSQLite() throws {
-        let reference = try referenceApply()
         let child = try CommandLineTool.Child(apply(db), stderrPath: dir.file("first.err"))
         XCTAssertNotNil(CommandLineTool.waitForProgress(child, db: db, command: "derive", records: 100, after: 1))
         let second = try rederive(apply(db))
         XCTAssertEqual(second.status, ExitStatus.busy.rawValue, second.stderr)
         let (status, _) = child.wait()
         XCTAssertEqual(status, 0, child.stderr)
-        StoreInspection.assertEqual(try applied(db), try applied(reference), "busy second apply vs uninterrupted")
+        StoreInspection.assertEqual(try Self.applied(db), reference, "busy second apply vs uninterrupted")
     }
 
     func testAResumedApplyRefusesRecordsChangedOutsideThePlanAndNamesThem() throws {
@@ -218,17 +219,16 @@ final class ResumablePlanCommandTests: XCTestCase {
         let id: String = try XCTUnwrap(
             StoreInspection.rows(db, "SELECT id FROM record WHERE seq = 2999").first?["id"])
         XCTAssertEqual(try rederive(["derive", "--db", db, "--ids", id, "-q"]).status, 0)
-        let before = try applied(db)
+        let before = try Self.applied(db)
 
         let refused = try rederive(apply(db))
         XCTAssertEqual(refused.status, ExitStatus.refused.rawValue, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("the store changed since the plan"), refused.stderr)
         XCTAssertTrue(refused.stderr.contains("Changed outside the plan: 1 record, \(id)"), refused.stderr)
-        StoreInspection.assertEqual(try applied(db), before, "nothing written")
+        StoreInspection.assertEqual(try Self.applied(db), before, "nothing written")
     }
 
     func testAPipelineStageAppliesThePlanFinishesItAfterAKillAndThenSaysItIsDone() throws {
-        let reference = try referenceApply()
         let pipeline = dir.file("apply.yml")
         try """
         version: 1
@@ -241,7 +241,7 @@ final class ResumablePlanCommandTests: XCTestCase {
         let resumed = try rederive(arguments)
         XCTAssertEqual(resumed.status, 0, resumed.stderr)
         XCTAssertTrue(resumed.stderr.contains("finishing this plan's apply (run \(killed["id"] as Int64)"))
-        StoreInspection.assertEqual(try applied(db), try applied(reference), "pipeline apply resumed vs uninterrupted")
+        StoreInspection.assertEqual(try Self.applied(db), reference, "pipeline apply resumed vs uninterrupted")
         let again = try rederive(arguments)
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertTrue(again.stderr.contains("already applied by run \(killed["id"] as Int64)"), again.stderr)

@@ -2,7 +2,9 @@ import Foundation
 
 extension PostgresCluster {
     /// A streaming standby of this cluster (`pg_basebackup -R -X stream -c fast`), on a port of
-    /// its own; `pauseReplay()` makes the primary's replay lag grow as the primary writes.
+    /// its own; `pauseReplay()` makes the primary's replay lag grow as the primary writes. Copied
+    /// without syncing to disk (`--no-sync`), as the cluster runs with `fsync=off`: the sync took
+    /// 8 to 12 s of the 14 s a standby took on a busy machine, and a throwaway copy needs none.
     final class Standby {
         let port: Int
         private let cluster: PostgresCluster
@@ -15,7 +17,7 @@ extension PostgresCluster {
             try cluster.run([
                 "\(cluster.bin)/pg_basebackup", "-h", "127.0.0.1", "-p", "\(cluster.port)", "-U", "postgres", "-D",
                 data,
-                "-R", "-X", "stream", "-c", "fast",
+                "-R", "-X", "stream", "-c", "fast", "--no-sync",
             ])
             try cluster.run([
                 "\(cluster.bin)/pg_ctl", "-D", data, "-l", "\(data).log", "-w", "-t", "30", "-o",

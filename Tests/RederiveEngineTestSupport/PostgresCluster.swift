@@ -75,10 +75,11 @@ final class PostgresCluster: @unchecked Sendable {
         ])
     }
 
-    /// A new empty database; returns its URL.
-    func newDatabase() throws -> String {
+    /// A new empty database, or a copy of database `template` (which nothing may be connected
+    /// to); returns its URL.
+    func newDatabase(template: String? = nil) throws -> String {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").prefix(12).lowercased()
-        _ = try sql("CREATE DATABASE \(name)", database: "postgres")
+        _ = try sql("CREATE DATABASE \(name)" + (template.map { " TEMPLATE \($0)" } ?? ""), database: "postgres")
         return "postgres://postgres@127.0.0.1:\(port)/\(name)"
     }
 
@@ -151,6 +152,8 @@ final class PostgresCluster: @unchecked Sendable {
     }
 
     private var bouncerPort: Int?
+    /// The databases `importedDatabase` copies, by corpus.
+    var importedTemplates: [String: String] = [:]
 
     /// Runs `text` with psql on the database of `url` (or `database`); returns its rows,
     /// one line each, columns separated by `|`.

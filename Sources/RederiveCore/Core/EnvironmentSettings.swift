@@ -12,11 +12,18 @@ package enum EnvironmentSettings {
     package static let tlsWarning = "REDERIVE_TLS_WARNING"
     /// The token `derive --processes N` gives its workers (`DeriveConfiguration.processGroupVariable`).
     package static let processGroup = "REDERIVE_PROCESS_GROUP"
+    /// How long every health signal must stay green before a red wait ends (seconds, 30 when
+    /// unset). For the tests, which watch a throttled worker wait and go on again: with the
+    /// default each of them waited 30 s of green. Operators have no reason to set it, so it is
+    /// not in the user docs.
+    package static let greenHoldSeconds = "REDERIVE_GREEN_HOLD_SECONDS"
 
     /// The seconds `REDERIVE_LEASE_SECONDS` accepts.
     package static let leaseRange: ClosedRange<Double> = 0.1...86_400
     /// The counts `REDERIVE_MAX_ATTEMPTS` accepts.
     package static let attemptsRange: ClosedRange<Int> = 1...1_000
+    /// The seconds `REDERIVE_GREEN_HOLD_SECONDS` accepts.
+    package static let greenHoldRange: ClosedRange<Double> = 0.1...86_400
 
     /// Checks every variable `environment` sets.
     package static func check(_ environment: [String: String]) throws(RederiveError) {
@@ -24,6 +31,7 @@ package enum EnvironmentSettings {
         _ = try attempts(environment)
         _ = try warnsOfPlainConnections(environment)
         _ = try group(environment)
+        _ = try greenHold(environment)
     }
 
     /// `REDERIVE_LEASE_SECONDS`, nil when unset.
@@ -60,6 +68,15 @@ package enum EnvironmentSettings {
             throw refused(processGroup, text, "1 to 128 letters, digits or '-' (set by derive --processes)")
         }
         return text
+    }
+
+    /// `REDERIVE_GREEN_HOLD_SECONDS`, nil when unset.
+    package static func greenHold(_ environment: [String: String]) throws(RederiveError) -> Double? {
+        guard let text = environment[greenHoldSeconds] else { return nil }
+        guard let value = Double(text), value.isFinite, greenHoldRange.contains(value) else {
+            throw refused(greenHoldSeconds, text, "a number of seconds from 0.1 to 86400")
+        }
+        return value
     }
 
     private static func refused(_ name: String, _ value: String, _ accepted: String) -> RederiveError {

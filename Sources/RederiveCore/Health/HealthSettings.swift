@@ -1,3 +1,5 @@
+import Foundation
+
 /// The server-health settings as one source gives them: the flags (`--throttle`,
 /// `--max-standby-lag`, `--health-limit`, `--unmeasurable`) or a derive stage of a pipeline
 /// file (`throttle`, `max-standby-lag`, `health-limit`, `unmeasurable`), each nil or empty when
@@ -33,11 +35,16 @@ public struct HealthSettings: Sendable, Equatable {
 
     /// The policy these settings give over `base` (a setting given here wins, a limit per
     /// signal), with the defaults for what neither gives: `on`, `HealthLimits.defaults`,
-    /// `continue`.
+    /// `continue`, and a green hold of 30 s (`REDERIVE_GREEN_HOLD_SECONDS`, for the tests).
     public func policy(over base: HealthSettings = HealthSettings()) -> HealthPolicy {
-        HealthPolicy(
+        // Every command has checked the variable as it started (`EnvironmentSettings.check`).
+        var policy = HealthPolicy(
             limits: applied(to: base.applied(to: .defaults)), mode: throttle ?? base.throttle ?? .on,
             unmeasurable: unmeasurable ?? base.unmeasurable ?? .continue)
+        if let hold = (try? EnvironmentSettings.greenHold(ProcessInfo.processInfo.environment)) ?? nil {
+            policy.greenHoldSeconds = hold
+        }
+        return policy
     }
 
     /// The policy a run follows (`policy(over:)`), nil when the throttle is off: it then reads

@@ -42,6 +42,12 @@ final class EnvironmentSettingsTests: XCTestCase {
             XCTAssertFalse(message?.contains("\u{1B}") ?? true, "the value is shown escaped")
         }
         XCTAssertEqual(try EnvironmentSettings.group(["REDERIVE_PROCESS_GROUP": "6F1C-aa"]), "6F1C-aa")
+        for bad in ["nan", "inf", "0", "0.05", "-1", "86401", "", "ten"] {
+            let message = refusal(["REDERIVE_GREEN_HOLD_SECONDS": bad])
+            XCTAssertTrue(message?.contains("0.1 to 86400") ?? false, "\(bad): \(message ?? "accepted")")
+        }
+        XCTAssertEqual(try EnvironmentSettings.greenHold(["REDERIVE_GREEN_HOLD_SECONDS": "1"]), 1)
+        XCTAssertNil(try EnvironmentSettings.greenHold([:]))
         XCTAssertNil(refusal(["PATH": "/bin", "REDERIVE_UNKNOWN": "x"]))
     }
 }

@@ -84,6 +84,16 @@ final class PipelineHealthKeysTests: XCTestCase {
         XCTAssertEqual(try policy("      throttle: off\n", flags: HealthSettings(throttle: .observe))?.mode, .observe)
     }
 
+    /// A red wait ends after 30 s of green; the tests' `REDERIVE_GREEN_HOLD_SECONDS` shortens
+    /// that in the policy every source resolves to.
+    func testTheGreenHoldIsThirtySecondsUnlessTheTestVariableSetsIt() throws {
+        XCTAssertEqual(try XCTUnwrap(try policy("      all: true\n")).greenHoldSeconds, 30)
+        setenv(EnvironmentSettings.greenHoldSeconds, "2.5", 1)
+        defer { unsetenv(EnvironmentSettings.greenHoldSeconds) }
+        XCTAssertEqual(try XCTUnwrap(try policy("      all: true\n")).greenHoldSeconds, 2.5)
+        XCTAssertEqual(HealthSettings(throttle: .observe).policy().greenHoldSeconds, 2.5)
+    }
+
     func testABadValueNamesTheFileAndLine() {
         expectError(
             "      throttle: loud\n", contains: ["p.yml:5", "\"throttle\" in stage derive must be on, observe or off"])
