@@ -111,6 +111,7 @@ extension PostgresStore {
     package func finishRun(
         _ runID: Int64, status: RunStatus, exitStatus: Int32, statistics s: RunStatistics
     ) throws(RederiveError) {
+        defer { refreshStatistics(runID: runID, statistics: s) }
         try io("record the end of the run") {
             try writer.transaction { tx in
                 let ranges =
