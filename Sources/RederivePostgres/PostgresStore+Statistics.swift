@@ -11,11 +11,11 @@ extension PostgresStore {
     /// Refreshes the planner's statistics of the tables run `runID` wrote, once it has written
     /// anything. Until autovacuum's own ANALYZE (up to a minute later, and only past its change
     /// threshold) freshly loaded tables have none, and the planner's guesses made a dry run or a
-    /// plan's check right after an import (which derives as it stores) up to 3× slower than the write they guard (20,000
-    /// records: the dry run 1.84 s without statistics, 0.59 s with them). ANALYZE samples a
-    /// bounded number of rows, so its cost does not grow with the store. Statistics are an
-    /// optimisation: a role that may not analyze (the server skips the table with a warning) or
-    /// any failure here leaves the run's outcome as it was.
+    /// plan's check right after an import (which derives as it stores) up to 3× slower than the
+    /// write they guard (20,000 records: the dry run 1.84 s without statistics, 0.59 s with
+    /// them). ANALYZE samples a bounded number of rows, so its cost does not grow with the store.
+    /// Statistics are an optimisation: a role that may not analyze (the server skips the table
+    /// with a warning) or any failure here leaves the run's outcome as it was.
     func refreshStatistics(runID: Int64, statistics: RunStatistics) {
         guard statistics.recordsDone > 0, !readOnly else { return }
         do {
