@@ -23,18 +23,18 @@ extension StoreStatus {
 
     /// `paused  every run since … by … (reason)` and `max-rate …` lines; empty when nothing is set.
     var controlText: String {
-        var lines: [String] = []
+        var page = TextPage()
         for state in pauses {
-            lines.append("paused         \(Self.scope(state)) \(state.pauseText.dropFirst("paused ".count))")
+            page.line("paused", "\(Self.scope(state)) \(state.pauseText.dropFirst("paused ".count))")
         }
         for state in controls {
             guard let rate = state.maxRate else { continue }
-            lines.append(
-                "max-rate       \(Self.scope(state)): \(format(rate, rate < 10 ? 2 : 0)) records/s for all processes "
+            page.line(
+                "max-rate",
+                "\(Self.scope(state)): \(format(rate, rate < 10 ? 2 : 0)) records/s for all processes "
                     + "together (set by \(state.rateSetBy ?? "?"); `rederive throttle --clear` lifts it)")
         }
-        guard !lines.isEmpty else { return "" }
-        return "\n" + lines.map { TerminalText.escaped($0) + "\n" }.joined()
+        return page.text.isEmpty ? "" : "\n" + page.text
     }
 
     /// The pauses in force for longer than the policy's `maxPausedSeconds`.

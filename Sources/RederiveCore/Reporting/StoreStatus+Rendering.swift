@@ -73,89 +73,98 @@ extension StoreStatus {
     /// tables (versions, open failures, latest runs). Ends with a newline. Control
     /// characters in stored text (commands, pipeline names) are escaped (`TerminalText`).
     public func text() -> String {
-        var out = ""
-        func line(_ s: String = "") { out += TerminalText.escaped(s) + "\n" }
-        line("store          \(path)")
-        line("this build     summary v\(currentVersion), fingerprint \(currentFingerprint)")
-        line(
-            "records        \(totalRecords) (\(freshRecords) fresh, \(stale.total) stale"
+        var page = TextPage()
+        page.line("store", path)
+        page.line("this build", "summary v\(currentVersion), fingerprint \(currentFingerprint)")
+        page.line(
+            "records",
+            "\(totalRecords) (\(freshRecords) fresh, \(stale.total) stale"
                 + (newer > 0 ? ", \(newer) newer)" : ")"))
         if newer > 0 {
-            line(
-                "newer          \(newer) derived by a newer rederive (v\(newestVersion ?? 0)); "
+            page.line(
+                "newer",
+                "\(newer) derived by a newer rederive (v\(newestVersion ?? 0)); "
                     + "this is v\(currentVersion): left as they are (--allow-downgrade overwrites them)")
         }
-        line(
-            "history        \(historyRows) replaced summaries kept (\(format(Double(historyBytes) / 1e6, 1)) MB); "
+        page.line(
+            "history",
+            "\(historyRows) replaced summaries kept (\(format(Double(historyBytes) / 1e6, 1)) MB); "
                 + "`rederive revert --run N` restores a run's, `rederive history --prune` trims")
         if stale.total > 0 {
             let rewrites = stale.version + stale.fingerprint
-            line(
-                "stale          \(stale.version) version, \(stale.fingerprint) fingerprint, \(stale.missing) missing"
+            page.line(
+                "stale",
+                "\(stale.version) version, \(stale.fingerprint) fingerprint, \(stale.missing) missing"
                     + " (\(Self.staleHint(rewrites: rewrites, missing: stale.missing, db: path)))"
             )
         }
 
         if !recordsByVersion.isEmpty {
-            line()
-            line("by summary version")
-            out += Self.table(
-                header: ["version", "records"],
-                rows: recordsByVersion.map {
-                    [$0.summaryVersion.map { "v\($0)" } ?? "never derived", String($0.records)]
-                },
-                rightAligned: [1])
+            page.line()
+            page.line("by summary version")
+            page.append(
+                Self.table(
+                    header: ["version", "records"],
+                    rows: recordsByVersion.map {
+                        [$0.summaryVersion.map { "v\($0)" } ?? "never derived", String($0.records)]
+                    },
+                    rightAligned: [1]))
         }
 
-        line()
+        page.line()
         if failures.isEmpty {
-            line("open failures  none")
+            page.line("open failures", "none")
         } else {
-            line(
-                "open failures  \(openFailures)"
+            page.line(
+                "open failures",
+                String(openFailures)
                     + (acknowledgedFailures > 0
                         ? " (\(acknowledgedFailures) acknowledged: `failures --acknowledged`)" : ""))
-            out += Self.table(
-                header: ["stage", "code", "count"],
-                rows: failures.map { [$0.stage, $0.code, String($0.count)] }, rightAligned: [2])
+            page.append(
+                Self.table(
+                    header: ["stage", "code", "count"],
+                    rows: failures.map { [$0.stage, $0.code, String($0.count)] }, rightAligned: [2]))
         }
 
-        line()
+        page.line()
         if recentRuns.isEmpty {
-            line("runs           none")
+            page.line("runs", "none")
         } else {
-            line("runs           last \(recentRuns.count) of \(totalRuns), newest first")
-            out += Self.table(
-                header: [
-                    "id", "command", "status", "exit", "started_at", "duration", "read", "done", "unchanged", "skipped",
-                    "pipeline",
-                ],
-                rows: recentRuns.map { run in
-                    [
-                        String(run.id), run.command, run.status, run.exitStatus.map(String.init) ?? "-", run.startedAt,
-                        run.durationSeconds.map { format($0, 2) + " s" } ?? "-", String(run.read), String(run.done),
-                        String(run.unchanged), String(run.skipped), run.pipeline ?? "-",
-                    ]
-                },
-                rightAligned: [0, 3, 5, 6, 7, 8, 9])
+            page.line("runs", "last \(recentRuns.count) of \(totalRuns), newest first")
+            page.append(
+                Self.table(
+                    header: [
+                        "id", "command", "status", "exit", "started_at", "duration", "read", "done", "unchanged",
+                        "skipped", "pipeline",
+                    ],
+                    rows: recentRuns.map { run in
+                        [
+                            String(run.id), run.command, run.status, run.exitStatus.map(String.init) ?? "-",
+                            run.startedAt, run.durationSeconds.map { format($0, 2) + " s" } ?? "-", String(run.read),
+                            String(run.done), String(run.unchanged), String(run.skipped), run.pipeline ?? "-",
+                        ]
+                    },
+                    rightAligned: [0, 3, 5, 6, 7, 8, 9]))
         }
         if let r = deriveRanges {
-            line()
-            line(
-                "ranges         run \(r.runID): \(r.open) open, \(r.claimed) claimed, \(r.done) done, "
+            page.line()
+            page.line(
+                "ranges",
+                "run \(r.runID): \(r.open) open, \(r.claimed) claimed, \(r.done) done, "
                     + "\(r.failed) failed"
             )
             for worker in r.claimedBy.keys.sorted() {
-                line("  claimed by \(worker): \(r.claimedBy[worker]!)")
+                page.line("  claimed by \(worker): \(r.claimedBy[worker]!)")
             }
         }
         if let kept = rangeRows, kept.rows > 0 {
-            line(
-                "range rows     \(kept.rows) kept for \(kept.runs) run(s); "
+            page.line(
+                "range rows",
+                "\(kept.rows) kept for \(kept.runs) run(s); "
                     + "`rederive history --prune` removes those of pruned runs")
         }
-        out += controlText
-        return out
+        page.append(controlText)
+        return page.text
     }
 
     // Columns padded to their widest cell, two spaces apart, indented by two; trailing

@@ -3,28 +3,27 @@ extension StoredRecord {
     /// the current one last, then each summary's JSON. Control characters in stored text
     /// (id, room name) are escaped (`TerminalText`), so each line stays one line.
     public func historyText() -> String {
-        var out = ""
-        func line(_ s: String) { out += TerminalText.escaped(s) + "\n" }
-        line("record \(id) (\(roomName))")
+        var page = TextPage()
+        page.line("record \(id) (\(roomName))")
         let entries = history ?? []
         if entries.isEmpty && summary == nil {
-            line("no summary yet")
-            return out
+            page.line("no summary yet")
+            return page.text
         }
         for (n, e) in entries.enumerated() {
-            line(
+            page.line(
                 "\(n + 1). v\(e.summaryVersion) \(e.fingerprint), derived \(e.derivedAt)"
                     + (e.runID.map { " by run \($0)" } ?? "")
                     + ", replaced \(e.replacedAt ?? "?") by run \(e.replacedByRun.map(String.init) ?? "?")")
-            line("   \(e.json)")
+            page.line("   \(e.json)")
         }
         if let s = summary {
-            line(
+            page.line(
                 "\(entries.count + 1). v\(s.summaryVersion) \(s.fingerprint), derived \(s.derivedAt)"
                     + (s.runID.map { " by run \($0)" } ?? "") + " (current)")
-            line("   \(s.json)")
+            page.line("   \(s.json)")
         }
-        return out
+        return page.text
     }
 
     /// The same as one JSON object: `{"id","history":[{summaryVersion, fingerprint, derivedAt,

@@ -53,45 +53,45 @@ extension StoredRecord {
     /// open failures. Ends with a newline. Text from the export (room name, capture time,
     /// file name) has its control characters escaped (`TerminalText`).
     public func text() -> String {
-        var out = ""
-        func line(_ s: String = "") { out += TerminalText.escaped(s) + "\n" }
-        line("id             \(id)")
-        line("room           \(roomName), captured \(capturedAt)")
-        line("source         \(sourceFile):\(sourceLine) (format v\(sourceFormatVersion))")
-        line("raw room       \(rawSize) bytes, hash \(rawHash) (`rederive show \(id) --raw` prints it)")
-        line("stored at      \(storedAt)")
+        var page = TextPage()
+        page.line("id", id)
+        page.line("room", "\(roomName), captured \(capturedAt)")
+        page.line("source", "\(sourceFile):\(sourceLine) (format v\(sourceFormatVersion))")
+        page.line("raw room", "\(rawSize) bytes, hash \(rawHash) (`rederive show \(id) --raw` prints it)")
+        page.line("stored at", storedAt)
         if let summary {
             let run = summary.runID.map { " by run \($0)" } ?? ""
-            line(
-                "summary        v\(summary.summaryVersion), fingerprint \(summary.fingerprint), "
+            page.line(
+                "summary",
+                "v\(summary.summaryVersion), fingerprint \(summary.fingerprint), "
                     + "derived \(summary.derivedAt)\(run)")
         } else {
-            line("summary        none (never derived)")
+            page.line("summary", "none (never derived)")
         }
-        line("state          \(Self.stalenessText(staleness))")
-        if let summary { line("  " + summary.json) }
-        line()
+        page.line("state", Self.stalenessText(staleness))
+        if let summary { page.line("  " + summary.json) }
+        page.line()
         if let history {
             if history.isEmpty {
-                line("history        no earlier summaries")
+                page.line("history", "no earlier summaries")
             } else {
-                line("history        \(history.count) earlier summar\(history.count == 1 ? "y" : "ies"), oldest first")
+                page.line("history", "\(history.count) earlier summar\(history.count == 1 ? "y" : "ies"), oldest first")
                 for entry in history {
                     let run = entry.runID.map { " run \($0)" } ?? ""
-                    line("  v\(entry.summaryVersion) \(entry.fingerprint) \(entry.derivedAt)\(run)  \(entry.json)")
+                    page.line("  v\(entry.summaryVersion) \(entry.fingerprint) \(entry.derivedAt)\(run)  \(entry.json)")
                 }
             }
         } else {
-            line("history        not kept by this store")
+            page.line("history", "not kept by this store")
         }
-        line()
+        page.line()
         if failures.isEmpty {
-            line("open failures  none")
+            page.line("open failures", "none")
         } else {
-            line("open failures  \(failures.count)")
-            out += OpenFailure.table(failures)
+            page.line("open failures", "\(failures.count)")
+            page.append(OpenFailure.table(failures))
         }
-        return out
+        return page.text
     }
 
     static func stalenessText(_ staleness: Staleness) -> String {
