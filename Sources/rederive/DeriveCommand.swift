@@ -73,21 +73,7 @@ struct Derive: ParsableCommand {
     @Flag(help: "Write the derived columns even when the new values equal the stored ones.")
     var rewrite = false
 
-    @Flag(
-        name: .customLong("dry-run"),
-        help: "Write nothing to the store; report what would change (\(ChangeReport.fileNamesText)).")
-    var dryRun = false
-
-    @Option(
-        name: .customLong("preview-out"),
-        help: "With --dry-run: the folder for \(ChangeReport.fileNamesText) (default: DB-preview).")
-    var previewOut: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "With --dry-run: also write a plan (JSON) that --apply-plan applies exactly.",
-            valueName: "file"), completion: .file(extensions: ["json"]))
-    var plan: String?
+    @OptionGroup var preview: PreviewOptions
 
     @Option(
         name: .customLong("apply-plan"),
@@ -118,13 +104,14 @@ struct Derive: ParsableCommand {
                 + "(other hosts may run the same command meanwhile), also for --apply-plan."))
     var processes: Int?
 
-    /// Where a dry run writes its preview by default: next to a store file, or in the user's
-    /// state directory for a server store (`ChangeReport.defaultDirectory`).
-    private var previewDirectory: String { previewOut ?? ChangeReport.defaultDirectory(forStore: options.db) }
+    /// `--dry-run`.
+    private var dryRun: Bool { preview.dryRun }
 
     func validate() throws {
         do { _ = try health.policy() } catch { throw ValidationError(error.description) }
-        if plan != nil && !dryRun { throw ValidationError("--plan needs --dry-run (a plan is made by a preview)") }
+        if preview.plan != nil && !dryRun {
+            throw ValidationError("--plan needs --dry-run (a plan is made by a preview)")
+        }
         if applyPlan != nil {
             if dryRun { throw ValidationError("--apply-plan and --dry-run cannot be combined") }
             if all || ids != nil || since != nil || retryFailed || options.allowDowngrade {
@@ -145,7 +132,7 @@ struct Derive: ParsableCommand {
                 throw ValidationError("--processes cannot be combined with --dry-run or --max-changes")
             }
         }
-        if previewOut != nil && !dryRun { throw ValidationError("--preview-out needs --dry-run") }
+        if preview.previewOut != nil && !dryRun { throw ValidationError("--preview-out needs --dry-run") }
         if rewrite && dryRun { throw ValidationError("--rewrite and --dry-run cannot be combined") }
         if let since, !DeriveSelection.isValidSince(since) {
             throw ValidationError(
@@ -191,9 +178,9 @@ struct Derive: ParsableCommand {
     /// files are only ever renamed into place whole).
     private func runDry() -> ExitStatus {
         CommandRunner.run(tracing: output, command: "derive --dry-run") {
-            let previewFiles = ChangeReport.files(inDirectory: previewDirectory).all.map { ("--preview-out", $0) }
+            let previewDirectory = preview.directory(forStore: options.db)
             try output.checkOutputs(
-                [("--report", options.report), ("--plan", plan)] + previewFiles, stores: [options.db])
+                [("--report", options.report)] + preview.outputs(forStore: options.db), stores: [options.db])
             OutputOptions.metricsFileChecked(nil)  // a preview leaves the metrics file alone, failed or not
             try OutputPathCheck.writableFolder(
                 previewDirectory,
@@ -202,7 +189,7 @@ struct Derive: ParsableCommand {
             defer { store.close() }
             let config = DeriveConfiguration(selection: selection, settings: options.settings)
             let report = try DerivePreviewFlow.run(
-                config, store: store, directory: previewDirectory, planPath: plan,
+                config, store: store, directory: previewDirectory, planPath: preview.plan,
                 log: { level, text, _ in logger.log(level: level, "\(text)") })
             if output.json { print(report.json()) }
             return report.exitStatus
