@@ -3,7 +3,7 @@ import Foundation
 import RederiveCore
 
 /// `rederive copy-store`: one store's records into another (SQLite to PostgreSQL, typically).
-struct CopyStore: ParsableCommand {
+struct CopyStore: ParsableCommand, CreateDirsHelp {
     static let configuration = CommandConfiguration(
         commandName: "copy-store",
         abstract: "Copy every record of one store into another (e.g. SQLite to PostgreSQL).",
@@ -49,10 +49,10 @@ struct CopyStore: ParsableCommand {
 
     @OptionGroup var reporting: ReportOption
 
-    @Flag(
-        name: .customLong("create-dirs"),
-        help: "Create the --to store's folder when it does not exist (default: exit 1).")
-    var createDirs = false
+    /// `--create-dirs`' help (the flag: `StoreCreation`).
+    static let createDirsHelp = "Create the --to store's folder when it does not exist (default: exit 1)."
+
+    @OptionGroup var creation: StoreCreation<CopyStore>
 
     @OptionGroup var tuning: BatchTuning
 
@@ -71,23 +71,15 @@ struct CopyStore: ParsableCommand {
                 throw RederiveError.usage(
                     "\(RecordStores.redacted(to)): is the store to copy (--from); give --to another store")
             }
-            try StoreFolderCheck.check(to, createDirs: createDirs)
             let source = try ExistingStore.open(from)
             defer { source.close() }
             try Self.refuseControlled(source)
-            try RecordStores.check(to, mode: .createIfMissing)  // before the lock: see RunLock
-            if StoreLocation(to).filePath != nil, !FileManager.default.fileExists(atPath: to) {
-                logger.notice("creating a new store at \(to)")
+            return try creation.withLockedStore(to, locking: locking) { destination in
+                let settings = tuning.settings(report: reporting.report, arguments: commandLineText)
+                let config = CopyStoreConfiguration(settings: settings)
+                let report = try CopyStoreJob.run(config, from: source, to: destination)
+                return try output.finish([report], store: destination)
             }
-            let lock = try locking.acquire(store: to)
-            defer { lock?.release() }
-            let destination = try RecordStores.open(to, mode: .createIfMissing)
-            defer { destination.close() }
-            RunControl.installSignalHandlers()
-            let settings = tuning.settings(report: reporting.report, arguments: commandLineText)
-            let config = CopyStoreConfiguration(settings: settings)
-            let report = try CopyStoreJob.run(config, from: source, to: destination)
-            return try output.finish([report], store: destination)
         }
         throw ExitCode(status)
     }

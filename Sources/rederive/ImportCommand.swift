@@ -3,7 +3,7 @@ import Foundation
 import RederiveCore
 
 /// `rederive import`: exports into the store.
-struct Import: ParsableCommand {
+struct Import: ParsableCommand, CreateDirsHelp {
     static let configuration = CommandConfiguration(
         abstract: "Import exports into the store, deriving every record's summary.",
         discussion: """
@@ -45,8 +45,10 @@ struct Import: ParsableCommand {
         help: "Skip files whose content (hash) was already imported, or ended in a file fault.")
     var skipImportedFiles = false
 
-    @Flag(name: .customLong("create-dirs"), help: "Create the store's folder when it does not exist (default: exit 1).")
-    var createDirs = false
+    /// `--create-dirs`' help (the flag: `StoreCreation`).
+    static let createDirsHelp = "Create the store's folder when it does not exist (default: exit 1)."
+
+    @OptionGroup var creation: StoreCreation<Import>
 
     @Flag(
         name: .customLong("retry-files"),
@@ -60,21 +62,13 @@ struct Import: ParsableCommand {
             defer { withExtendedLifetime(input.spool) {} }
             let files = try ExportFiles.resolve(input.paths)
             try output.checkOutputs([("--report", options.report)], stores: [options.db], inputs: files)
-            try StoreFolderCheck.check(options.db, createDirs: createDirs)
-            try RecordStores.check(options.db, mode: .createIfMissing)  // before the lock: see RunLock
-            if StoreLocation(options.db).filePath != nil, !FileManager.default.fileExists(atPath: options.db) {
-                logger.notice("creating a new store at \(options.db)")
+            return try creation.withLockedStore(options.db, locking: locking) { store in
+                var config = ImportConfiguration(
+                    files: files, skipImportedFiles: skipImportedFiles,
+                    settings: sharing.applied(to: options.settings))
+                config.retryFiles = retryFiles
+                return try output.finish([try ImportJob.run(config, store: store)], store: store)
             }
-            let lock = try locking.acquire(store: options.db)
-            defer { lock?.release() }
-            let store = try RecordStores.open(options.db, mode: .createIfMissing)
-            defer { store.close() }
-            RunControl.installSignalHandlers()
-            var config = ImportConfiguration(
-                files: files, skipImportedFiles: skipImportedFiles,
-                settings: sharing.applied(to: options.settings))
-            config.retryFiles = retryFiles
-            return try output.finish([try ImportJob.run(config, store: store)], store: store)
         }
         throw ExitCode(status)
     }

@@ -3,7 +3,7 @@ import Foundation
 import RederiveCore
 
 /// `rederive run`: run a pipeline file's stages in order.
-struct Run: ParsableCommand {
+struct Run: ParsableCommand, CreateDirsHelp {
     static let configuration = CommandConfiguration(
         abstract: "Run a pipeline file (Pipelines/*.yml): import, derive, export stages in order.",
         discussion: """
@@ -71,10 +71,11 @@ struct Run: ParsableCommand {
         completion: .file(extensions: ["json"]))
     var resultsFile: String?
 
-    @Flag(
-        name: .customLong("create-dirs"),
-        help: "Create the store's folder when it does not exist (the file's create-dirs covers only its own store).")
-    var createDirs = false
+    /// `--create-dirs`' help (the flag: `StoreCreation`).
+    static let createDirsHelp =
+        "Create the store's folder when it does not exist (the file's create-dirs covers only its own store)."
+
+    @OptionGroup var creation: StoreCreation<Run>
 
     @Flag(
         name: .customLong("retry-files"),
@@ -129,7 +130,7 @@ struct Run: ParsableCommand {
             // checked as typed (a typo in the cron line must not start a second store).
             if mode == .createIfMissing {
                 try StoreFolderCheck.check(
-                    resolved.store, createDirs: createDirs || (db == nil && definition.createDirs),
+                    resolved.store, createDirs: creation.createDirs || (db == nil && definition.createDirs),
                     how: db == nil ? "--create-dirs (or `create-dirs: true` in the pipeline file)" : "--create-dirs"
                 )
             }
