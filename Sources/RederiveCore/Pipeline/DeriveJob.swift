@@ -128,7 +128,7 @@ public final class DeriveJob: BatchJob {
             if let kept = spilled?[room.seq]?.result(for: room) {
                 return Derived(result: .success(kept), leaf: nil, entry: nil, reused: true)
             }
-            let result = processor.derive(room: room.skeleton, id: room.id, storedByImport: true)
+            let result = processor.derive(room: room.skeletonBytes, id: room.id, storedByImport: true)
             guard hashes, case .success(let (summary, json)) = result else {
                 return Derived(result: result, leaf: nil, entry: nil, reused: false)
             }
@@ -158,7 +158,7 @@ public final class DeriveJob: BatchJob {
         if let counter { history = try planHistory(batch, counter: counter) }
         for (index, (room, result)) in zip(batch, results).enumerated() {
             stats.recordsRead += 1
-            stats.decodedBytes += Int64(room.skeleton.count)
+            stats.decodedBytes += Int64(room.skeletonBytes.count)
             counter?.tally.counts.examined += 1
             if let counter, try countedAsPlanned(room, result, history: history[room.seq] ?? [], counter: counter) {
                 continue

@@ -6,7 +6,9 @@ package struct StoredRoom: Sendable {
     package var roomName: String
     package var sourceFile: String
     package var sourceLine: Int
-    package var skeleton: [UInt8]
+    /// The raw room without its core model, padded for the parser (on SQLite, a span of a buffer
+    /// the batch's rooms share).
+    package var skeletonBytes: PaddedBytes
     package var storedVersion: Int?
     package var storedFingerprint: String?
     package var storedJSON: String?
@@ -30,7 +32,15 @@ package struct StoredRoom: Sendable {
         (self.seq, self.id, self.roomName, self.sourceFile, self.sourceLine) = (
             seq, id, roomName, sourceFile, sourceLine
         )
-        (self.skeleton, self.storedVersion, self.storedFingerprint) = (skeleton, storedVersion, storedFingerprint)
+        (self.skeletonBytes, self.storedVersion, self.storedFingerprint) = (
+            PaddedBytes(skeleton), storedVersion, storedFingerprint
+        )
         (self.storedJSON, self.formatVersion, self.storedMethod) = (storedJSON, formatVersion, storedMethod)
+    }
+
+    /// The raw room without its core model, as an array of its own.
+    package var skeleton: [UInt8] {
+        get { skeletonBytes.array }
+        set { skeletonBytes = PaddedBytes(newValue) }
     }
 }
