@@ -140,7 +140,6 @@ public final class DeriveJob: BatchJob {
                     seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json) : nil
             return Derived(result: result, leaf: leaf, entry: entry, reused: false)
         }
-        let results = derived.map(\.result)
         if let spill, let first = batch.first, let last = batch.last {
             if spills {
                 spill.append(derived.compactMap(\.entry), first: first.seq, last: last.seq)
@@ -156,7 +155,11 @@ public final class DeriveJob: BatchJob {
         // A plan's verification reads the history later runs left for the batch's records.
         var history: [Int64: [ReplacedSummary]] = [:]
         if let counter { history = try planHistory(batch, counter: counter) }
-        for (index, (room, result)) in zip(batch, results).enumerated() {
+        // Results read in place by index: an array of them apart was a copy of each (a retain and
+        // a release of every reference a summary holds).
+        for index in batch.indices {
+            let room = batch[index]
+            let result = derived[index].result
             stats.recordsRead += 1
             stats.decodedBytes += Int64(room.skeletonBytes.count)
             counter?.tally.counts.examined += 1
