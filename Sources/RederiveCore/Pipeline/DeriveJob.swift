@@ -185,7 +185,7 @@ public final class DeriveJob: BatchJob {
                     // The job knows what it replaces: no history row for a first summary or for
                     // a --rewrite of identical values, and no comparison in SQL for the others.
                     let replaced: SummaryReplacement =
-                        room.storedJSON == nil || identical ? .nothing : .differentSummary
+                        !room.hasStoredJSON || identical ? .nothing : .differentSummary
                     keep(.summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: replaced))
                     counter?.tally.write(
                         seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json,
@@ -245,7 +245,7 @@ public final class DeriveJob: BatchJob {
 
     /// Whether `room`'s stored summary is exactly `json` by this deriver.
     func isDerived(_ room: StoredRoom, _ json: [UInt8], _ stored: SummaryFreshness? = nil) -> Bool {
-        (stored ?? freshness(room)) == .fresh && room.storedJSON.map { JSONText.sameBytes($0, json) } == true
+        (stored ?? freshness(room)) == .fresh && room.storedJSONIs(json)
     }
     func cancel() {
         stop.stopped.store(true, ordering: .relaxed)
