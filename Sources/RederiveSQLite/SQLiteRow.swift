@@ -25,16 +25,26 @@ struct SQLiteRow {
     /// Column `index` as text, nil when NULL.
     func optionalText(_ index: Int) -> String? { isNull(index) ? nil : text(index) }
 
-    /// Column `index`'s bytes (a blob's, or a text's UTF-8), with at least `padding` bytes of
-    /// capacity after them (a parser that reads past the end in blocks needs it); empty when NULL.
-    func bytes(_ index: Int, padding: Int = 0) -> [UInt8] {
-        withBytes(index) { column in
-            guard let column, let start = column.baseAddress else { return [] }
-            return [UInt8](unsafeUninitializedCapacity: column.count + padding) { buffer, initialized in
-                buffer.baseAddress!.initialize(from: start, count: column.count)
-                initialized = column.count
-            }
+    /// Column `index` as text (`text(_:)`), giving back `last` itself when the column holds its
+    /// bytes: a page's rows mostly share their source file and fingerprint, and each new string
+    /// was allocated on the reading thread and freed on another.
+    func text(_ index: Int, sameAs last: inout String) -> String {
+        let same = withBytes(index) { column in
+            var known = last
+            return known.withUTF8 { known in column.map { $0.elementsEqual(known) } ?? known.isEmpty }
         }
+        if !same { last = text(index) }
+        return last
+    }
+
+    /// `optionalText(_:)`, giving back `last` itself when the column holds its bytes (`text(_:sameAs:)`).
+    func optionalText(_ index: Int, sameAs last: inout String) -> String? {
+        isNull(index) ? nil : text(index, sameAs: &last)
+    }
+
+    /// Column `index`'s bytes (a blob's, or a text's UTF-8); empty when NULL.
+    func bytes(_ index: Int) -> [UInt8] {
+        withBytes(index) { column in column.map { Array($0) } ?? [] }
     }
 
     /// `body` over column `index`'s bytes in SQLite's own buffer (valid until the next step),

@@ -51,22 +51,35 @@ extension SQLiteStore {
         do {
             return try pool.read { db in
                 let select = StoredRoomColumn.select(preview: selection.readsPreviewColumns)
-                return try conditions.rows(db, select, after: after, upTo: upTo, limit: limit) { row in
+                // The page's raw rooms go into a few shared buffers, padded for simdjson (no copy later).
+                var skeletons = PaddedBytes.Page()
+                // The stored summaries' JSON too (a derive compares it with what it derived).
+                var summaries = PaddedBytes.Page()
+                var summaryRows: [Int] = []
+                var (sourceFile, fingerprint) = ("", "")
+                var rooms = try conditions.rows(db, select, after: after, upTo: upTo, limit: limit) { row in
                     typealias C = StoredRoomColumn
-                    // simdjson reads past the end in blocks: room for its padding, no copy later.
-                    let skeleton = row.bytes(C.skeleton.rawValue, padding: 64)
+                    row.withBytes(C.skeleton.rawValue) { skeletons.append($0) }
+                    if !row.isNull(C.summaryJSON.rawValue) {
+                        summaryRows.append(skeletons.count - 1)
+                        row.withBytes(C.summaryJSON.rawValue) { summaries.append($0) }
+                    }
                     return StoredRoom(
                         seq: row.int64(C.seq.rawValue), id: row.text(C.id.rawValue),
                         roomName: PreviewText.truncated(
                             String(decoding: row.bytes(C.roomName.rawValue), as: UTF8.self)),
-                        sourceFile: row.text(C.sourceFile.rawValue), sourceLine: Int(row.int64(C.sourceLine.rawValue)),
-                        skeleton: skeleton, storedVersion: row.optionalInt64(C.summaryVersion.rawValue).map(Int.init),
-                        storedFingerprint: row.optionalText(C.fingerprint.rawValue),
-                        storedJSON: row.optionalText(C.summaryJSON.rawValue),
+                        sourceFile: row.text(C.sourceFile.rawValue, sameAs: &sourceFile),
+                        sourceLine: Int(row.int64(C.sourceLine.rawValue)),
+                        skeleton: [], storedVersion: row.optionalInt64(C.summaryVersion.rawValue).map(Int.init),
+                        storedFingerprint: row.optionalText(C.fingerprint.rawValue, sameAs: &fingerprint),
+                        storedJSON: nil,
                         formatVersion: Int(row.int64(C.formatVersion.rawValue)),
                         storedMethod: row.optionalText(C.floorAreaMethod.rawValue),
                         storedRunID: row.optionalInt64(C.runID.rawValue), rawHash: row.text(C.rawHash.rawValue))
                 }
+                for (index, skeleton) in skeletons.spans().enumerated() { rooms[index].skeletonBytes = skeleton }
+                for (index, json) in zip(summaryRows, summaries.spans()) { rooms[index].storedJSONBytes = json }
+                return rooms
             }
         } catch {
             throw .io("\(path): cannot read: \(error)")

@@ -136,7 +136,6 @@ extension SQLiteStore {
         _ db: Database, seq: Int64, summary s: RoomSummary, json: [UInt8], deriver: SummaryDeriver,
         runID: Int64, now: String, replacing replaced: Replaced = .unknown, upsert: Statement? = nil
     ) throws {
-        let text = String(decoding: json, as: UTF8.self)
         switch replaced {
         case .nothing:
             break
@@ -145,10 +144,12 @@ extension SQLiteStore {
                 .execute(arguments: [runID, now, seq])
         case .unknown:
             try db.cachedStatement(sql: Self.keepReplacedSQL)
-                .execute(arguments: [runID, now, seq, text, deriver.version, deriver.fingerprint])
+                .execute(arguments: [
+                    runID, now, seq, String(decoding: json, as: UTF8.self), deriver.version, deriver.fingerprint,
+                ])
         }
-        try StoredSummary(summary: s, json: text, deriver: deriver, runID: runID, now: now)
-            .upsert(db, seq: seq, statement: upsert)
+        try (upsert ?? db.cachedStatement(sql: StoredSummary.upsertSQL))
+            .executeSummaryWrite(seq: seq, summary: s, json: json, deriver: deriver, runID: runID, now: now)
     }
 
     /// The raw room of a record, byte-exact as received, or nil for an unknown id.

@@ -23,6 +23,30 @@ extension Statement {
                 }
             }
         }
+        try step(after: code)
+    }
+
+    /// Runs this statement (the summary upsert, `StoredSummary.upsertSQL`) for record `seq` and a
+    /// summary write's values, bound straight from the summary (`SummaryColumn.bind`): what
+    /// `StoredSummary(summary:json:deriver:runID:now:).upsert` binds, without building the stored
+    /// summary or a `String` of the JSON.
+    func executeSummaryWrite(
+        seq: Int64, summary: RoomSummary, json: [UInt8], deriver: SummaryDeriver, runID: Int64, now: String
+    ) throws {
+        let statement = sqliteStatement
+        var binder = SQLiteSummaryBinder(statement: statement)
+        binder.code = sqlite3_reset(statement)
+        if binder.code == SQLITE_OK { binder.code = sqlite3_clear_bindings(statement) }
+        binder.integer(seq)
+        SummaryColumn.bind(summary: summary, json: json, deriver: deriver, runID: runID, now: now, to: &binder)
+        try step(after: binder.code)
+    }
+
+    /// Steps this statement once its values are bound (`code`: how the binding went), then resets
+    /// it and clears its bindings whatever happened; throws SQLite's error.
+    private func step(after bindingCode: Int32) throws {
+        let statement = sqliteStatement
+        var code = bindingCode
         if code == SQLITE_OK {
             code = sqlite3_step(statement)
             if code == SQLITE_DONE { code = SQLITE_OK }

@@ -64,9 +64,25 @@ extension RoomSummary {
         out.append(UInt8(ascii: close))
     }
 
-    /// Appends a whole number.
+    /// Appends a whole number as `String(value)` writes it, without making the String.
     static func appendInt(_ value: Int, to out: inout [UInt8]) {
-        out.append(contentsOf: String(value).utf8)
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        appendDigits(UInt64(value.magnitude), to: &out)
+    }
+
+    /// Appends `value`'s decimal digits, most significant first (at least one).
+    private static func appendDigits(_ value: UInt64, to out: inout [UInt8]) {
+        // From a small stack buffer, filled from its end.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var n = value
+            var count = 0
+            repeat {
+                digits[19 - count] = UInt8(ascii: "0") + UInt8(n % 10)
+                n /= 10
+                count += 1
+            } while n > 0
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
+        }
     }
 
     /// Appends a number rounded for the JSON (`roundedForJSON`), `null` when not finite.
@@ -95,17 +111,7 @@ extension RoomSummary {
         if hundredths < 0 { out.append(UInt8(ascii: "-")) }
         let magnitude = hundredths.magnitude
         let (whole, fraction) = magnitude.quotientAndRemainder(dividingBy: 100)
-        // The whole part's digits, most significant first, from a small stack buffer.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var n = whole
-            var count = 0
-            repeat {
-                digits[19 - count] = UInt8(ascii: "0") + UInt8(n % 10)
-                n /= 10
-                count += 1
-            } while n > 0
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[(20 - count)...]))
-        }
+        appendDigits(whole, to: &out)
         out.append(UInt8(ascii: "."))
         out.append(UInt8(ascii: "0") + UInt8(fraction / 10))
         if fraction % 10 != 0 { out.append(UInt8(ascii: "0") + UInt8(fraction % 10)) }

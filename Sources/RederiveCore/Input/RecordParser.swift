@@ -40,11 +40,22 @@ public final class RecordParser {
     /// stored raw room, which import validated whole; the duplicate-key walk over every object
     /// (a tenth of a derive's time) is then not repeated. Everything derive reads is still checked.
     public func decodeRoom(_ bytes: [UInt8], storedByImport: Bool = false) -> Result<Room, RecordFailure> {
-        let status = bytes.withUnsafeBufferPointer { buf in
+        bytes.withUnsafeBufferPointer { decodeRoom($0, readable: bytes.capacity, storedByImport: storedByImport) }
+    }
+
+    /// `decodeRoom(_:storedByImport:)` of bytes read in place (a span of a batch's buffer).
+    package func decodeRoom(_ bytes: PaddedBytes, storedByImport: Bool = false) -> Result<Room, RecordFailure> {
+        bytes.withUnsafeBytes { decodeRoom($0, readable: $1, storedByImport: storedByImport) }
+    }
+
+    /// Decodes `buf`, of which `readable` bytes from its start may be read (its padding).
+    private func decodeRoom(
+        _ buf: UnsafeBufferPointer<UInt8>, readable: Int, storedByImport: Bool
+    ) -> Result<Room, RecordFailure> {
+        let status =
             storedByImport
-                ? rj_parse_room_stored(handle, buf.baseAddress, buf.count, bytes.capacity, &roomOut)
-                : rj_parse_room(handle, buf.baseAddress, buf.count, bytes.capacity, &roomOut)
-        }
+            ? rj_parse_room_stored(handle, buf.baseAddress, buf.count, readable, &roomOut)
+            : rj_parse_room(handle, buf.baseAddress, buf.count, readable, &roomOut)
         if status != RJ_OK.rawValue {
             let code = Self.issueCode(
                 status, notAnObject: .roomNotObject, otherwise: .invalidRoomJSON, specific: Self.roomIssueCodes)

@@ -128,7 +128,7 @@ public final class DeriveJob: BatchJob {
             if let kept = spilled?[room.seq]?.result(for: room) {
                 return Derived(result: .success(kept), leaf: nil, entry: nil, reused: true)
             }
-            let result = processor.derive(room: room.skeleton, id: room.id, storedByImport: true)
+            let result = processor.derive(room: room.skeletonBytes, id: room.id, storedByImport: true)
             guard hashes, case .success(let (summary, json)) = result else {
                 return Derived(result: result, leaf: nil, entry: nil, reused: false)
             }
@@ -140,7 +140,6 @@ public final class DeriveJob: BatchJob {
                     seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json) : nil
             return Derived(result: result, leaf: leaf, entry: entry, reused: false)
         }
-        let results = derived.map(\.result)
         if let spill, let first = batch.first, let last = batch.last {
             if spills {
                 spill.append(derived.compactMap(\.entry), first: first.seq, last: last.seq)
@@ -156,9 +155,13 @@ public final class DeriveJob: BatchJob {
         // A plan's verification reads the history later runs left for the batch's records.
         var history: [Int64: [ReplacedSummary]] = [:]
         if let counter { history = try planHistory(batch, counter: counter) }
-        for (index, (room, result)) in zip(batch, results).enumerated() {
+        // Results read in place by index: an array of them apart was a copy of each (a retain and
+        // a release of every reference a summary holds).
+        for index in batch.indices {
+            let room = batch[index]
+            let result = derived[index].result
             stats.recordsRead += 1
-            stats.decodedBytes += Int64(room.skeleton.count)
+            stats.decodedBytes += Int64(room.skeletonBytes.count)
             counter?.tally.counts.examined += 1
             if let counter, try countedAsPlanned(room, result, history: history[room.seq] ?? [], counter: counter) {
                 continue
@@ -182,7 +185,7 @@ public final class DeriveJob: BatchJob {
                     // The job knows what it replaces: no history row for a first summary or for
                     // a --rewrite of identical values, and no comparison in SQL for the others.
                     let replaced: SummaryReplacement =
-                        room.storedJSON == nil || identical ? .nothing : .differentSummary
+                        !room.hasStoredJSON || identical ? .nothing : .differentSummary
                     keep(.summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: replaced))
                     counter?.tally.write(
                         seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json,
@@ -242,7 +245,7 @@ public final class DeriveJob: BatchJob {
 
     /// Whether `room`'s stored summary is exactly `json` by this deriver.
     func isDerived(_ room: StoredRoom, _ json: [UInt8], _ stored: SummaryFreshness? = nil) -> Bool {
-        (stored ?? freshness(room)) == .fresh && room.storedJSON.map { JSONText.sameBytes($0, json) } == true
+        (stored ?? freshness(room)) == .fresh && room.storedJSONIs(json)
     }
     func cancel() {
         stop.stopped.store(true, ordering: .relaxed)

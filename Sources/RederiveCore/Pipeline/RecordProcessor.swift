@@ -46,8 +46,22 @@ public final class RecordProcessor {
     public func derive(
         room: [UInt8], id: String?, storedByImport: Bool = false
     ) -> Result<(RoomSummary, [UInt8]), RecordFailure> {
+        derive(parser.decodeRoom(room, storedByImport: storedByImport), id: id)
+    }
+
+    /// `derive(room:id:storedByImport:)` of a stored room read in place (a span of its batch's buffer).
+    package func derive(
+        room: PaddedBytes, id: String?, storedByImport: Bool = false
+    ) -> Result<(RoomSummary, [UInt8]), RecordFailure> {
+        derive(parser.decodeRoom(room, storedByImport: storedByImport), id: id)
+    }
+
+    /// Derives the summary of a decoded room (or passes on why it could not be decoded).
+    private func derive(
+        _ decoding: Result<Room, RecordFailure>, id: String?
+    ) -> Result<(RoomSummary, [UInt8]), RecordFailure> {
         let decoded: Room
-        switch parser.decodeRoom(room, storedByImport: storedByImport) {
+        switch decoding {
         case .success(let r): decoded = r
         case .failure(var failure):
             failure.id = id

@@ -36,9 +36,11 @@ public final class WorkerPool<Slot>: @unchecked Sendable {
                 }
             }
         }
-        let out = Array(UnsafeBufferPointer(start: results, count: count))
-        results.deinitialize(count: count)
-        return out
+        // Moved, not copied: a copy retained every reference a result holds, then released them all.
+        return [Out](unsafeUninitializedCapacity: count) { out, initialized in
+            out.baseAddress!.moveInitialize(from: results, count: count)
+            initialized = count
+        }
     }
 }
 

@@ -6,10 +6,17 @@ package struct StoredRoom: Sendable {
     package var roomName: String
     package var sourceFile: String
     package var sourceLine: Int
-    package var skeleton: [UInt8]
+    /// The raw room without its core model, padded for the parser (on SQLite, a span of a buffer
+    /// the batch's rooms share).
+    package var skeletonBytes: PaddedBytes
     package var storedVersion: Int?
     package var storedFingerprint: String?
-    package var storedJSON: String?
+    /// The stored summary's JSON as text, when given as text (the stores that read it as a
+    /// string); nil otherwise (`storedJSON`).
+    private var storedJSONText: String?
+    /// The stored summary's JSON as its bytes in the page's buffer (SQLite), when read that way:
+    /// a derive compares them with what it derived and makes no string of them.
+    package var storedJSONBytes: PaddedBytes?
     /// Record format version of the export line (for the preview's breakdowns).
     package var formatVersion: Int = 0
     /// The stored `floor_area_method` column, when derived (for the preview's breakdowns).
@@ -30,7 +37,36 @@ package struct StoredRoom: Sendable {
         (self.seq, self.id, self.roomName, self.sourceFile, self.sourceLine) = (
             seq, id, roomName, sourceFile, sourceLine
         )
-        (self.skeleton, self.storedVersion, self.storedFingerprint) = (skeleton, storedVersion, storedFingerprint)
-        (self.storedJSON, self.formatVersion, self.storedMethod) = (storedJSON, formatVersion, storedMethod)
+        (self.skeletonBytes, self.storedVersion, self.storedFingerprint) = (
+            PaddedBytes(skeleton), storedVersion, storedFingerprint
+        )
+        (self.storedJSONText, self.formatVersion, self.storedMethod) = (storedJSON, formatVersion, storedMethod)
+    }
+
+    /// The raw room without its core model, as an array of its own.
+    package var skeleton: [UInt8] {
+        get { skeletonBytes.array }
+        set { skeletonBytes = PaddedBytes(newValue) }
+    }
+
+    /// The stored summary's JSON, nil when the record has no summary (from its bytes as
+    /// `String(cString:)` reads a text column: cut at a NUL byte, invalid UTF-8 repaired).
+    package var storedJSON: String? {
+        get {
+            storedJSONText
+                ?? storedJSONBytes.map { bytes in
+                    bytes.withUnsafeBytes { text, _ in String(decoding: text.prefix { $0 != 0 }, as: UTF8.self) }
+                }
+        }
+        set { (storedJSONText, storedJSONBytes) = (newValue, nil) }
+    }
+
+    /// Whether the record has a stored summary (its JSON).
+    package var hasStoredJSON: Bool { storedJSONText != nil || storedJSONBytes != nil }
+
+    /// Whether the stored summary's JSON is exactly `json` (false when there is none).
+    package func storedJSONIs(_ json: [UInt8]) -> Bool {
+        if let storedJSONText { return JSONText.sameBytes(storedJSONText, json) }
+        return storedJSONBytes?.withUnsafeBytes { stored, _ in JSONText.sameBytes(stored, json) } ?? false
     }
 }

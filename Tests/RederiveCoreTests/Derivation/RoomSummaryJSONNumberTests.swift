@@ -2,9 +2,9 @@ import XCTest
 
 @testable import RederiveCore
 
-/// The summary JSON's numbers (`RoomSummary.appendRounded`): written from their hundredths
-/// without a String, byte for byte what Swift's description of the rounded double writes,
-/// which is what every stored summary holds.
+/// The summary JSON's numbers (`RoomSummary.appendRounded`, `appendInt`): written from their
+/// hundredths or digits without a String, byte for byte what Swift's description of the rounded
+/// double (or `String` of the count) writes, which is what every stored summary holds.
 final class RoomSummaryJSONNumberTests: XCTestCase {
     private func written(_ value: Double) -> String {
         var out: [UInt8] = []
@@ -48,5 +48,23 @@ final class RoomSummaryJSONNumberTests: XCTestCase {
             XCTAssertEqual(written(hundredths / 100), described(hundredths / 100), "\(hundredths / 100)")
         }
         XCTAssertEqual(checked, 22 * 4000 * 3)
+    }
+
+    /// Counts (`appendInt`) as `String(value)` writes them: zero, both signs, every number of
+    /// digits, and the extremes.
+    func testCountsMatchTheirString() {
+        var values = [0, 1, -1, 9, 10, -10, 99, 100, Int.max, Int.min, Int.max - 1, Int.min + 1]
+        var power = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power, -(power - 1)]
+        }
+        var generator = SystemRandomNumberGenerator()
+        values += (0..<2000).map { _ in Int.random(in: Int.min...Int.max, using: &generator) }
+        for value in values {
+            var out: [UInt8] = [UInt8(ascii: "x")]
+            RoomSummary.appendInt(value, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), "x" + String(value), "\(value)")
+        }
     }
 }

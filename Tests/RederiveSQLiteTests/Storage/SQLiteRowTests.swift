@@ -5,8 +5,8 @@ import XCTest
 @testable import RederiveSQLite
 
 /// `SQLiteRow` and `KeysetFilter.rows`, the derive's page read through SQLite's C API: the
-/// same values GRDB's `Row` reads (`KeysetFilter.page`), NULLs and padding included, and the
-/// statement reset after each page.
+/// same values GRDB's `Row` reads (`KeysetFilter.page`), NULLs included, a row's text given back
+/// as the string before it when its bytes are the same, and the statement reset after each page.
 final class SQLiteRowTests: XCTestCase {
     private let text = "Wohnzimmer \u{1F3E0} \"quoted\" \u{0301}é, long enough not to be a small string"
 
@@ -35,7 +35,7 @@ final class SQLiteRowTests: XCTestCase {
         let (direct, grdb) = try queue.read { db in
             let direct = try KeysetFilter().rows(db, select, after: 0, upTo: 10, limit: 10) { row in
                 Values(
-                    seq: row.int64(0), n: row.optionalInt64(1), t: row.optionalText(2), b: row.bytes(3, padding: 64))
+                    seq: row.int64(0), n: row.optionalInt64(1), t: row.optionalText(2), b: row.bytes(3))
             }
             let grdb = try KeysetFilter().page(db, select, after: 0, upTo: 10, limit: 10) { row in
                 Values(seq: row[0], n: row[1], t: row[2], b: (row[3] as Data?).map { [UInt8]($0) } ?? [])
@@ -49,7 +49,6 @@ final class SQLiteRowTests: XCTestCase {
         XCTAssertEqual(direct[1], Values(seq: 2, n: nil, t: nil, b: []))
         XCTAssertEqual(direct[2].n, Int64.min)
         XCTAssertEqual(direct[2].t, "")
-        XCTAssertGreaterThanOrEqual(direct[0].b.capacity, 3 + 64, "the padding a parser reads into")
     }
 
     func testPagesFollowTheKeysetAndReuseTheStatement() throws {
@@ -78,5 +77,33 @@ final class SQLiteRowTests: XCTestCase {
             }
         }
         XCTAssertEqual(seen, [[0x7B, 0x00, 0x7D], nil, nil, [0x00, 0xFF]])
+    }
+
+    /// `text(_:sameAs:)` reads what `text(_:)` reads, row after row, whatever the row before held
+    /// (the same text, another, an empty one, NULL, or text cut at a NUL byte as GRDB cuts it).
+    func testTextSameAsTheLastReadsWhatTextReads() throws {
+        let queue = try database()
+        try queue.write { db in
+            try db.execute(
+                sql: "INSERT INTO record VALUES (5, 1, ?, NULL), (6, 1, ?, NULL), "
+                    + "(7, 1, CAST(x'61006263' AS TEXT), NULL), (8, 1, 'a', NULL)",
+                arguments: [text, text])
+        }
+        let (sameAs, plain) = try queue.read { db in
+            var last = ""
+            var lastOptional = "stale"
+            let select = "SELECT seq, t FROM record"
+            let sameAs = try KeysetFilter().rows(db, select, after: 0, upTo: 10, limit: 10) { row in
+                [row.text(1, sameAs: &last), row.optionalText(1, sameAs: &lastOptional) ?? "<null>"]
+            }
+            let plain = try KeysetFilter().rows(db, select, after: 0, upTo: 10, limit: 10) { row in
+                [row.text(1), row.optionalText(1) ?? "<null>"]
+            }
+            return (sameAs, plain)
+        }
+        XCTAssertEqual(sameAs.count, 8)
+        XCTAssertEqual(sameAs, plain)
+        XCTAssertEqual(plain[6], ["a", "a"], "text cut at its NUL byte, as before")
+        XCTAssertEqual(plain[7], ["a", "a"])
     }
 }
