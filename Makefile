@@ -25,8 +25,9 @@
 #                   throttle off and on against a slow streaming standby (its largest replay lag
 #                   against --max-standby-lag, the time each took, what the health reads cost);
 #                   prints, asserts nothing
-#   make bench-postgres  the PostgreSQL lines of make bench alone (import MB/s; derive records/s
-#                   with 1 and 2 worker processes), against a throwaway local cluster
+#   make bench-postgres  the PostgreSQL lines of make bench alone (import MB/s beside a bare binary
+#                   COPY of the same rows, for the bench corpus and $(BENCH_SMALL_RECORDS) small records;
+#                   derive records/s with 1 and 2 worker processes), against a throwaway local cluster
 #   make nightly    run Pipelines/nightly.yml (INCOMING=dir DB=path OUT=path to override)
 #   make backfill   preview a backfill and write a plan (of backfill.yml's store, or DB=); APPLY=1 applies it
 #                   (both build the release binary first, unless REDERIVE=path names one: then nothing is built)
@@ -346,12 +347,18 @@ bench-compare: build
 	.ci/bench-compare $$base_bin $(REDERIVE) $(BENCH_COMPARE_CORPUS) $(BENCH_DIR)/compare $(BENCH_COMPARE_PAIRS)
 
 # PostgreSQL lines (.ci/bench-postgres): the same corpus into a throwaway local cluster (fsync
-# on), then derive --all --rewrite with 1 and 2 worker processes (records/s over the wall clock).
+# on), then derive --all --rewrite with 1 and 2 worker processes (records/s over the wall clock);
+# each import beside a bare binary COPY of the same rows, for this corpus and for
+# $(BENCH_SMALL_RECORDS) small records (--core-model-bytes 2000), where per-record costs weigh more.
+BENCH_SMALL_RECORDS ?= 40000
+BENCH_SMALL_CORPUS   = $(BENCH_DIR)/small-$(BENCH_SMALL_RECORDS).jsonl.zst
 bench-postgres: build
 	@mkdir -p $(BENCH_DIR)
 	@[ -f $(BENCH_CORPUS) ] || $(REDERIVE) generate --out $(BENCH_CORPUS) --records $(BENCH_RECORDS) --seed 42 \
 	    --core-model-bytes 100000 --floorless-fraction 0.2 --corrupt-fraction 0.005 --frames-every 1000
-	@.ci/bench-postgres $(REDERIVE) $(BENCH_CORPUS)
+	@[ -f $(BENCH_SMALL_CORPUS) ] || $(REDERIVE) generate --out $(BENCH_SMALL_CORPUS) --records $(BENCH_SMALL_RECORDS) \
+	    --seed 3 --core-model-bytes 2000 --floorless-fraction 0.2 --quiet
+	@.ci/bench-postgres $(REDERIVE) $(BENCH_CORPUS) $(BENCH_SMALL_CORPUS)
 
 # Sharing the server (.ci/bench-gentle): a corpus of GENTLE_SIZING_RECORDS derived on SQLite and
 # on a throwaway PostgreSQL cluster (2 processes) with --batch-seconds GENTLE_SIZING_SECONDS (batch

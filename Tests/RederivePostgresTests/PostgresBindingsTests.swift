@@ -37,6 +37,25 @@ final class PostgresBindingsTests: XCTestCase {
             [Int32(7)].postgresBytes(), header(null: false, oid: 23, count: 1) + int32(4) + int32(7))
         XCTAssertEqual([Int64]().postgresBytes(), header(null: false, oid: 20, count: 0))
     }
+
+    /// Int (as int8), bool and bytea elements write their own bytes (no array of each), the
+    /// same bytes as their values alone.
+    func testIntBoolAndByteaArraysWriteEachElementOnce() {
+        let integers: [Int?] = [3, nil, -1]
+        XCTAssertEqual(
+            integers.postgresBytes(),
+            header(null: true, oid: 20, count: 3) + int32(8) + [0, 0, 0, 0, 0, 0, 0, 3] + int32(-1) + int32(8)
+                + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        XCTAssertEqual(integers.postgresOID, 1016)
+        XCTAssertEqual(
+            [true, false].postgresBytes(), header(null: false, oid: 16, count: 2) + int32(1) + [1] + int32(1) + [0])
+        let bytes: [Data?] = [Data([0, 0xFF]), nil, Data()]
+        XCTAssertEqual(
+            bytes.postgresBytes(), header(null: true, oid: 17, count: 3) + int32(2) + [0, 0xFF] + int32(-1) + int32(0))
+        for value in [Int.max, Int.min, 0] {
+            XCTAssertEqual([value].postgresBytes()?.suffix(8), value.postgresBytes()?[...])
+        }
+    }
 }
 
 /// Bindings keep every value in one buffer, in order, with NULL taking no bytes.
