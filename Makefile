@@ -362,8 +362,8 @@ bench-postgres: build
 
 # Sharing the server (.ci/bench-gentle): a corpus of GENTLE_SIZING_RECORDS derived on SQLite and
 # on a throwaway PostgreSQL cluster (2 processes) with --batch-seconds GENTLE_SIZING_SECONDS (batch
-# working times after the first 10 ÷ it: p10/p50/p90, the share within ±30 %; NICE=N runs them under
-# nice -n N); a corpus of GENTLE_RECORDS: 4 worker processes under --max-rate GENTLE_RATE (records/s
+# working times after the first 10 ÷ it: p10/p50/p90, the share within ±30 %, where the misses'
+# time went, and the machine's noise; NICE=N runs them under nice -n N); a corpus of GENTLE_RECORDS: 4 worker processes under --max-rate GENTLE_RATE (records/s
 # over 20 s); then a streaming standby of that cluster whose replay runs GENTLE_REPLAY_SHARE of every
 # GENTLE_REPLAY_PERIOD seconds (held up the rest), and the derive with --batch-seconds GENTLE_SECONDS and --throttle off and on under
 # --max-standby-lag GENTLE_MAX_LAG.

@@ -25,14 +25,20 @@ extension SQLiteStore: StoreHealthReading {
         }
         values[.lockWaitSeconds] = .measured(lockWaits.take())
         do {
-            let (row, pageSize) = try pool.writeWithoutTransaction { db in
-                (
-                    try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)"),
-                    try Int.fetchOne(db, sql: "PRAGMA page_size")
-                )
+            // On a connection of its own: on the pool's writer the run's commits queued behind the
+            // checkpoint (copying a second of writes back and syncing the file), once a second.
+            let (log, done, pageSize) = try healthConnection.withLock { connection throws -> (Int, Int, Int) in
+                if connection == nil {
+                    var config = Configuration()
+                    config.busyMode = lockWaits.busyMode
+                    connection = try DatabaseQueue(path: path, configuration: config)
+                }
+                return try connection!.inDatabase { db in
+                    let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+                    return (row?[1] ?? 0, row?[2] ?? 0, try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
+                }
             }
-            let log: Int = row?[1] ?? 0, done: Int = row?[2] ?? 0
-            values[.walFileBytes] = .measured(Double(max(0, log - done) * (pageSize ?? 4096)))
+            values[.walFileBytes] = .measured(Double(max(0, log - done) * pageSize))
             values[.checkpointBlockedFrames] = .measured(Double(max(0, log - done)))
         } catch {
             values[.walFileBytes] = .unmeasurable("the checkpoint failed: \(error)")

@@ -1,6 +1,7 @@
 import Foundation
 import RederiveCore
 import GRDB
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -23,6 +24,9 @@ public final class SQLiteStore: @unchecked Sendable {
     let pool: DatabasePool
     /// The busy handler of every connection, which sums the time they waited for a lock.
     let lockWaits: SQLiteLockWaits
+    /// The connection the server-health read checkpoints on (`readHealth`), opened at its first
+    /// read: not the pool's writer, whose commits would wait for it.
+    let healthConnection = Mutex<DatabaseQueue?>(nil)
 
     /// Opens (creating when absent) the store at `path` and brings its schema up to date.
     ///
@@ -274,6 +278,7 @@ public final class SQLiteStore: @unchecked Sendable {
     /// With the busy timeout at 0 it copies what it can at once, like `PASSIVE`, and leaves
     /// the rest (and the WAL file's size) to the next writer when a reader is in the way.
     public func close() {
+        healthConnection.withLock { $0 = nil }
         // Readers first: a read-only connection that closed last could not checkpoint, and the
         // store would keep its -wal and -shm files after the run.
         pool.invalidateReadOnlyConnections()

@@ -111,6 +111,29 @@ final class PostgresRunControlTests: XCTestCase {
         XCTAssertEqual(try cluster.count("SELECT sum(records_read) FROM derive_range", url), 1200)
     }
 
+    func testBatchSecondsClaimsRangesOfTheSizersSizeFromTheSecond() throws {
+        setenv("REDERIVE_LEASE_SECONDS", "60", 1)
+        let url = try cluster.importedDatabase(records: 600, seed: 33, scratch: dir)
+        // Ranges of 100 cut at the start, a target far below what 100 records take: the first claim
+        // is a whole range (`--batch-size`), the second is cut to what the first was sized to (it
+        // was claimed ahead at `--batch-size`, while the first was derived).
+        let r = try rederive(
+            Self.derive.filter { $0 != "25" && $0 != "--batch-size" } + [
+                "--batch-size", "100", "--batch-seconds", "0.001", "--db", url, "-q",
+            ])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let run = try cluster.sql("SELECT max(run_id) FROM derive_range", url: url)[0]
+        let sizes = try cluster.sql("SELECT records FROM run_batch WHERE run_id = \(run) ORDER BY id", url: url)
+            .compactMap { Int($0) }.filter { $0 > 0 }
+        XCTAssertEqual(sizes.first, 100, "--batch-size is the first batch")
+        XCTAssertLessThan(sizes.dropFirst().max() ?? 100, 100, "from the second, the sizer's size: \(sizes)")
+        XCTAssertEqual(sizes.reduce(0, +), 600)
+        XCTAssertEqual(
+            try cluster.count("SELECT count(*) FROM derive_range WHERE seq_to - seq_from + 1 >= 100", url), 1,
+            "one range claimed whole")
+        XCTAssertEqual(try cluster.count("SELECT count(*) FROM derive_range WHERE state <> 'done'", url), 0)
+    }
+
     func testAPausedWorkerKilledHoldsNothingAndExitWhenPausedCarriesOn() throws {
         setenv("REDERIVE_LEASE_SECONDS", "60", 1)  // a held range would keep the rerun waiting a minute
         let reference = try cluster.importedDatabase(records: 500, seed: 33, scratch: dir)

@@ -21,13 +21,12 @@ public struct BatchSizer: Sendable, Equatable {
     /// The most a size grows in one step.
     public static let maxGrowth = 1.2
 
-    /// One batch the rate is taken from: its records, its seconds so far, and whether its commit
-    /// (the last part) was added.
+    /// One batch the rate is taken from: its records, its read and derive seconds, and its
+    /// commit's (the last part) once added.
     private struct Sample: Sendable, Equatable {
         var records: Double
-        var seconds: Double
-        var committed = false
-        var rate: Double { records / seconds }
+        var work: Double
+        var commit: Double?
     }
 
     /// Seconds each batch should take.
@@ -49,11 +48,12 @@ public struct BatchSizer: Sendable, Equatable {
         self.size = self.maximum
     }
 
-    /// Takes in one batch (`records` that took `seconds` of work so far) and returns the next size.
+    /// Takes in one batch (`records` that took `seconds` of work so far: its read and derive) and
+    /// returns the next size.
     @discardableResult
     public mutating func observe(records batchRecords: Int, seconds batchSeconds: Double) -> Int {
         guard batchRecords > 0, batchSeconds.isFinite, batchSeconds >= 0 else { return size }
-        samples.append(Sample(records: Double(batchRecords), seconds: max(batchSeconds, 1e-6)))
+        samples.append(Sample(records: Double(batchRecords), work: max(batchSeconds, 1e-6)))
         if samples.count > Self.window { samples.removeFirst(samples.count - Self.window) }
         return resize()
     }
@@ -63,21 +63,32 @@ public struct BatchSizer: Sendable, Equatable {
     /// observed) and returns the next size, which can only shrink by it.
     @discardableResult
     public mutating func observeMore(seconds more: Double) -> Int {
-        guard more.isFinite, more >= 0, let index = samples.firstIndex(where: { !$0.committed }) else { return size }
-        samples[index].seconds += more
-        samples[index].committed = true
+        guard more.isFinite, more >= 0, let index = samples.firstIndex(where: { $0.commit == nil }) else { return size }
+        samples[index].commit = more
         return resize(growing: false)
     }
 
     /// The window's rate times the target, capped, bounded; `growing` false: at most the size now
     /// (a commit added to a batch already sized from says only that it was slower).
     private mutating func resize(growing: Bool = true) -> Int {
-        let rates = samples.map(\.rate).sorted()
+        // A batch whose commit has not ended counts with the commit seconds a record of those whose
+        // commit has: counted without, the batch just handed over (sized from at once, its commit
+        // ending during the next) made every size that much too large.
+        let committed = samples.filter { $0.commit != nil }
+        let commitPerRecord =
+            committed.isEmpty
+            ? 0 : committed.map { $0.commit ?? 0 }.reduce(0, +) / committed.map(\.records).reduce(0, +)
+        let timed = samples.map {
+            (records: $0.records, seconds: $0.work + ($0.commit ?? commitPerRecord * $0.records))
+        }
+        let rates = timed.map { $0.records / $0.seconds }.sorted()
         guard !rates.isEmpty else { return size }
         // The median (the lower of the two middle rates when there is an even number: the smaller
         // size), then the records over the seconds of the batches near it.
         let median = rates[(rates.count - 1) / 2]
-        let kept = samples.filter { $0.rate >= median / Self.outlier && $0.rate <= median * Self.outlier }
+        let kept = timed.filter {
+            $0.records / $0.seconds >= median / Self.outlier && $0.records / $0.seconds <= median * Self.outlier
+        }
         let rate = kept.map(\.records).reduce(0, +) / kept.map(\.seconds).reduce(0, +)
         let ideal = rate * targetSeconds
         let capped = min(ideal, max(Double(size) * Self.maxGrowth, Double(size + 1)))

@@ -46,13 +46,18 @@ extension DeriveJob {
         let (store, selection, deriver, hint) = (store, readSelection, deriver, sizeHint)
         let (first, upper, allowDowngrade) = (walked.cursor, walked.upTo, config.settings.allowDowngrade)
         // Sized batches (`--batch-seconds`) are read only once the one read ahead was taken, so
-        // each is read at the size the governor gave after the batch before it was derived: only
-        // the first two are `--batch-size` (three were, the third read before the first was sized).
+        // each is read at the size the governor gave after the batch before it was derived, and
+        // the second only once the first was sized: only the first is `--batch-size` (the second
+        // was too, read while the first was derived, and at a size far off the target it was
+        // slow itself and its commit slowed the batches beside it).
         let readsLate = config.settings.batchSeconds != nil
         fetcher = Prefetcher(capacity: 1) { emit, waitForRoom in
             var cursor = first
+            var read = false
             while true {
                 if readsLate, !waitForRoom() { return }
+                if readsLate, read, !hint.waitUntilSet(cancelled: { !waitForRoom() }) { return }
+                read = true
                 do throws(RederiveError) {
                     let reading = Stopwatch()
                     let batch = try store.fetchRooms(
@@ -103,14 +108,17 @@ extension DeriveJob {
         let (allowDowngrade, limit, stop) = (config.settings.allowDowngrade, config.settings.batchSize, stop)
         // Sized batches (`--batch-seconds`) claim a range only once the one read ahead was taken,
         // so each claim is cut at the size the governor gave after the batch before it was derived
-        // (not two ranges late); unsized runs keep one range claimed and read beyond the one queued.
+        // (not two ranges late), and the second only once the first was sized (it was claimed at
+        // `--batch-size` too); unsized runs keep one range claimed and read beyond the one queued.
         let claimsLate = config.settings.batchSeconds != nil
         let log = Logger(label: "rederive.derive")
         fetcher = Prefetcher(capacity: 1) { emit, waitForRoom in
             var waitLogged: ContinuousClock.Instant?  // when the current wait was last said, if waiting
             var waits = 0  // pauses that ran out since the last claim or release (`RangeWait.pause`)
+            var emitted = false  // a claimed range was handed on
             while !stop.stopped.load(ordering: .relaxed) {
                 if claimsLate, !waitForRoom() { return }
+                if claimsLate, emitted, !hint.waitUntilSet(cancelled: { !waitForRoom() }) { return }
                 do throws(RederiveError) {
                     let releases = leases.releases
                     switch try claims.claimNext(runID: runID) {
@@ -151,6 +159,7 @@ extension DeriveJob {
                             cursor = last.seq
                         }
                         let batch = RoomBatch(rooms: rooms, claim: claim, readSeconds: reading.seconds)
+                        emitted = true
                         if !emit(.success(batch)) { return }
                     }
                 } catch {

@@ -46,8 +46,8 @@ package protocol DeriveRangeClaims: AnyObject, Sendable {
 
     /// Cuts a range this process just claimed down to about `records` records (`--batch-seconds`
     /// asks for smaller batches than the ranges were cut at): the claim keeps its first piece of
-    /// `RangeClaim.pieces` and the rest becomes a new open range, in one transaction fenced by the
-    /// claim's attempt. Returns the claim as it now is (unchanged when it holds no more, or
-    /// when the claim was lost).
+    /// `RangeClaim.pieces` (exactly `records` when it holds more than twice that) and the rest
+    /// becomes a new open range, at once, fenced by the claim's attempt. Returns the claim as it
+    /// now is (unchanged when it holds no more, or when the claim was lost).
     func cut(_ claim: RangeClaim, toRecords records: Int) throws(RederiveError) -> RangeClaim
 }

@@ -100,4 +100,28 @@ final class SQLiteHealthTests: XCTestCase {
         XCTAssertEqual(
             try readOnly.readHealth().values[.lockWaitSeconds], .unmeasurable("the store is open read-only"))
     }
+
+    /// The health read's checkpoint runs on a connection of its own: the run's commits (the pool's
+    /// writer) do not queue behind it, once a second, and it does not wait for a commit under way.
+    func testTheHealthReadDoesNotWaitForTheWriter() throws {
+        let store = try SQLiteStore(path: dir.file("s.sqlite"))
+        defer { store.close() }
+        XCTAssertNotNil(try store.readHealth()[.walFileBytes])
+        let writing = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? store.pool.write { db in
+                try db.execute(sql: "CREATE TABLE filler (t TEXT)")
+                writing.signal()
+                Thread.sleep(forTimeInterval: 2)
+            }
+            done.signal()
+        }
+        writing.wait()
+        let started = Date()
+        let reading = try store.readHealth()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1, "read while the writer is busy")
+        XCTAssertNotNil(reading[.checkpointBlockedFrames], "\(reading)")
+        done.wait()
+    }
 }

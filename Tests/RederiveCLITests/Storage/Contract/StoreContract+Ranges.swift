@@ -23,8 +23,9 @@ extension StoreContract {
 
     /// Shared range claims (`DeriveRangeClaims`): a run's selection is cut into ranges once;
     /// a claim cut down keeps its first keys and opens the rest (two halves, never the range
-    /// and a sliver); a range given back, or committed, is no longer the claim's: it is not
-    /// cut and a second commit, or one of the claim as it was before the cut, writes nothing.
+    /// and a sliver; holding more than twice the size asked, exactly that size); a range given
+    /// back, or committed, is no longer the claim's: it is not cut and a second commit, or one
+    /// of the claim as it was before the cut, writes nothing.
     func contractRangeClaims() throws {
         let store = try open()
         try importBatch(store, Self.fixtureItems())
@@ -83,8 +84,19 @@ extension StoreContract {
             return XCTFail("the given-back range is open")
         }
         XCTAssertEqual([again.after, again.upTo], [rest.after, rest.upTo])
+        // Holding more than twice what is asked, it keeps exactly that (not the first of equal
+        // pieces: one more), and the rest, more than asked, is cut again when it is claimed.
+        let first = try XCTUnwrap(keys.firstIndex { $0 > again.after })
+        let asked = (keys.count - first - 1) / 2
+        XCTAssertGreaterThanOrEqual(asked, 3, "equal pieces would keep one more")
+        let piece = try claims.cut(again, toRecords: asked)
+        XCTAssertEqual(piece.upTo, keys[first + asked - 1])
         XCTAssertNotNil(
-            try claims.commitRange(again, writes: [], runID: run.runID, deriver: deriver, counts: RunStatistics()))
+            try claims.commitRange(piece, writes: [], runID: run.runID, deriver: deriver, counts: RunStatistics()))
+        guard case .claimed(let last) = try claims.claimNext(runID: run.runID) else { return XCTFail("the rest") }
+        XCTAssertEqual([last.after, last.upTo], [piece.upTo, rest.upTo])
+        XCTAssertNotNil(
+            try claims.commitRange(last, writes: [], runID: run.runID, deriver: deriver, counts: RunStatistics()))
         XCTAssertEqual(try claims.claimNext(runID: run.runID), .finished)
         XCTAssertEqual(try claims.failedRanges(runID: run.runID), [])
     }
