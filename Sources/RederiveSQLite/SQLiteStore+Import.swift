@@ -10,7 +10,9 @@ extension SQLiteStore {
         _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
         progress: RunStatistics
     ) throws(RederiveError) -> ImportBatchCounts {
-        try writeBatch { db in
+        // Committed: the WAL's new frames start for the disk while the next batch is written.
+        defer { walWriteback.hint() }
+        return try writeBatch { db in
             var counts = ImportBatchCounts()
             let now = SQLiteStore.now()
             var ledger = try SQLiteLedgerBatch(self, db, runID: runID, now: now)

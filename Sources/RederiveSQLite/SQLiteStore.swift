@@ -23,6 +23,8 @@ public final class SQLiteStore: @unchecked Sendable {
     let pool: DatabasePool
     /// The busy handler of every connection, which sums the time they waited for a lock.
     let lockWaits: SQLiteLockWaits
+    /// Starts the WAL's writeback after each import batch (see `WALWriteback`).
+    let walWriteback: WALWriteback
 
     /// Opens (creating when absent) the store at `path` and brings its schema up to date.
     ///
@@ -85,6 +87,7 @@ public final class SQLiteStore: @unchecked Sendable {
         }
         let lockWaits = SQLiteLockWaits(timeout: 30)
         self.lockWaits = lockWaits
+        walWriteback = WALWriteback(storePath: path)
         var config = Configuration()
         config.busyMode = lockWaits.busyMode
         config.readonly = readOnly
