@@ -36,6 +36,9 @@ struct rj_parser {
     std::vector<int32_t> object_categories;
     std::vector<int32_t> section_labels;
     std::vector<key_entry> keys;  // scratch for the duplicate-key walk
+    // The `room` object of the record parsed last (in `dom`), for rj_parse_record_room.
+    simdjson::dom::element record_room;
+    bool has_record_room = false;
 };
 
 extern "C" rj_parser *rj_parser_create(void) {
@@ -258,6 +261,7 @@ int record_field_index(std::string_view key) {
 extern "C" int32_t rj_parse_record(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity,
                                    rj_record *out) {
     std::memset(out, 0, sizeof(*out));
+    p->has_record_room = false;
     const uint8_t *in;
     element root;
     if (parse_document(p, buf, len, capacity, in, root, &out->error, out->message) != RJ_OK) return out->error;
@@ -273,6 +277,10 @@ extern "C" int32_t rj_parse_record(rj_parser *p, const uint8_t *buf, size_t len,
         if (idx < 0) continue;
         fill_value(field.value, &out->fields[idx]);
         if (out->fields[idx].kind == RJ_OBJECT && (idx == RJF_ROOM || idx == RJF_SUMMARY)) wants_raw = true;
+        if (out->fields[idx].kind == RJ_OBJECT && idx == RJF_ROOM) {
+            p->record_room = field.value;
+            p->has_record_room = true;
+        }
     }
     if (!wants_raw) return RJ_OK;
     // The document is already validated; On-Demand now only locates raw object text.
@@ -532,9 +540,77 @@ extern "C" int32_t rj_parse_room_stored(rj_parser *p, const uint8_t *buf, size_t
     return parse_room_document(p, buf, len, capacity, out, false);
 }
 
+namespace {
+
+// The end of the string whose opening quote is at `start`: the first '"' preceded by an even run
+// of backslashes (memchr keeps this at memory speed over the ~100 KB coreModel); `len` if none.
+size_t closing_quote(const uint8_t *in, size_t len, size_t start) {
+    size_t end = start + 1;
+    while (true) {
+        const void *hit = end < len ? std::memchr(in + end, '"', len - end) : nullptr;
+        if (!hit) return len;
+        end = size_t(static_cast<const uint8_t *>(hit) - in);
+        size_t slashes = 0;
+        while (end - slashes > start + 1 && in[end - slashes - 1] == '\\') ++slashes;
+        if (slashes % 2 == 0) return end;
+        ++end;
+    }
+}
+
+bool is_json_space(uint8_t c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// The object's first member when its key is written plainly as `key` ({"key": ...): 1 with the
+// string value's place, 0 when that value is not a string, -1 when the first key is another one
+// (or written with escapes), for the full walk to decide. In a valid object without duplicate
+// keys the first member so named is the only one: the full walk finds the same.
+int32_t first_member_string(const uint8_t *in, size_t len, std::string_view key, size_t *offset, size_t *length) {
+    size_t i = 0;
+    auto skip = [&] { while (i < len && is_json_space(in[i])) ++i; };
+    skip();
+    if (i >= len || in[i] != '{') return -1;
+    ++i;
+    skip();
+    if (len - i < key.size() + 2 || in[i] != '"' || std::memcmp(in + i + 1, key.data(), key.size()) != 0 ||
+        in[i + 1 + key.size()] != '"')
+        return -1;
+    i += key.size() + 2;
+    skip();
+    if (i >= len || in[i] != ':') return -1;
+    ++i;
+    skip();
+    if (i >= len || in[i] != '"') return 0;
+    size_t end = closing_quote(in, len, i);
+    if (end == len) return 0;
+    *offset = i + 1;
+    *length = end - (i + 1);
+    return 1;
+}
+
+}  // namespace
+
+extern "C" int32_t rj_parse_record_room(rj_parser *p, rj_room *out) {
+    std::memset(out, 0, sizeof(*out));
+    if (!p->has_record_room) {
+        out->error = RJ_INTERNAL;
+        set_message(out->message, "no record's room to read");
+        return out->error;
+    }
+    p->has_record_room = false;  // one use: the next call on the parser may reuse the DOM
+    try {
+        return parse_room(p, p->record_room, out);
+    } catch (...) {
+        out->error = RJ_INTERNAL;
+        set_message(out->message, "room: out of memory");
+        return out->error;
+    }
+}
+
 extern "C" int32_t rj_find_string_member(rj_parser *p, const uint8_t *buf, size_t len, size_t capacity,
                                          const char *key, size_t *offset, size_t *length) {
     try {
+        // Most rooms begin with their coreModel: found without a structural pass over the room.
+        int32_t first = first_member_string(buf, len, std::string_view(key), offset, length);
+        if (first >= 0) return first;
         const uint8_t *in = padded_input(p, buf, len, capacity);
         simdjson::ondemand::document doc;
         simdjson::ondemand::object obj;
@@ -550,18 +626,8 @@ extern "C" int32_t rj_find_string_member(rj_parser *p, const uint8_t *buf, size_
             token = v.raw_json_token();
             // The token is the quoted string (possibly followed by whitespace): strip quotes.
             size_t start = size_t(reinterpret_cast<const uint8_t *>(token.data()) - in);
-            // Find the closing quote: the first '"' preceded by an even run of backslashes.
-            // memchr keeps this at memory speed over the ~100 KB coreModel.
-            size_t end = start + 1;
-            while (true) {
-                const void *hit = std::memchr(in + end, '"', len - end);
-                if (!hit) return 0;
-                end = size_t(static_cast<const uint8_t *>(hit) - in);
-                size_t slashes = 0;
-                while (end - slashes > start + 1 && in[end - slashes - 1] == '\\') ++slashes;
-                if (slashes % 2 == 0) break;
-                ++end;
-            }
+            size_t end = closing_quote(in, len, start);
+            if (end == len) return 0;
             *offset = start + 1;
             *length = end - (start + 1);
             return 1;
@@ -572,31 +638,58 @@ extern "C" int32_t rj_find_string_member(rj_parser *p, const uint8_t *buf, size_
     }
 }
 
-extern "C" int64_t rj_base64_decode(const char *in, size_t len, uint8_t *out) {
-    static int8_t table[256];
-    static bool ready = [] {
-        std::memset(table, -1, sizeof(table));
+namespace {
+
+// Per position in a group of four characters, each character's 6 bits already shifted into
+// place, and bit 24 for a character outside the alphabet: a group is one OR of four lookups.
+struct Base64Tables {
+    uint32_t shifted[4][256];
+};
+
+const Base64Tables &base64_tables() {
+    static const Base64Tables tables = [] {
+        Base64Tables t;
         const char *alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-        for (int i = 0; i < 64; ++i) table[uint8_t(alphabet[i])] = int8_t(i);
-        return true;
+        for (int k = 0; k < 4; ++k) {
+            for (int c = 0; c < 256; ++c) t.shifted[k][c] = 1u << 24;
+            for (uint32_t v = 0; v < 64; ++v) t.shifted[k][uint8_t(alphabet[v])] = v << (18 - 6 * k);
+        }
+        return t;
     }();
-    (void)ready;
+    return tables;
+}
+
+}  // namespace
+
+extern "C" int64_t rj_base64_decode(const char *in, size_t len, uint8_t *out) {
+    const Base64Tables &t = base64_tables();
     while (len > 0 && in[len - 1] == '=') --len;   // padding is optional
     if (len % 4 == 1) return -1;
     const uint8_t *s = reinterpret_cast<const uint8_t *>(in);
     size_t o = 0, i = 0;
+    // 32 characters at a time, checked once: each group stores 4 bytes (the 4th is overwritten
+    // by the next group, or lies within `out`'s (len / 4 + 1) * 3 bytes past the last).
+    for (; i + 32 <= len; i += 32) {
+        uint32_t seen = 0;
+        for (int g = 0; g < 8; ++g) {
+            const uint8_t *q = s + i + 4 * g;
+            uint32_t v = t.shifted[0][q[0]] | t.shifted[1][q[1]] | t.shifted[2][q[2]] | t.shifted[3][q[3]];
+            seen |= v;
+            uint8_t bytes[4] = {uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v), 0};
+            std::memcpy(out + o + 3 * g, bytes, 4);
+        }
+        if (seen >> 24) return -1;
+        o += 24;
+    }
     for (; i + 4 <= len; i += 4) {
-        int32_t a = table[s[i]], b = table[s[i + 1]], c = table[s[i + 2]], d = table[s[i + 3]];
-        if ((a | b | c | d) < 0) return -1;
-        uint32_t v = (uint32_t(a) << 18) | (uint32_t(b) << 12) | (uint32_t(c) << 6) | uint32_t(d);
+        uint32_t v = t.shifted[0][s[i]] | t.shifted[1][s[i + 1]] | t.shifted[2][s[i + 2]] | t.shifted[3][s[i + 3]];
+        if (v >> 24) return -1;
         out[o++] = uint8_t(v >> 16); out[o++] = uint8_t(v >> 8); out[o++] = uint8_t(v);
     }
     size_t rest = len - i;
     if (rest >= 2) {
-        int32_t a = table[s[i]], b = table[s[i + 1]];
-        int32_t c = rest == 3 ? table[s[i + 2]] : 0;
-        if ((a | b | c) < 0) return -1;
-        uint32_t v = (uint32_t(a) << 18) | (uint32_t(b) << 12) | (uint32_t(c) << 6);
+        uint32_t v = t.shifted[0][s[i]] | t.shifted[1][s[i + 1]] | (rest == 3 ? t.shifted[2][s[i + 2]] : 0);
+        if (v >> 24) return -1;
         out[o++] = uint8_t(v >> 16);
         if (rest == 3) out[o++] = uint8_t(v >> 8);
     }

@@ -10,7 +10,9 @@ extension SQLiteStore {
         _ items: [ImportItem], runID: Int64, deriver: SummaryDeriver, allowDowngrade: Bool,
         progress: RunStatistics
     ) throws(RederiveError) -> ImportBatchCounts {
-        try writeBatch { db in
+        // Committed: the WAL's new frames start for the disk while the next batch is written.
+        defer { walWriteback.hint() }
+        return try writeBatch { db in
             var counts = ImportBatchCounts()
             let now = SQLiteStore.now()
             var ledger = try SQLiteLedgerBatch(self, db, runID: runID, now: now)
@@ -110,13 +112,13 @@ extension SQLiteStore {
                 ON CONFLICT(record_seq) DO UPDATE SET core_model_offset = excluded.core_model_offset,
                     skeleton = excluded.skeleton
                 """
-        ).execute(arguments: [seq, parts.coreModelOffset, Data(parts.skeleton)])
+        ).execute(integers: [seq, Int64(parts.coreModelOffset)], blob: parts.skeleton)
         try db.cachedStatement(
             sql: """
                 INSERT INTO raw_core_model (record_seq, bytes) VALUES (?, ?)
                 ON CONFLICT(record_seq) DO UPDATE SET bytes = excluded.bytes
                 """
-        ).execute(arguments: [seq, Data(parts.coreModel)])
+        ).execute(integers: [seq], blob: parts.coreModel)
     }
 
     /// Keeps the summary of record `?` in the history unless it is JSON `?` by version `?`

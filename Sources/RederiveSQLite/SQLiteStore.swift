@@ -27,6 +27,8 @@ public final class SQLiteStore: @unchecked Sendable {
     /// The connection the server-health read checkpoints on (`readHealth`), opened at its first
     /// read: not the pool's writer, whose commits would wait for it.
     let healthConnection = Mutex<DatabaseQueue?>(nil)
+    /// Starts the WAL's writeback after each import batch (see `WALWriteback`).
+    let walWriteback: WALWriteback
 
     /// Opens (creating when absent) the store at `path` and brings its schema up to date.
     ///
@@ -89,6 +91,7 @@ public final class SQLiteStore: @unchecked Sendable {
         }
         let lockWaits = SQLiteLockWaits(timeout: 30)
         self.lockWaits = lockWaits
+        walWriteback = WALWriteback(storePath: path)
         var config = Configuration()
         config.busyMode = lockWaits.busyMode
         config.readonly = readOnly

@@ -105,6 +105,13 @@ int32_t rj_parse_room(rj_parser *parser, const uint8_t *buf, size_t len, size_t 
 int32_t rj_parse_room_stored(rj_parser *parser, const uint8_t *buf, size_t len, size_t capacity,
                              rj_room *out);
 
+/// The `room` object of the record `rj_parse_record` parsed last, decoded as `rj_parse_room`
+/// decodes its text, from that same parse (which validated it whole: syntax, UTF-8, numbers,
+/// duplicate keys), so a format-3 record's room is parsed once. Call it right after that
+/// `rj_parse_record`, before any other call on the parser, once; RJ_INTERNAL when that record
+/// had no `room` object.
+int32_t rj_parse_record_room(rj_parser *parser, rj_room *out);
+
 /// Finds the string value of top-level member `key` in a JSON object that is already known
 /// to be valid. On success (1) `*offset` and `*length` give the value's raw text between its
 /// quotes (escapes untouched) within `buf`; 0 when the key is absent or not a string.

@@ -56,6 +56,18 @@ public final class RecordParser {
             storedByImport
             ? rj_parse_room_stored(handle, buf.baseAddress, buf.count, readable, &roomOut)
             : rj_parse_room(handle, buf.baseAddress, buf.count, readable, &roomOut)
+        return decodedRoom(status: status)
+    }
+
+    /// The `room` of the format-3 record `parse(_:)` returned last, decoded from that parse:
+    /// what `decodeRoom` of its bytes returns (the record's parse validated them whole), without
+    /// parsing the room a second time. Call it right after that `parse(_:)`, once.
+    public func decodeParsedRoom() -> Result<Room, RecordFailure> {
+        decodedRoom(status: rj_parse_record_room(handle, &roomOut))
+    }
+
+    // The room `roomOut` holds after a parse that returned `status`, or its failure.
+    private func decodedRoom(status: Int32) -> Result<Room, RecordFailure> {
         if status != RJ_OK.rawValue {
             let code = Self.issueCode(
                 status, notAnObject: .roomNotObject, otherwise: .invalidRoomJSON, specific: Self.roomIssueCodes)

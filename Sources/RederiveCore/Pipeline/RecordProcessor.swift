@@ -30,7 +30,9 @@ public final class RecordProcessor {
         case .failure(let failure): return .failure(failure)
         }
         let record = FormatUpgrade.toCurrent(parsed)
-        switch derive(room: record.room, id: record.id) {
+        // A format-3 room is read from the record's own parse: each byte of the line parsed once.
+        let room = parsed.formatVersion == 3 ? parser.decodeParsedRoom() : parser.decodeRoom(record.room)
+        switch derive(decoded: room, id: record.id) {
         case .success(let (summary, json)):
             return .success(
                 DerivedRecord(
@@ -46,22 +48,22 @@ public final class RecordProcessor {
     public func derive(
         room: [UInt8], id: String?, storedByImport: Bool = false
     ) -> Result<(RoomSummary, [UInt8]), RecordFailure> {
-        derive(parser.decodeRoom(room, storedByImport: storedByImport), id: id)
+        derive(decoded: parser.decodeRoom(room, storedByImport: storedByImport), id: id)
     }
 
     /// `derive(room:id:storedByImport:)` of a stored room read in place (a span of its batch's buffer).
     package func derive(
         room: PaddedBytes, id: String?, storedByImport: Bool = false
     ) -> Result<(RoomSummary, [UInt8]), RecordFailure> {
-        derive(parser.decodeRoom(room, storedByImport: storedByImport), id: id)
+        derive(decoded: parser.decodeRoom(room, storedByImport: storedByImport), id: id)
     }
 
-    /// Derives the summary of a decoded room (or passes on why it could not be decoded).
+    // Derives the summary of a decoded room (or passes its decoding's failure on, under `id`).
     private func derive(
-        _ decoding: Result<Room, RecordFailure>, id: String?
+        decoded room: Result<Room, RecordFailure>, id: String?
     ) -> Result<(RoomSummary, [UInt8]), RecordFailure> {
         let decoded: Room
-        switch decoding {
+        switch room {
         case .success(let r): decoded = r
         case .failure(var failure):
             failure.id = id

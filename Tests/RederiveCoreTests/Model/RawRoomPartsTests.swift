@@ -63,6 +63,23 @@ final class RawRoomPartsTests: XCTestCase {
         XCTAssertTrue(String(decoding: parts.skeleton, as: UTF8.self).contains(#""coreModel":"nested""#))
     }
 
+    func testALeadingCoreModelIsFoundAsByTheFullWalk() {
+        // A room that begins with its coreModel is split without a structural pass: the same
+        // parts as the walk over every member finds (a longer key starting alike is another key).
+        let cases: [(String, String?)] = [
+            (#"{"coreModel":"QUJD","walls":[]}"#, "QUJD"),
+            ("  {\n \"coreModel\" :\t\"a\\\"b\\\\\" , \"walls\":[]}", #"a\"b\\"#),
+            (#"{"coreModelX":"a","coreModel":"b"}"#, "b"),
+            (#"{"core\u004dodel":"a","w":1}"#, nil),
+            (#"{"coreModel":1,"w":"x"}"#, nil),
+        ]
+        for (text, core) in cases {
+            let parts = roundTrip(text)
+            XCTAssertEqual(
+                parts.coreModelOffset >= 0 ? String(decoding: parts.coreModel, as: UTF8.self) : nil, core, text)
+        }
+    }
+
     func testCommittedRoomsRoundTrip() throws {
         for name in RoomFixtures.names {
             let pretty = try ExportFixtures.roomFileBytes(name)
