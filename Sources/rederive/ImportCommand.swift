@@ -55,6 +55,13 @@ struct Import: ParsableCommand, CreateDirsHelp {
         help: "With --skip-imported-files, read files that ended in a file fault before again.")
     var retryFiles = false
 
+    func validate() throws {
+        // Without --skip-imported-files every file is read anyway (a pipeline file refuses the same).
+        if retryFiles && !skipImportedFiles {
+            throw ValidationError("--retry-files needs --skip-imported-files (without it every file is read anyway)")
+        }
+    }
+
     func run() throws {
         output.bootstrap()
         let status = CommandRunner.run(tracing: output, command: "import") {

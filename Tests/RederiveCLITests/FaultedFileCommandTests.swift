@@ -18,6 +18,18 @@ final class FaultedFileCommandTests: XCTestCase {
         try Self.checkFaultedFiles(db: dir.file("rooms.sqlite"), dir: dir)
     }
 
+    /// `--retry-files` alone would read every file anyway, as without it: a usage error naming the
+    /// flag it needs (a pipeline file's `retry-files` without `skip-imported-files` is refused too),
+    /// and no store is made.
+    func testRetryFilesWithoutSkipImportedFilesIsAUsageError() throws {
+        let db = dir.file("rooms.sqlite")
+        let export = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/corrupt/truncated.jsonl.zst").path
+        let result = try CommandLineTool.invoke(["import", export, "--db", db, "--retry-files"], scratch: dir)
+        XCTAssertEqual(result.status, ExitStatus.usage.rawValue, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--retry-files needs --skip-imported-files"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db))
+    }
+
     /// The scenario, on the store `db` (a SQLite path or a server URL).
     static func checkFaultedFiles(db: String, dir: TemporaryDirectory) throws {
         func rederive(_ arguments: [String]) throws -> CommandLineResult {
