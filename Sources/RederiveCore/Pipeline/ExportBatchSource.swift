@@ -27,15 +27,21 @@ public final class ExportBatchSource: Sendable {
     private let lines: BatchSizeHint
 
     /// Starts reading `files` in order; each file's last batch carries the hash of the bytes read
-    /// when `hashing` asks for it (`ExportBatch.contentHash`).
+    /// when `hashing` asks for it (`ExportBatch.contentHash`). With `sized` (`--batch-seconds`)
+    /// the batches after the first are read only once `resize` was called (the first was sized).
     public init(
         files: [String], maxLines: Int = 512, maxBytes: Int = 16 << 20, prefetch: Int = 2,
-        hashing: ExportReader.Hashing = .never
+        hashing: ExportReader.Hashing = .never, sized: Bool = false
     ) {
         let lines = BatchSizeHint(maxLines)
         self.lines = lines
-        prefetcher = Prefetcher(capacity: prefetch, stackSize: 1 << 20) { emit in
-            Self.produce(files: files, maxLines: lines, maxBytes: maxBytes, hashing: hashing, emit: emit)
+        prefetcher = Prefetcher(capacity: prefetch, stackSize: 1 << 20) { emit, waitForRoom in
+            // Sized, the second batch is read only once the first was sized: read ahead while the
+            // first was worked on, it was `maxLines` too (as a derive's was), far off the target,
+            // slow itself and its commit slowing the batches beside it.
+            Self.produce(
+                files: files, maxLines: lines, maxBytes: maxBytes, hashing: hashing,
+                untilSized: { !sized || lines.waitUntilSet(cancelled: { !waitForRoom() }) }, emit: emit)
         }
     }
 
@@ -50,8 +56,9 @@ public final class ExportBatchSource: Sendable {
 
     private static func produce(
         files: [String], maxLines: BatchSizeHint, maxBytes: Int, hashing: ExportReader.Hashing,
-        emit: (ExportBatch) -> Bool
+        untilSized: () -> Bool, emit: (ExportBatch) -> Bool
     ) {
+        var emitted = false  // a batch was handed on: the lines after it wait for `untilSized` (false: stop)
         for file in files {
             let reader: ExportReader
             do {
@@ -66,6 +73,7 @@ public final class ExportBatchSource: Sendable {
             }
             var decoded: Int64 = 0, consumed: Int64 = 0
             while true {
+                if emitted, !untilSized() { return }
                 let lines = reader.nextLines(maxLines: maxLines.value, maxBytes: maxBytes)
                 let batch = ExportBatch(
                     file: file, lines: lines, endOfFile: lines.isEmpty, fault: lines.isEmpty ? reader.fault : nil,
@@ -73,6 +81,7 @@ public final class ExportBatchSource: Sendable {
                     contentHash: lines.isEmpty ? reader.contentHash : nil)
                 decoded = reader.decodedBytes
                 consumed = reader.fileBytes
+                emitted = true
                 if !emit(batch) { return }
                 if lines.isEmpty { break }
             }

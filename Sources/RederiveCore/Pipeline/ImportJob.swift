@@ -131,7 +131,7 @@ public final class ImportJob: BatchJob {
         // when imports are recorded, else only a file that faults (SHA-256's cost on every byte).
         source = ExportBatchSource(
             files: files, maxLines: config.settings.batchSize,
-            hashing: config.skipImportedFiles ? .asRead : .afterFault)
+            hashing: config.skipImportedFiles ? .asRead : .afterFault, sized: config.settings.batchSeconds != nil)
         return .importing(
             into: store, runID: runID, deriver: deriver, allowDowngrade: config.settings.allowDowngrade,
             totals: totals)
