@@ -127,8 +127,7 @@ final class SharedWriteCommandTests: XCTestCase {
             try StoreInspection.int(db, "SELECT count(*) FROM summary WHERE summary_version = 0"), 0,
             "nothing restored while paused")
         XCTAssertEqual(try rederive(["resume", "--db", db]).status, 0)
-        // Batches far slower than the target: from the second on smaller, from the third (a commit
-        // timed) each as small as it gets.
+        // Batches far slower than the target: from the third on, each as small as it gets.
         let done = try rederive(revert + ["--max-rate", "100", "--batch-seconds", "0.00001"])
         XCTAssertEqual(done.status, 0, done.stderr)
         XCTAssertEqual(try StoreInspection.int(db, "SELECT count(*) FROM summary WHERE summary_version = 0"), n)
@@ -136,9 +135,8 @@ final class SharedWriteCommandTests: XCTestCase {
         let rows = try batches(db, run: run)
         XCTAssertEqual(rows.map(\.records).reduce(0, +), n, "\(rows)")
         XCTAssertEqual(rows.first?.records, 4, "--batch-size is the first batch")
-        // A revert reads each batch once the one before it was handed over and sized (it reads none
-        // ahead, so it has nothing to wait for): the second is already the sizer's, below 4.
-        XCTAssertLessThan(rows.dropFirst().first?.records ?? 4, 4, "\(rows)")
+        // The batch read ahead while the first was derived may still have its size.
+        XCTAssertLessThanOrEqual(rows.dropFirst().first?.records ?? 0, 4, "\(rows)")
         XCTAssertEqual(rows.dropFirst(2).map(\.records).max(), 1, "then sized to --batch-seconds: \(rows)")
         XCTAssertGreaterThan(rows.filter { $0.reason == "max-rate" }.count, n / 8, "the rate held it back: \(rows)")
     }
