@@ -29,6 +29,17 @@ final class PostgresStatisticsTests: XCTestCase {
         return Int(rows.first?.trimmingCharacters(in: .whitespaces) ?? "") ?? -1
     }
 
+    /// A new database with the fixture exports imported into it, and a folder for the runs' logs.
+    private func importedFixtures() throws -> (PostgresCluster, String, TemporaryDirectory) {
+        let cluster = try PostgresCluster.shared()
+        let url = try cluster.newDatabase()
+        let dir = try TemporaryDirectory()
+        let exports = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path
+        XCTAssertEqual(
+            try CommandLineTool.run(["import", exports, "--db", url, "--quiet"], stderrPath: dir.file("import.err")), 0)
+        return (cluster, url, dir)
+    }
+
     /// The columns of `table` that have planner statistics.
     private func sampledColumns(_ cluster: PostgresCluster, _ url: String, _ table: String) throws -> Set<String> {
         Set(
@@ -40,12 +51,7 @@ final class PostgresStatisticsTests: XCTestCase {
     /// Only the columns statements join, filter or sort on are sampled: a raw room's bytes and
     /// a summary's fields and JSON, which decide no plan, cost most of a full ANALYZE.
     func testOnlyTheColumnsPlansUseAreSampled() throws {
-        let cluster = try PostgresCluster.shared()
-        let url = try cluster.newDatabase()
-        let dir = try TemporaryDirectory()
-        let exports = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path
-        XCTAssertEqual(
-            try CommandLineTool.run(["import", exports, "--db", url, "--quiet"], stderrPath: dir.file("import.err")), 0)
+        let (cluster, url, _) = try importedFixtures()
         // 32 records: under autovacuum's threshold, so every statistic here is the run's own.
         XCTAssertEqual(try sampledColumns(cluster, url, "record"), ["seq", "id", "stored_at"])
         XCTAssertEqual(try sampledColumns(cluster, url, "raw_room"), ["record_seq"])
@@ -56,12 +62,7 @@ final class PostgresStatisticsTests: XCTestCase {
     }
 
     func testImportAndDeriveLeaveStatisticsOnTheTablesTheyWrote() throws {
-        let cluster = try PostgresCluster.shared()
-        let url = try cluster.newDatabase()
-        let dir = try TemporaryDirectory()
-        let exports = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/exports").path
-        XCTAssertEqual(
-            try CommandLineTool.run(["import", exports, "--db", url, "--quiet"], stderrPath: dir.file("import.err")), 0)
+        let (cluster, url, dir) = try importedFixtures()
         XCTAssertEqual(try analyzed(cluster, url), ["record", "raw_room", "raw_core_model", "summary"])
         // The import derived every summary; a rewrite writes them all again and analyzes them again.
         let before = try analyzeCount(cluster, url, "summary")
