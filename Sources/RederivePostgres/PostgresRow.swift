@@ -162,6 +162,21 @@ extension PostgresCell {
         return bytes
     }
 
+    /// The bytes of a value of type `type` in place (valid while the result lives), or an error
+    /// for NULL or another type.
+    func bytes(of type: PostgresDataType) throws -> UnsafeBufferPointer<UInt8> {
+        let bytes = try present()
+        guard dataType == type else {
+            throw PostgresDecodingError(column: column, problem: "type \(dataType.oid) is not \(type.sqlName)")
+        }
+        return bytes.assumingMemoryBound(to: UInt8.self)
+    }
+
+    /// `bytes(of:)`, nil for NULL.
+    func optionalBytes(of type: PostgresDataType) throws -> UnsafeBufferPointer<UInt8>? {
+        bytes == nil ? nil : try self.bytes(of: type)
+    }
+
     func bigEndian<T: FixedWidthInteger>(_ type: T.Type, _ bytes: UnsafeRawBufferPointer) throws -> T {
         guard bytes.count == MemoryLayout<T>.size else {
             throw PostgresDecodingError(column: column, problem: "\(bytes.count) bytes for a \(T.self)")

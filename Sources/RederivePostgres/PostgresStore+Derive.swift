@@ -85,7 +85,7 @@ extension PostgresStore {
         let where_ = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade, &args)
         let limitArg = args.add(limit)
         return try io("read") {
-            try reader.run(
+            let rows = try reader.run(
                 """
                 SELECT \(StoredRoomColumn.postgresSelectList(preview: selection.readsPreviewColumns))
                 FROM record JOIN raw_room ON raw_room.record_seq = record.seq
@@ -93,24 +93,37 @@ extension PostgresStore {
                 WHERE \(bounds)\(where_)
                 ORDER BY record.seq LIMIT \(limitArg)
                 """, args.binds
-            ).rows.map { r in
+            ).rows
+            // The page's raw rooms and stored summaries' JSON go into a few shared buffers, padded
+            // for simdjson, as the SQLite engine reads them: an array per room (and the parser's
+            // padded copy of it, an array has no spare bytes) cost the client two copies of each.
+            var skeletons = PaddedBytes.Page()
+            var summaries = PaddedBytes.Page()
+            var summaryRows: [Int] = []
+            var rooms = try rows.map { r in
                 // By position (`StoredRoomColumn`), as the SQLite engine reads them.
                 typealias C = StoredRoomColumn
+                skeletons.append(try r[C.skeleton.rawValue].bytes(of: .bytea))
+                if let json = try r[C.summaryJSON.rawValue].optionalBytes(of: .text) {
+                    summaryRows.append(skeletons.count - 1)
+                    summaries.append(json)
+                }
                 return StoredRoom(
                     seq: try r[C.seq.rawValue].decode(Int64.self), id: try r[C.id.rawValue].decode(String.self),
                     roomName: PreviewText.truncated(
                         try PostgresText.read(text: r[C.roomName.rawValue], exact: r[C.roomNameUTF8.rawValue])),
                     sourceFile: try r[C.sourceFile.rawValue].decode(String.self),
-                    sourceLine: try r[C.sourceLine.rawValue].decode(Int.self),
-                    skeleton: try r[C.skeleton.rawValue].decode([UInt8].self),
+                    sourceLine: try r[C.sourceLine.rawValue].decode(Int.self), skeleton: [],
                     storedVersion: try r[C.summaryVersion.rawValue].decode(Int?.self),
-                    storedFingerprint: try r[C.fingerprint.rawValue].decode(String?.self),
-                    storedJSON: try r[C.summaryJSON.rawValue].decode(String?.self),
+                    storedFingerprint: try r[C.fingerprint.rawValue].decode(String?.self), storedJSON: nil,
                     formatVersion: try r[C.formatVersion.rawValue].decode(Int.self),
                     storedMethod: try r[C.floorAreaMethod.rawValue].decode(String?.self),
                     storedRunID: try r[C.runID.rawValue].decode(Int64?.self),
                     rawHash: try r[C.rawHash.rawValue].decode(String.self))
             }
+            for (index, skeleton) in skeletons.spans().enumerated() { rooms[index].skeletonBytes = skeleton }
+            for (index, json) in zip(summaryRows, summaries.spans()) { rooms[index].storedJSONBytes = json }
+            return rooms
         }
     }
 
