@@ -160,8 +160,7 @@ extension PostgresStore {
         for write in writes {
             switch write {
             case .summary(let seq, let id, let summary, let json, let replacing):
-                summaries.append(
-                    SummaryWrite(seq: seq, summary: summary, json: json, replacesSummary: replacing != .nothing))
+                summaries.append(SummaryWrite(seq: seq, summary: summary, json: json, replacing: replacing))
                 ledger.succeeded(id: id)
             case .unchanged(let id):
                 ledger.succeeded(id: id)
@@ -214,8 +213,12 @@ struct SummaryWrite {
     var seq: Int64
     var summary: RoomSummary
     var json: [UInt8]
-    /// Whether a summary may be replaced (false: the record has none, nothing to keep).
-    var replacesSummary = true
+    /// What it replaces: `.nothing` and `.sameSummary` keep nothing in the history, and
+    /// `.sameSummary` writes only the run and the time.
+    var replacing = SummaryReplacement.unknown
+
+    /// Whether a stored summary it replaces may go to the history (compared in SQL).
+    var keepsHistory: Bool { replacing == .differentSummary || replacing == .unknown }
 }
 
 extension PostgresStore {
@@ -229,17 +232,21 @@ extension PostgresStore {
         $0 == .version ? "$5" : "$6"
     }
 
-    /// Two statements for any number of summaries: the ones being replaced go to the history
-    /// first (unless identical), then all are upserted, from arrays (`unnest`) generated from
-    /// the column table (`SummaryColumn.unnest`).
+    /// Up to three statements for any number of summaries: the ones being replaced go to the
+    /// history first (unless identical), then all but those already stored (`.sameSummary`)
+    /// are upserted, from arrays (`unnest`) generated from the column table
+    /// (`SummaryColumn.unnest`), and those get only the run and the time (`restamp`).
     func summaryStatements(
         _ writes: [SummaryWrite], deriver: SummaryDeriver, runID: Int64, now: String
     ) -> [PostgresSession.Statement] {
-        guard !writes.isEmpty else { return [] }
+        let restamped = writes.filter { $0.replacing == .sameSummary }.map(\.seq)
+        let writes = restamped.isEmpty ? writes : writes.filter { $0.replacing != .sameSummary }
+        let restamp = restamped.isEmpty ? [] : [Self.restamp(restamped, deriver: deriver, runID: runID, now: now)]
+        guard !writes.isEmpty else { return restamp }
         let seqs = writes.map(\.seq)
         let texts = writes.map { String(decoding: $0.json, as: UTF8.self) }
         let columns = Self.summaryColumnList
-        let replacing = writes.filter(\.replacesSummary)
+        let replacing = writes.filter(\.keepsHistory)
         var statements: [PostgresSession.Statement] = []
         if !replacing.isEmpty {
             // A run's first replacement of a record is kept (what it held before the run);
@@ -270,6 +277,24 @@ extension PostgresStore {
             FROM \(SummaryColumn.rows(seq: seqArray, generated))
             ON CONFLICT (record_seq) DO UPDATE SET \(SummaryColumn.upsertAssignments(.postgres))
             """, args.binds)
-        return statements + [upsert]
+        return statements + [upsert] + restamp
+    }
+
+    /// The run and the time written to summaries already stored as derived (a `--rewrite` of
+    /// unchanged records): the upsert sent every column of each (an array of 500 JSON texts
+    /// and ten of values, decoded by the server and written back unchanged) for two that change.
+    /// Only while the stored summary is still this deriver's (another process may have written
+    /// the record since it was read). The row's new version is a HOT update, as the upsert's.
+    private static func restamp(
+        _ seqs: [Int64], deriver: SummaryDeriver, runID: Int64, now: String
+    )
+        -> PostgresSession.Statement
+    {
+        PostgresSession.Statement(
+            """
+            UPDATE summary SET \(SummaryColumn.derivedAt.name) = $2, \(SummaryColumn.runID.name) = $3
+            WHERE record_seq = ANY($1::int8[]) AND \(SummaryColumn.summaryVersion.name) = $4
+              AND \(SummaryColumn.fingerprint.name) = $5
+            """, .of(seqs, now, runID, deriver.version, deriver.fingerprint))
     }
 }

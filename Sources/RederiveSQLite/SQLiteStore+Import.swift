@@ -139,7 +139,7 @@ extension SQLiteStore {
         runID: Int64, now: String, replacing replaced: Replaced = .unknown, upsert: Statement? = nil
     ) throws {
         switch replaced {
-        case .nothing:
+        case .nothing, .sameSummary:
             break
         case .differentSummary:
             try db.cachedStatement(sql: Self.keepHistorySQL + " WHERE record_seq = ?")

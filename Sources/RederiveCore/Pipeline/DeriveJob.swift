@@ -185,7 +185,7 @@ public final class DeriveJob: BatchJob {
                     // The job knows what it replaces: no history row for a first summary or for
                     // a --rewrite of identical values, and no comparison in SQL for the others.
                     let replaced: SummaryReplacement =
-                        !room.hasStoredJSON || identical ? .nothing : .differentSummary
+                        identical ? .sameSummary : room.hasStoredJSON ? .differentSummary : .nothing
                     keep(.summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: replaced))
                     counter?.tally.write(
                         seq: room.seq, stored: room.storedJSON, storedVersion: room.storedVersion, newJSON: json,

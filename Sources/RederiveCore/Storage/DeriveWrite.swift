@@ -14,6 +14,9 @@ package enum SummaryReplacement: Sendable {
     case nothing
     /// A summary with other values (or version, or fingerprint): kept in the history.
     case differentSummary
+    /// The same summary (values, version and fingerprint: a `--rewrite` of an unchanged
+    /// record): nothing kept in the history, and an engine may write only the run and the time.
+    case sameSummary
     /// Not known here: kept in the history unless identical (compared in SQL).
     case unknown
 }
