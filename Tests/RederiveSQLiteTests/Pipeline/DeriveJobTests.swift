@@ -92,7 +92,8 @@ final class DeriveJobTests: XCTestCase {
 
     /// A rewrite of summaries stored under the same version and fingerprint updates each row in
     /// place (no upsert, so no `summary_by_version` entry rewritten); one under another version
-    /// finds no row to update and is upserted, its version and fingerprint written.
+    /// finds no row to update and is upserted, its version and fingerprint written (after the
+    /// batch's first miss without trying the update).
     func testARewriteOfTheSameVersionUpdatesInPlaceAndAnotherVersionUpserts() throws {
         _ = try summaryWriteRuns()
         var rewrite = DeriveConfiguration(selection: DeriveSelection(all: true), workers: 2, batchSize: 5)
@@ -105,7 +106,7 @@ final class DeriveJobTests: XCTestCase {
         let v3 = SummaryDeriver(version: 3)
         XCTAssertEqual(try StoreFixtures.derive(store, deriver: v3).count("derived"), n)
         runs = try summaryWriteRuns()
-        XCTAssertEqual(runs.updates, Int32(n), "tried first, changing nothing")
+        XCTAssertEqual(runs.updates, Int32((n + 4) / 5), "tried once a batch of 5, changing nothing")
         XCTAssertEqual(runs.upserts, Int32(n))
         XCTAssertEqual(try stale(v3), 0)
     }
