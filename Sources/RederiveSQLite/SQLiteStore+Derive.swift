@@ -103,12 +103,26 @@ extension SQLiteStore {
             try keepHistory(db, of: replacedSeqs, runID: runID, now: now)
             // Looked up once: the statement cache hashes the whole SQL text on every lookup.
             let upsert = try db.cachedStatement(sql: StoredSummary.upsertSQL)
+            let update = try db.cachedStatement(sql: StoredSummary.updateSameVersionSQL)
+            // Most rewrites replace a summary of the same version and fingerprint: updated in place
+            // first (no index entry rewritten); the upsert writes any other. Once an update finds no
+            // such row, the rest of the batch goes straight to the upsert, as before: a new
+            // version's batch tries one update, not one a record.
+            var updateFound = true
             for write in writes {
                 switch write {
                 case .summary(let seq, let id, let summary, let json, let replaced):
-                    try writeSummary(
-                        db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now,
-                        replacing: replaced == .differentSummary ? .nothing : replaced, upsert: upsert)
+                    let tryUpdate = updateFound && replaced != .unknown
+                    if tryUpdate {
+                        try update.executeSummaryWrite(
+                            seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now)
+                    }
+                    if tryUpdate { updateFound = db.changesCount > 0 }
+                    if !tryUpdate || !updateFound {
+                        try writeSummary(
+                            db, seq: seq, summary: summary, json: json, deriver: deriver, runID: runID, now: now,
+                            replacing: replaced == .differentSummary ? .nothing : replaced, upsert: upsert)
+                    }
                     ledger.succeeded(id: id)
                 case .unchanged(let id):
                     ledger.succeeded(id: id)

@@ -14,6 +14,20 @@ extension StoredSummary {
         ON CONFLICT(record_seq) DO UPDATE SET \(SummaryColumn.upsertAssignments(.sqlite))
         """
 
+    /// The same write as an `UPDATE` of a row already stored under the same version and
+    /// fingerprint (`?1` the record's key, `?2`… every column in order: `upsertSQL`'s bindings).
+    /// It leaves `summary_version` and `fingerprint` out of its `SET`, so SQLite keeps their
+    /// `summary_by_version` entry instead of deleting and inserting it, and it neither tries an
+    /// insert first nor checks the record's foreign key. It changes no row when the stored
+    /// summary has another version or fingerprint, or none: the upsert writes it then.
+    static let updateSameVersionSQL = """
+        UPDATE summary SET \(
+            SummaryColumn.allCases.filter { $0 != .summaryVersion && $0 != .fingerprint }
+                .map { "\($0.name) = ?\($0.index + 2)" }.joined(separator: ", "))
+        WHERE record_seq = ?1 AND summary_version = ?\(SummaryColumn.summaryVersion.index + 2)
+            AND fingerprint = ?\(SummaryColumn.fingerprint.index + 2)
+        """
+
     /// Upserts this summary as the one of record `seq`, in the caller's transaction; `upsert`:
     /// the statement of `upsertSQL`, when the caller looked it up once for a batch (the statement
     /// cache hashes the whole SQL text on every lookup).

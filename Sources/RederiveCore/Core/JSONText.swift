@@ -3,23 +3,35 @@ public enum JSONText {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends `value` as a JSON string literal (quotes, backslash and control characters escaped).
+    /// The runs between bytes to escape are appended whole: one copy, not one append per byte.
     public static func appendString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20:
-                out.append(contentsOf: Array("\\u00".utf8))
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0x0F)])
-            default: out.append(byte)
+        var value = value
+        value.withUTF8 { bytes in
+            var start = 0
+            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                appendEscaped(byte, to: &out)
+                start = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends the escape of `byte`: a quote, a backslash or a control character.
+    private static func appendEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
+        case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
+        case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
+        case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+        default:
+            out.append(contentsOf: Array("\\u00".utf8))
+            out.append(hexDigits[Int(byte >> 4)])
+            out.append(hexDigits[Int(byte & 0x0F)])
+        }
     }
 
     /// `value` as a JSON string literal.

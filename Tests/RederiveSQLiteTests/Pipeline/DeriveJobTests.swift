@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import XCTest
 @testable import RederiveCore
 @testable import RederiveSQLite
@@ -77,6 +78,37 @@ final class DeriveJobTests: XCTestCase {
         let repaired = try StoreFixtures.derive(store, DeriveSelection(all: true))
         XCTAssertEqual(repaired.count("derived"), n)
         StoreInspection.assertEqual(beforeValues, try StoreInspection.dump(db), "derive --all after damaging values")
+    }
+
+    /// How often the writer's summary upsert and same-version update ran since the last call.
+    private func summaryWriteRuns() throws -> (upserts: Int32, updates: Int32) {
+        try store.pool.write { db in
+            func runs(_ sql: String) throws -> Int32 {
+                sqlite3_stmt_status(try db.cachedStatement(sql: sql).sqliteStatement, SQLITE_STMTSTATUS_RUN, 1)
+            }
+            return (try runs(StoredSummary.upsertSQL), try runs(StoredSummary.updateSameVersionSQL))
+        }
+    }
+
+    /// A rewrite of summaries stored under the same version and fingerprint updates each row in
+    /// place (no upsert, so no `summary_by_version` entry rewritten); one under another version
+    /// finds no row to update and is upserted, its version and fingerprint written (after the
+    /// batch's first miss without trying the update).
+    func testARewriteOfTheSameVersionUpdatesInPlaceAndAnotherVersionUpserts() throws {
+        _ = try summaryWriteRuns()
+        var rewrite = DeriveConfiguration(selection: DeriveSelection(all: true), workers: 2, batchSize: 5)
+        rewrite.settings.showProgress = false
+        rewrite.rewriteUnchanged = true
+        XCTAssertEqual(try DeriveJob.run(rewrite, store: store).count("derived"), n)
+        var runs = try summaryWriteRuns()
+        XCTAssertEqual(runs.updates, Int32(n))
+        XCTAssertEqual(runs.upserts, 0)
+        let v3 = SummaryDeriver(version: 3)
+        XCTAssertEqual(try StoreFixtures.derive(store, deriver: v3).count("derived"), n)
+        runs = try summaryWriteRuns()
+        XCTAssertEqual(runs.updates, Int32((n + 4) / 5), "tried once a batch of 5, changing nothing")
+        XCTAssertEqual(runs.upserts, Int32(n))
+        XCTAssertEqual(try stale(v3), 0)
     }
 
     func testAnotherDeriverVersionMakesEverythingStale() throws {
