@@ -17,10 +17,21 @@ final class WALCheckpointerTests: XCTestCase {
     override func setUpWithError() throws { dir = try TemporaryDirectory() }
     override func tearDown() { dir = nil }
 
-    /// Holds the checkpointer's connection on a thread of its own until `release` is signalled,
-    /// so no pass can run; returns once it is held.
-    private func hold(_ checkpointer: WALCheckpointer, until release: DispatchSemaphore) -> DispatchSemaphore {
+    /// A store at `s.sqlite` checkpointed at `limits`, closed when the test ends, and its checkpointer.
+    private func openStore(
+        _ limits: WALCheckpointer.Limits = WALCheckpointer.Limits()
+    ) throws -> (store: SQLiteStore, checkpointer: WALCheckpointer, path: String) {
+        let path = dir.file("s.sqlite")
+        let store = try SQLiteStore(path: path, readOnly: false, forceImmutable: false, checkpoints: limits)
+        addTeardownBlock { store.close() }
+        return (store, try XCTUnwrap(store.checkpointer), path)
+    }
+
+    /// Holds the checkpointer's connection on a thread of its own, so no pass can run, until the
+    /// function returned is called (which returns once it is let go).
+    private func hold(_ checkpointer: WALCheckpointer) -> () -> Void {
         let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             checkpointer.connection.inDatabase { _ in
@@ -30,7 +41,10 @@ final class WALCheckpointerTests: XCTestCase {
             done.signal()
         }
         held.wait()
-        return done
+        return {
+            release.signal()
+            done.wait()
+        }
     }
 
     /// A value written on one thread and read on another.
@@ -60,13 +74,9 @@ final class WALCheckpointerTests: XCTestCase {
     }
 
     func testTheWritersCommitsDoNotCheckpoint() throws {
-        let path = dir.file("s.sqlite")
-        let store = try SQLiteStore(path: path)
-        defer { store.close() }
-        let checkpointer = try XCTUnwrap(store.checkpointer)
+        let (store, checkpointer, path) = try openStore()
         XCTAssertEqual(checkpointer.limits.start, 1_000)
-        let release = DispatchSemaphore(value: 0)
-        let released = hold(checkpointer, until: release)
+        let release = hold(checkpointer)
         // 1,500 pages in commits of 50: SQLite's auto-checkpoint would have copied the WAL back in
         // the commit that crossed 1,000 and started it over, so it would never reach 1,100 frames.
         for _ in 0..<30 { try Self.commit(store, rows: 50) }
@@ -74,8 +84,7 @@ final class WALCheckpointerTests: XCTestCase {
         XCTAssertEqual(checkpointer.counts.passes, 0, "no pass while the checkpointer is held")
         XCTAssertEqual(checkpointer.counts.waits, 0, "below the bound, the writer never waits")
 
-        release.signal()
-        released.wait()
+        release()
         let pass = try checkpointer.pass()
         XCTAssertGreaterThan(pass.frames, 1_500)
         XCTAssertEqual(pass.copied, pass.frames, "the checkpointer copied all of it back")
@@ -88,13 +97,8 @@ final class WALCheckpointerTests: XCTestCase {
     /// and the WAL starts over at its next commit: the `-wal` file stays under the bound plus one
     /// commit.
     func testAWriterWaitsAtTheBoundAndTheWALStaysBounded() throws {
-        let path = dir.file("s.sqlite")
-        let limits = WALCheckpointer.Limits(start: 8, step: 4, bound: 32)
-        let store = try SQLiteStore(path: path, readOnly: false, forceImmutable: false, checkpoints: limits)
-        defer { store.close() }
-        let checkpointer = try XCTUnwrap(store.checkpointer)
-        let release = DispatchSemaphore(value: 0)
-        let released = hold(checkpointer, until: release)
+        let (store, checkpointer, path) = try openStore(WALCheckpointer.Limits(start: 8, step: 4, bound: 32))
+        let release = hold(checkpointer)
         let before = checkpointer.counts.waits  // the new store's schema is past the bound too
         let commits = Shared(0)
         let writerDone = DispatchSemaphore(value: 0)
@@ -114,8 +118,7 @@ final class WALCheckpointerTests: XCTestCase {
         XCTAssertLessThan(stalled, 40)
         XCTAssertLessThanOrEqual(walFrames(path, pageSize: checkpointer.pageSize), 32 + 8)
 
-        release.signal()
-        released.wait()
+        release()
         writerDone.wait()
         XCTAssertEqual(commits.value, 40)
         XCTAssertLessThanOrEqual(walFrames(path, pageSize: checkpointer.pageSize), 32 + 8, "bound plus one commit")
@@ -133,13 +136,8 @@ final class WALCheckpointerTests: XCTestCase {
         _ = try CorpusGenerator(
             roomsDirectory: RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path, options: options
         ).write(to: export)
-        let path = dir.file("s.sqlite")
-        let limits = WALCheckpointer.Limits(start: 16, step: 8, bound: 64)
-        let store = try SQLiteStore(path: path, readOnly: false, forceImmutable: false, checkpoints: limits)
-        defer { store.close() }
-        let checkpointer = try XCTUnwrap(store.checkpointer)
-        let release = DispatchSemaphore(value: 0)
-        let released = hold(checkpointer, until: release)
+        let (store, checkpointer, path) = try openStore(WALCheckpointer.Limits(start: 16, step: 8, bound: 64))
+        let release = hold(checkpointer)
         let before = checkpointer.counts.waits
         let imported = DispatchSemaphore(value: 0)
         let report = Shared<Result<RunReport, any Error>?>(nil)
@@ -150,8 +148,7 @@ final class WALCheckpointerTests: XCTestCase {
         let deadline = Date().addingTimeInterval(60)
         while checkpointer.counts.waits == before, Date() < deadline { usleep(10_000) }
         XCTAssertGreaterThan(checkpointer.counts.waits, before, "the import reached the bound while held")
-        release.signal()
-        released.wait()
+        release()
         imported.wait()
         XCTAssertEqual(try XCTUnwrap(report.value).get().statistics.recordsDone, 300)
         // A batch of 7 records of ~100 KB is ~12 pages, and the run's own rows a few more.
