@@ -16,7 +16,7 @@ extension SQLiteStore: StoreHealthReading {
     /// open, which writes nothing to wait for.
     package func readHealth() throws(RederiveError) -> HealthReading {
         var values: [HealthSignal: HealthReading.Value] = [:]
-        if readOnly {
+        guard let checkpointer else {  // read-only
             var info = stat()
             values[.walFileBytes] = .measured(stat(path + "-wal", &info) == 0 ? Double(info.st_size) : 0)
             values[.checkpointBlockedFrames] = .unmeasurable("the store is open read-only")
@@ -25,24 +25,15 @@ extension SQLiteStore: StoreHealthReading {
         }
         values[.lockWaitSeconds] = .measured(lockWaits.take())
         do {
-            // On a connection of its own: on the pool's writer the run's commits queued behind the
-            // checkpoint (copying a second of writes back and syncing the file), once a second.
-            let (log, done, pageSize) = try healthConnection.withLock { connection throws -> (Int, Int, Int) in
-                if connection == nil {
-                    var config = Configuration()
-                    config.busyMode = lockWaits.busyMode
-                    connection = try DatabaseQueue(path: path, configuration: config)
-                }
-                return try connection!.inDatabase { db in
-                    let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
-                    return (row?[1] ?? 0, row?[2] ?? 0, try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
-                }
-            }
-            values[.walFileBytes] = .measured(Double(max(0, log - done) * pageSize))
-            values[.checkpointBlockedFrames] = .measured(Double(max(0, log - done)))
+            // A pass of the store's checkpointer, on its connection and thread: not the pool's
+            // writer, whose commits would queue behind it, and no second checkpointer beside it.
+            let pass = try checkpointer.pass()
+            let left = max(0, pass.frames - pass.copied)
+            values[.walFileBytes] = .measured(Double(left * checkpointer.pageSize))
+            values[.checkpointBlockedFrames] = .measured(Double(left))
         } catch {
-            values[.walFileBytes] = .unmeasurable("the checkpoint failed: \(error)")
-            values[.checkpointBlockedFrames] = .unmeasurable("the checkpoint failed: \(error)")
+            values[.walFileBytes] = .unmeasurable("\(error)")
+            values[.checkpointBlockedFrames] = .unmeasurable("\(error)")
         }
         return HealthReading(values)
     }

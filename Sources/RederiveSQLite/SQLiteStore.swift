@@ -1,7 +1,6 @@
 import Foundation
 import RederiveCore
 import GRDB
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -24,9 +23,9 @@ public final class SQLiteStore: @unchecked Sendable {
     let pool: DatabasePool
     /// The busy handler of every connection, which sums the time they waited for a lock.
     let lockWaits: SQLiteLockWaits
-    /// The connection the server-health read checkpoints on (`readHealth`), opened at its first
-    /// read: not the pool's writer, whose commits would wait for it.
-    let healthConnection = Mutex<DatabaseQueue?>(nil)
+    /// Copies the WAL back into the store on a connection and thread of its own, off the writer's
+    /// commits; the server-health read (`readHealth`) runs its passes there too. Nil read-only.
+    let checkpointer: WALCheckpointer?
     /// Starts the WAL's writeback after each import batch (see `WALWriteback`).
     let walWriteback: WALWriteback
 
@@ -58,9 +57,12 @@ public final class SQLiteStore: @unchecked Sendable {
     /// `forceImmutable` skips straight to the read-only media fallback (tests run as root,
     /// where permissions do not stop SQLite creating files).
     /// `additions`: the summary columns this build added (`SummaryColumn.additions`; a test
-    /// names a build one column ahead).
+    /// names a build one column ahead). `checkpoints`: when the WAL is copied back (tests use
+    /// small ones).
     init(
-        path: String, readOnly: Bool, forceImmutable: Bool, additions: [SummaryColumnAddition] = SummaryColumn.additions
+        path: String, readOnly: Bool, forceImmutable: Bool,
+        additions: [SummaryColumnAddition] = SummaryColumn.additions,
+        checkpoints: WALCheckpointer.Limits = WALCheckpointer.Limits()
     ) throws(RederiveError) {
         self.path = path
         self.readOnly = readOnly
@@ -95,10 +97,20 @@ public final class SQLiteStore: @unchecked Sendable {
         var config = Configuration()
         config.busyMode = lockWaits.busyMode
         config.readonly = readOnly
-        if !readOnly {
+        if readOnly {
+            checkpointer = nil
+        } else {
+            let checkpointer: WALCheckpointer
+            do {
+                checkpointer = try WALCheckpointer(path: path, limits: checkpoints, busyMode: lockWaits.busyMode)
+            } catch {
+                throw .io("\(path): cannot open the store: \(error)")
+            }
+            self.checkpointer = checkpointer
             config.prepareDatabase { db in
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
                 try db.execute(sql: "PRAGMA foreign_keys = ON")
+                checkpointer.install(on: db)
             }
         }
         if readOnly {
@@ -117,6 +129,7 @@ public final class SQLiteStore: @unchecked Sendable {
         do {
             pool = try DatabasePool(path: path, configuration: config)
         } catch {
+            checkpointer?.stop()
             throw .io("\(path): cannot open the store: \(error)")
         }
         do {
@@ -130,6 +143,9 @@ public final class SQLiteStore: @unchecked Sendable {
             throw .io("\(path): cannot migrate the store: \(error)")
         }
     }
+
+    // A store dropped without `close()` (tests) stops its checkpointer's thread all the same.
+    deinit { checkpointer?.stop() }
 
     // The pre-migration copy, written where no one else can plant a link (a fresh 0700
     // folder beside the store, made by mkdtemp), then renamed to `backup`. An existing
@@ -280,8 +296,9 @@ public final class SQLiteStore: @unchecked Sendable {
     /// WAL to finish, so one open `status` or reader held every writing command at exit.
     /// With the busy timeout at 0 it copies what it can at once, like `PASSIVE`, and leaves
     /// the rest (and the WAL file's size) to the next writer when a reader is in the way.
+    /// The checkpointer's thread stops first (after its pass under way), so it holds nothing up.
     public func close() {
-        healthConnection.withLock { $0 = nil }
+        checkpointer?.stop()
         // Readers first: a read-only connection that closed last could not checkpoint, and the
         // store would keep its -wal and -shm files after the run.
         pool.invalidateReadOnlyConnections()
