@@ -363,12 +363,15 @@ bench-postgres: build
 # Sharing the server (.ci/bench-gentle): a corpus of GENTLE_SIZING_RECORDS derived on SQLite and
 # on a throwaway PostgreSQL cluster (2 processes) with --batch-seconds GENTLE_SIZING_SECONDS (batch
 # working times after the first 10 ÷ it: p10/p50/p90, the share within ±30 %, where the misses'
-# time went, and the machine's noise; NICE=N runs them under nice -n N); a corpus of GENTLE_RECORDS: 4 worker processes under --max-rate GENTLE_RATE (records/s
+# time went, and the machine's noise; NICE=N runs them under nice -n N), and beside them the same at the
+# longer GENTLE_LONG_SECONDS on a corpus of GENTLE_LONG_RECORDS (its first half on PostgreSQL; 0 seconds: left out); a corpus of GENTLE_RECORDS: 4 worker processes under --max-rate GENTLE_RATE (records/s
 # over 20 s); then a streaming standby of that cluster whose replay runs GENTLE_REPLAY_SHARE of every
 # GENTLE_REPLAY_PERIOD seconds (held up the rest), and the derive with --batch-seconds GENTLE_SECONDS and --throttle off and on under
 # --max-standby-lag GENTLE_MAX_LAG.
 GENTLE_SIZING_RECORDS ?= 120000
 GENTLE_SIZING_SECONDS ?= 0.1
+GENTLE_LONG_SECONDS ?= 0.25
+GENTLE_LONG_RECORDS ?= 400000
 GENTLE_RECORDS ?= 40000
 GENTLE_SECONDS ?= 0.2
 GENTLE_RATE    ?= 1000
@@ -378,7 +381,8 @@ GENTLE_REPLAY_PERIOD ?= 4
 bench-gentle: build
 	@.ci/bench-gentle $(REDERIVE) --records $(GENTLE_RECORDS) --batch-seconds $(GENTLE_SECONDS) --rate $(GENTLE_RATE) \
 	  --max-lag $(GENTLE_MAX_LAG) --replay-share $(GENTLE_REPLAY_SHARE) --replay-period $(GENTLE_REPLAY_PERIOD) \
-	  --sizing-records $(GENTLE_SIZING_RECORDS) --sizing-seconds $(GENTLE_SIZING_SECONDS)
+	  --sizing-records $(GENTLE_SIZING_RECORDS) --sizing-seconds $(GENTLE_SIZING_SECONDS) \
+	  --long-seconds $(GENTLE_LONG_SECONDS) --long-records $(GENTLE_LONG_RECORDS)
 
 # Scale demo: a throwaway local PostgreSQL cluster (.ci/pg-cluster, stopped and removed at the
 # end), the fixtures imported into it, then one derive command that starts 2 worker processes;

@@ -40,9 +40,12 @@ public struct BatchSizer: Sendable, Equatable {
     /// The latest batches, oldest first (at most `window`).
     private var samples: [Sample] = []
 
-    /// A sizer aiming at `targetSeconds` a batch, starting at (and never above) `first`.
+    /// A sizer aiming at `targetSeconds` a batch (a microsecond at least), starting at (and never
+    /// above) `first`.
     public init(targetSeconds: Double, first: Int, minimum: Int = 1) {
-        self.targetSeconds = max(targetSeconds, 0.001)
+        // Only a guard against zero and below: a floor of a millisecond, as before, made a smaller
+        // `--batch-seconds` (which the flag takes) a millisecond without a word.
+        self.targetSeconds = max(targetSeconds, 1e-6)
         self.maximum = max(1, first)
         self.minimum = min(max(1, minimum), self.maximum)
         self.size = self.maximum

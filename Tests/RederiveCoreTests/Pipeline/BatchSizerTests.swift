@@ -43,6 +43,14 @@ final class BatchSizerTests: XCTestCase {
         for size in sizes.dropFirst(2) { XCTAssertEqual(size, 1_000, "\(sizes)") }
     }
 
+    func testATargetBelowAMillisecondIsTheTargetGiven() {
+        // 4 records in 1 ms: 0.01 ms holds none of them, so the next batch is the smallest. With the
+        // target floored at 1 ms, as it was, it stayed 4 (and 3 at 1.3 ms).
+        var sizer = BatchSizer(targetSeconds: 0.00001, first: 4)
+        XCTAssertEqual(sizer.observe(records: 4, seconds: 0.001), 1)
+        XCTAssertEqual(BatchSizer(targetSeconds: 0, first: 4).targetSeconds, 1e-6, "zero is a microsecond")
+    }
+
     func testFastBatchesGrowByAtMostATwentiethAStepUpToTheFirstSize() {
         var sizer = BatchSizer(targetSeconds: 1, first: 1_000, minimum: 10)
         sizer.observe(records: 1_000, seconds: 10)  // 100 records/s
