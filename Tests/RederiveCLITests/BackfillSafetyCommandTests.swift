@@ -297,10 +297,7 @@ final class BackfillSafetyCommandTests: XCTestCase {
         var options = CorpusGenerator.Options(records: 3, seed: 5)
         options.corruptFraction = 0
         options.collectLines = false
-        _ = try CorpusGenerator(
-            roomsDirectory: RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path,
-            options: options
-        ).write(to: late)
+        try ExportFixtures.writeGenerated(options, to: late)
         XCTAssertEqual(try rederive(["import", late, "--db", db, "-q"]).status, 0)
         try makeStale(where: "record_seq > \(n)")
 

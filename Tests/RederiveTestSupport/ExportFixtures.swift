@@ -77,6 +77,11 @@ enum ExportFixtures {
         options.coreModelBytes = 200
         options.corruptFraction = 0
         options.collectLines = false
+        try writeGenerated(options, to: path)
+    }
+
+    /// An export the corpus generator writes at `path` from the repo's fixture rooms.
+    static func writeGenerated(_ options: CorpusGenerator.Options, to path: String) throws {
         let rooms = RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path
         _ = try CorpusGenerator(roomsDirectory: rooms, options: options).write(to: path)
     }

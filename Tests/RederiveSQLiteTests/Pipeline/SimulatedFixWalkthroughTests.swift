@@ -105,9 +105,7 @@ final class SimulatedFixWalkthroughTests: XCTestCase {
         var options = CorpusGenerator.Options(records: 3, seed: 7)
         options.corruptFraction = 0
         options.collectLines = false
-        _ = try CorpusGenerator(
-            roomsDirectory: RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path, options: options
-        ).write(to: late)
+        try ExportFixtures.writeGenerated(options, to: late)
         XCTAssertEqual(try importFiles([late], into: db, deriver: fixed).statistics.recordsDone, 3)
         XCTAssertEqual(
             try PlanProgress.addedAfterPlan(loaded, config: config(fixed), store: store),

@@ -133,9 +133,7 @@ final class WALCheckpointerTests: XCTestCase {
         var options = CorpusGenerator.Options(records: 300, seed: 5)
         options.coreModelBytes = 100_000
         options.collectLines = false
-        _ = try CorpusGenerator(
-            roomsDirectory: RoomFixtures.repoRoot.appendingPathComponent("Fixtures/rooms").path, options: options
-        ).write(to: export)
+        try ExportFixtures.writeGenerated(options, to: export)
         let (store, checkpointer, path) = try openStore(WALCheckpointer.Limits(start: 16, step: 8, bound: 64))
         let release = hold(checkpointer)
         let before = checkpointer.counts.waits
