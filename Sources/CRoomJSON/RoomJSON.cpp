@@ -348,49 +348,92 @@ double number_of(const element &e, const Path &path, RoomError &err) {
     return d;
 }
 
-// Reads `dimensions` (3 numbers, none negative) and `transform` (16 numbers) into dst.
-bool read_element(const element &e, const Path &path, double *dst, RoomError &err) {
+// Reads a finite number without building its path: false when it is not one, for the caller
+// to read it again through number_of, which names what is wrong (the rare path).
+inline bool finite_number(const element &e, double &d) {
+    return !e.get_double().get(d) && std::isfinite(d);
+}
+
+// The members of a room's surface or object that a derive reads, found in one pass over its
+// keys instead of a lookup by name each (every lookup scans the keys from the first). The first
+// member of each name is kept, as a lookup finds it (a stored room has no duplicate keys).
+struct ElementMembers {
+    element dimensions, transform, polygon_corners, category;
+    bool has_dimensions = false, has_transform = false, has_polygon_corners = false, has_category = false;
+};
+
+inline void keep_first(bool &has, element &slot, const element &value) {
+    if (!has) { slot = value; has = true; }
+}
+
+void find_members(const simdjson::dom::object &obj, ElementMembers &m) {
+    for (auto field : obj) {
+        std::string_view key = field.key;
+        switch (key.size()) {
+        case 8: if (key == "category") keep_first(m.has_category, m.category, field.value); break;
+        case 9: if (key == "transform") keep_first(m.has_transform, m.transform, field.value); break;
+        case 10: if (key == "dimensions") keep_first(m.has_dimensions, m.dimensions, field.value); break;
+        case 14:
+            if (key == "polygonCorners") keep_first(m.has_polygon_corners, m.polygon_corners, field.value);
+            break;
+        default: break;
+        }
+    }
+}
+
+// Reads `dimensions` (3 numbers, none negative) and `transform` (16 numbers) into dst; `m` gets
+// the element's members.
+bool read_element(const element &e, const Path &path, double *dst, ElementMembers &m, RoomError &err) {
     simdjson::dom::object obj;
     if (e.get_object().get(obj)) { err = {RJ_WRONG_TYPE, path + ": expected an object"}; return false; }
+    find_members(obj, m);
     simdjson::dom::array dims, transform;
-    element v;
-    if (obj["dimensions"].get(v)) { err = {RJ_MISSING_KEY, path + ".dimensions is missing"}; return false; }
-    if (v.get_array().get(dims)) { err = {RJ_WRONG_TYPE, path + ".dimensions: expected an array"}; return false; }
+    if (!m.has_dimensions) { err = {RJ_MISSING_KEY, path + ".dimensions is missing"}; return false; }
+    if (m.dimensions.get_array().get(dims)) {
+        err = {RJ_WRONG_TYPE, path + ".dimensions: expected an array"};
+        return false;
+    }
     if (dims.size() != 3) {
         err = {RJ_BAD_DIMENSIONS, path + ".dimensions: expected 3 numbers, found " + std::to_string(dims.size())};
         return false;
     }
     int i = 0;
     for (element d : dims) {
-        Path at{&path, "dimensions", i};
-        dst[i] = number_of(d, at, err);
-        if (err.code) return false;
-        if (dst[i] < 0) { err = {RJ_NEGATIVE_DIMENSION, at + " is negative"}; return false; }
+        if (simdjson_unlikely(!finite_number(d, dst[i]))) {
+            dst[i] = number_of(d, Path{&path, "dimensions", i}, err);
+            return false;
+        }
+        if (dst[i] < 0) { err = {RJ_NEGATIVE_DIMENSION, Path{&path, "dimensions", i} + " is negative"}; return false; }
         ++i;
     }
-    if (obj["transform"].get(v)) { err = {RJ_MISSING_KEY, path + ".transform is missing"}; return false; }
-    if (v.get_array().get(transform)) { err = {RJ_WRONG_TYPE, path + ".transform: expected an array"}; return false; }
+    if (!m.has_transform) { err = {RJ_MISSING_KEY, path + ".transform is missing"}; return false; }
+    if (m.transform.get_array().get(transform)) {
+        err = {RJ_WRONG_TYPE, path + ".transform: expected an array"};
+        return false;
+    }
     if (transform.size() != 16) {
         err = {RJ_BAD_TRANSFORM, path + ".transform: expected 16 numbers, found " + std::to_string(transform.size())};
         return false;
     }
     i = 0;
     for (element t : transform) {
-        dst[3 + i] = number_of(t, Path{&path, "transform", i}, err);
-        if (err.code) { if (err.code == RJ_WRONG_TYPE) err.code = RJ_BAD_TRANSFORM; return false; }
+        if (simdjson_unlikely(!finite_number(t, dst[3 + i]))) {
+            dst[3 + i] = number_of(t, Path{&path, "transform", i}, err);
+            if (err.code == RJ_WRONG_TYPE) err.code = RJ_BAD_TRANSFORM;
+            return false;
+        }
         ++i;
     }
     return true;
 }
 
 // The first key of a one-key category object such as {"chair":{}}.
-bool category_key(const element &e, const Path &path, std::string_view &key, RoomError &err) {
-    simdjson::dom::object obj, cat;
-    element v;
-    if (e.get_object().get(obj) || obj["category"].get(v)) { err = {RJ_MISSING_KEY, path + ".category is missing"}; return false; }
-    if (v.get_object().get(cat)) {
+bool category_key(const ElementMembers &m, const Path &path, std::string_view &key, RoomError &err) {
+    simdjson::dom::object cat;
+    if (!m.has_category) { err = {RJ_MISSING_KEY, path + ".category is missing"}; return false; }
+    if (m.category.get_object().get(cat)) {
         // Tolerate a plain string category (not what JSONEncoder writes, but unambiguous).
-        if (v.get_string().get(key) == simdjson::SUCCESS) return true;
+        if (m.category.get_string().get(key) == simdjson::SUCCESS) return true;
         err = {RJ_WRONG_TYPE, path + ".category: expected an object"}; return false;
     }
     for (auto f : cat) { key = f.key; return true; }
@@ -398,50 +441,87 @@ bool category_key(const element &e, const Path &path, std::string_view &key, Roo
     return false;
 }
 
-// Looks up an optional array. Returns false (with err set) when present but not an array.
-bool optional_array(const simdjson::dom::object &obj, const char *name, simdjson::dom::array &arr, bool &present, RoomError &err) {
-    element v;
-    present = false;
-    if (obj[name].get(v)) return true;
-    if (v.get_array().get(arr)) { err = {RJ_WRONG_TYPE, std::string(name) + ": expected an array"}; return false; }
-    present = true;
+// An optional array member found by its key (`present`: it was). Returns false (with err set)
+// when present but not an array.
+bool optional_array(const element &value, bool present, const char *name, simdjson::dom::array &arr, RoomError &err) {
+    if (!present) return true;
+    if (value.get_array().get(arr)) { err = {RJ_WRONG_TYPE, std::string(name) + ": expected an array"}; return false; }
     return true;
+}
+
+// The room's top-level arrays a derive reads, by index: the surface kinds in rj_surface_kind's
+// order, then objects and sections. Found in one pass over the room's keys (the first of each
+// name, as a lookup finds it).
+enum { ROOM_OBJECTS = RJS_KIND_COUNT, ROOM_SECTIONS, ROOM_MEMBER_COUNT };
+const char *const room_member_names[ROOM_MEMBER_COUNT] = {"walls", "doors", "windows", "openings", "floors",
+                                                          "objects", "sections"};
+
+int room_member_index(std::string_view key) {
+    switch (key.size()) {
+    case 5: if (key == "walls") return RJS_WALLS; if (key == "doors") return RJS_DOORS; break;
+    case 6: if (key == "floors") return RJS_FLOORS; break;
+    case 7:
+        if (key == "windows") return RJS_WINDOWS;
+        if (key == "objects") return ROOM_OBJECTS;
+        break;
+    case 8:
+        if (key == "openings") return RJS_OPENINGS;
+        if (key == "sections") return ROOM_SECTIONS;
+        break;
+    default: break;
+    }
+    return -1;
 }
 
 int32_t parse_room(rj_parser *p, const element &root, rj_room *out) {
     RoomError err{0, {}};
     simdjson::dom::object obj;
-    if (root.get_object().get(obj)) { err = {RJ_NOT_OBJECT, "the room is JSON but not an object"}; }
+    element members[ROOM_MEMBER_COUNT];
+    bool present[ROOM_MEMBER_COUNT] = {};
+    if (root.get_object().get(obj)) {
+        err = {RJ_NOT_OBJECT, "the room is JSON but not an object"};
+    } else {
+        for (auto field : obj) {
+            int m = room_member_index(field.key);
+            if (m >= 0 && !present[m]) { members[m] = field.value; present[m] = true; }
+        }
+    }
     p->surfaces.clear(); p->objects.clear(); p->corner_counts.clear(); p->corners.clear();
     p->strings.clear(); p->object_categories.clear(); p->section_labels.clear();
-    static const char *kinds[RJS_KIND_COUNT] = {"walls", "doors", "windows", "openings", "floors"};
     for (int k = 0; k < RJS_KIND_COUNT && !err.code; ++k) {
         simdjson::dom::array arr;
-        bool present;
-        if (!optional_array(obj, kinds[k], arr, present, err)) break;
+        if (!optional_array(members[k], present[k], room_member_names[k], arr, err)) break;
         int32_t count = 0;
-        if (present) {
+        if (present[k]) {
             for (element e : arr) {
-                Path path{nullptr, kinds[k], count};
+                Path path{nullptr, room_member_names[k], count};
                 size_t at = p->surfaces.size();
                 p->surfaces.resize(at + RJ_ELEMENT_STRIDE);
-                if (!read_element(e, path, p->surfaces.data() + at, err)) break;
+                ElementMembers m;
+                if (!read_element(e, path, p->surfaces.data() + at, m, err)) break;
                 if (k == RJS_FLOORS) {
                     simdjson::dom::array corners;
-                    bool has_corners;
-                    simdjson::dom::object fobj = e.get_object().value_unsafe();
-                    if (!optional_array(fobj, "polygonCorners", corners, has_corners, err)) { err.message = path + "." + err.message; break; }
+                    if (!optional_array(m.polygon_corners, m.has_polygon_corners, "polygonCorners", corners, err)) {
+                        err.message = path + "." + err.message;
+                        break;
+                    }
                     int32_t n = 0;
-                    if (has_corners) {
+                    if (m.has_polygon_corners) {
                         for (element c : corners) {
                             simdjson::dom::array xyz;
-                            Path cpath{&path, "polygonCorners", n};
                             if (c.get_array().get(xyz) || xyz.size() < 2 || xyz.size() > 3) {
-                                err = {RJ_WRONG_TYPE, cpath + ": expected 2 or 3 numbers"}; break;
+                                err = {RJ_WRONG_TYPE, Path{&path, "polygonCorners", n} + ": expected 2 or 3 numbers"};
+                                break;
                             }
                             double pt[3] = {0, 0, 0};
                             int j = 0;
-                            for (element x : xyz) { pt[j] = number_of(x, cpath, err); if (err.code) break; ++j; }
+                            for (element x : xyz) {
+                                if (simdjson_unlikely(!finite_number(x, pt[j]))) {
+                                    number_of(x, Path{&path, "polygonCorners", n}, err);
+                                    break;
+                                }
+                                ++j;
+                            }
                             if (err.code) break;
                             p->corners.insert(p->corners.end(), pt, pt + 3);
                             ++n;
@@ -457,16 +537,17 @@ int32_t parse_room(rj_parser *p, const element &root, rj_room *out) {
     }
     if (!err.code) {
         simdjson::dom::array arr;
-        bool present;
         int32_t count = 0;
-        if (optional_array(obj, "objects", arr, present, err) && present) {
+        if (optional_array(members[ROOM_OBJECTS], present[ROOM_OBJECTS], "objects", arr, err) &&
+            present[ROOM_OBJECTS]) {
             for (element e : arr) {
                 Path path{nullptr, "objects", count};
                 size_t at = p->objects.size();
                 p->objects.resize(at + RJ_ELEMENT_STRIDE);
-                if (!read_element(e, path, p->objects.data() + at, err)) break;
+                ElementMembers m;
+                if (!read_element(e, path, p->objects.data() + at, m, err)) break;
                 std::string_view key;
-                if (!category_key(e, path, key, err)) break;
+                if (!category_key(m, path, key, err)) break;
                 p->object_categories.push_back(int32_t(p->strings.size()));
                 p->object_categories.push_back(int32_t(key.size()));
                 p->strings.append(key);
@@ -477,9 +558,9 @@ int32_t parse_room(rj_parser *p, const element &root, rj_room *out) {
     }
     if (!err.code) {
         simdjson::dom::array arr;
-        bool present;
         int32_t count = 0;
-        if (optional_array(obj, "sections", arr, present, err) && present) {
+        if (optional_array(members[ROOM_SECTIONS], present[ROOM_SECTIONS], "sections", arr, err) &&
+            present[ROOM_SECTIONS]) {
             for (element e : arr) {
                 simdjson::dom::object s;
                 std::string_view label;

@@ -106,4 +106,88 @@ final class RoomDecodingTests: XCTestCase {
         let json = try SummaryDeriver().derive(room).get().jsonString()
         XCTAssertLessThan(json.utf8.count, 2_000, json)
     }
+
+    /// The members a derive reads are found in one pass over each object's keys (not a lookup by
+    /// name each): what is wrong with them is named as before, in the same order, stored or not.
+    func testWhatIsWrongWithAMemberIsNamedAsBefore() throws {
+        let t = "[1,0,0,0,0,1,0,0,0,0,1,0,1.5,0,0,1]", d = "[3,2.5,0]"
+        let cases: [(room: String, code: IssueCode, message: String)] = [
+            (#"{"walls":[{"category":{"wall":{}},"transform":\#(t)}]}"#, .missingKey, "walls[0].dimensions is missing"),
+            (
+                #"{"walls":[{"dimensions":"x","transform":\#(t)}]}"#, .wrongType,
+                "walls[0].dimensions: expected an array"
+            ),
+            (
+                #"{"walls":[{"dimensions":[1,2],"transform":\#(t)}]}"#, .badDimensions,
+                "walls[0].dimensions: expected 3 numbers, found 2"
+            ),
+            (
+                #"{"walls":[{"dimensions":[1,"a",3],"transform":\#(t)}]}"#, .wrongType,
+                "walls[0].dimensions[1]: expected a number"
+            ),
+            (
+                #"{"walls":[{"dimensions":[1,-2,3],"transform":\#(t)}]}"#, .negativeDimension,
+                "walls[0].dimensions[1] is negative"
+            ),
+            (#"{"walls":[{"dimensions":\#(d)}]}"#, .missingKey, "walls[0].transform is missing"),
+            (
+                #"{"walls":[{"dimensions":\#(d),"transform":[1,0,0,0,0,1,0,0,0,0,1,0,1.5,0,0]}]}"#, .badTransform,
+                "walls[0].transform: expected 16 numbers, found 15"
+            ),
+            (
+                #"{"walls":[{"dimensions":\#(d),"transform":[1,0,0,0,0,1,0,0,0,0,1,0,1.5,0,0,"z"]}]}"#, .badTransform,
+                "walls[0].transform[15]: expected a number"
+            ),
+            (#"{"objects":[{"dimensions":\#(d),"transform":\#(t)}]}"#, .missingKey, "objects[0].category is missing"),
+            (
+                #"{"objects":[{"category":{},"dimensions":\#(d),"transform":\#(t)}]}"#, .wrongType,
+                "objects[0].category is empty"
+            ),
+            (
+                #"{"objects":[{"category":3,"dimensions":\#(d),"transform":\#(t)}]}"#, .wrongType,
+                "objects[0].category: expected an object"
+            ),
+            (
+                #"{"floors":[{"dimensions":\#(d),"transform":\#(t),"polygonCorners":"x"}]}"#, .wrongType,
+                "floors[0].polygonCorners: expected an array"
+            ),
+            (
+                #"{"floors":[{"dimensions":\#(d),"transform":\#(t),"polygonCorners":[[1]]}]}"#, .wrongType,
+                "floors[0].polygonCorners[0]: expected 2 or 3 numbers"
+            ),
+            (
+                #"{"floors":[{"dimensions":\#(d),"transform":\#(t),"polygonCorners":[[1,2],[1,"a"]]}]}"#, .wrongType,
+                "floors[0].polygonCorners[1]: expected a number"
+            ),
+            (#"{"doors":{}}"#, .wrongType, "doors: expected an array"),
+            (#"{"sections":[1]}"#, .wrongType, "sections[0]: expected an object"),
+        ]
+        let parser = RecordParser()
+        for (room, code, message) in cases {
+            for stored in [false, true] {
+                let failure = try XCTUnwrap(
+                    parser.decodeRoom(Array(room.utf8), storedByImport: stored).failureValue(), room)
+                XCTAssertEqual(failure.code, code, room)
+                XCTAssertEqual(failure.message, "room: " + message, room)
+            }
+        }
+    }
+
+    /// A stored room is not walked for duplicate keys again: of a member written twice the first
+    /// is read, as a lookup by name read it; keys are compared unescaped.
+    func testAStoredRoomReadsTheFirstOfAMemberWrittenTwice() throws {
+        let t = "[1,0,0,0,0,1,0,0,0,0,1,0,1.5,0,0,1]", d = "[3,2.5,0]"
+        let parser = RecordParser()
+        func stored(_ room: String) throws -> Room {
+            try XCTUnwrap(parser.decodeRoom(Array(room.utf8), storedByImport: true).successValue(), room)
+        }
+        XCTAssertEqual(try stored(#"{"walls":[{"dimensions":\#(d),"transform":\#(t)}],"walls":[]}"#).walls.count, 1)
+        let twice = try stored(#"{"walls":[{"dimensions":[9,8,7],"dimensions":\#(d),"transform":\#(t)}]}"#)
+        XCTAssertEqual(twice.walls.first?.dimensions, SIMD3(9, 8, 7))
+        let categories = try stored(
+            #"{"objects":[{"category":{"bed":{}},"category":{"chair":{}},"dimensions":\#(d),"transform":\#(t)}]}"#)
+        XCTAssertEqual(categories.objects.map(\.category), ["bed"])
+        let escaped = try stored(#"{"w\u0061lls":[{"dim\u0065nsions":\#(d),"transform":\#(t)}]}"#)
+        XCTAssertEqual(escaped.walls.first?.dimensions, SIMD3(3, 2.5, 0))
+    }
 }
