@@ -21,12 +21,17 @@ public enum FloorArea {
     /// Shoelace area `|Σ (x_i·y_{i+1} − x_{i+1}·y_i)| / 2` of a polygon (implicitly closed).
     /// Fewer than 3 points give 0.
     public static func shoelaceArea(_ points: [SIMD2<Double>]) -> Double {
-        let n = points.count
+        shoelaceArea(count: points.count) { points[$0] }
+    }
+
+    /// `shoelaceArea` of `count` points, point `i` being `point(i)`: points read where they are.
+    @inline(__always)
+    static func shoelaceArea(count n: Int, _ point: (Int) -> SIMD2<Double>) -> Double {
         guard n >= 3 else { return 0 }
         var sum = 0.0
         for i in 0..<n {
-            let a = points[i]
-            let b = points[i + 1 == n ? 0 : i + 1]
+            let a = point(i)
+            let b = point(i + 1 == n ? 0 : i + 1)
             sum += a.x * b.y - b.x * a.y
         }
         return abs(sum) / 2
@@ -40,7 +45,9 @@ public enum FloorArea {
             if floor.polygonCorners.count < 3 {
                 total += floor.dimensions.x * floor.dimensions.y
             } else {
-                total += shoelaceArea(floor.polygonCorners.map { SIMD2($0.x, $0.y) })
+                // The corners' x/y read in place: no array of 2D points made per floor.
+                let corners = floor.polygonCorners
+                total += shoelaceArea(count: corners.count) { SIMD2(corners[$0].x, corners[$0].y) }
             }
         }
         return total

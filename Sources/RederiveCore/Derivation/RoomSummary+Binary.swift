@@ -18,9 +18,9 @@ extension RoomSummary {
         Self.append(floorAreaMethod.rawValue, to: &out)
         Self.append(roomShape, to: &out)
         Self.append(UInt64(objectCategories.count), to: &out)
-        for (key, count) in objectCategories {
-            Self.append(key, to: &out)
-            Self.append(UInt64(bitPattern: Int64(count)), to: &out)
+        for entry in objectCategories {
+            Self.append(entry.key, to: &out)
+            Self.append(UInt64(bitPattern: Int64(entry.count)), to: &out)
         }
         Self.append(UInt64(sectionLabels.count), to: &out)
         for label in sectionLabels { Self.append(label, to: &out) }
@@ -77,7 +77,7 @@ extension RoomSummary {
                 let methodName = text(), let method = FloorAreaMethod(rawValue: methodName), let shape = text(),
                 let categoryCount = count(least: 16)
             else { return nil }
-            var categories: [String: Int] = [:]
+            var categories = ObjectCategories()
             for _ in 0..<categoryCount {
                 guard let key = text(), let n = int() else { return nil }
                 categories[key] = n

@@ -22,12 +22,11 @@ extension RoomSummary {
         Field(
             "object_categories",
             .structured { s, out in
-                // Keys by their UTF-8 bytes (`JSONText.utf8Precedes`), counts taken with them: no key hashed again.
-                let sorted = s.objectCategories.sorted { JSONText.utf8Precedes($0.key, $1.key) }
-                appendList(sorted, "{", "}", to: &out) { entry, out in
+                // Keys by their UTF-8 bytes (`JSONText.utf8Precedes`): the order the entries are kept in.
+                appendList(s.objectCategories.entries, "{", "}", to: &out) { entry, out in
                     JSONText.appendString(entry.key, to: &out)
                     out.append(UInt8(ascii: ":"))
-                    appendInt(entry.value, to: &out)
+                    appendInt(entry.count, to: &out)
                 }
             }),
         Field(

@@ -32,8 +32,8 @@ public struct RoomSummary: Sendable, Equatable {
     public var shortestWallM: Double
     /// Shape name from the wall count (`"rectangular"`, `"irregular (9 walls)"`...).
     public var roomShape: String
-    /// Object count per category key, e.g. `["chair": 2]`.
-    public var objectCategories: [String: Int]
+    /// Object count per category key, e.g. `["chair": 2]`, keys in the JSON's order.
+    public var objectCategories: ObjectCategories
     /// Section labels, in order.
     public var sectionLabels: [String]
     /// The first floor's corners in world x/z (`SIMD2(x, z)`); empty with no floors.
@@ -45,7 +45,7 @@ public struct RoomSummary: Sendable, Equatable {
         ceilingHeightM: Double, estimatedFloorAreaSqm: Double, floorAreaMethod: FloorAreaMethod,
         volumeM3: Double, totalWallAreaSqm: Double, perimeterM: Double,
         longestWallM: Double, shortestWallM: Double, roomShape: String,
-        objectCategories: [String: Int], sectionLabels: [String], floorPolygon2D: [SIMD2<Double>]
+        objectCategories: ObjectCategories, sectionLabels: [String], floorPolygon2D: [SIMD2<Double>]
     ) {
         self.wallCount = wallCount
         self.doorCount = doorCount

@@ -169,8 +169,9 @@ public struct SummaryDeriver: Sendable {
             }
         }
 
-        var categories: [String: Int] = [:]
-        for object in room.objects { categories[object.category, default: 0] += 1 }
+        var categories = ObjectCategories()
+        if !room.objects.isEmpty { categories.reserveCapacity(min(room.objects.count, 16)) }
+        for object in room.objects { categories.add(object.category) }
 
         let summary = RoomSummary(
             wallCount: walls.count, doorCount: room.doors.count, windowCount: room.windows.count,
@@ -182,13 +183,18 @@ public struct SummaryDeriver: Sendable {
             objectCategories: categories, sectionLabels: room.sectionLabels,
             floorPolygon2D: polygon)
         // Every float field, from the one field table: finite (rounding included), not negative.
-        for field in RoomSummary.fields {
-            guard let value = field.float(in: summary) else { continue }
-            if let failure = Self.nonFinite(field.key.rawValue, value) { return .failure(failure) }
-            if value < 0 {
-                return .failure(DerivationFailure(code: .negativeValue, message: "\(field.key.rawValue) is negative"))
+        // Rows read in place: copying each out of the table retained and released its references.
+        let failure = RoomSummary.fields.withUnsafeBufferPointer { fields -> DerivationFailure? in
+            for i in fields.indices {
+                guard let value = fields[i].float(in: summary) else { continue }
+                if let failure = Self.nonFinite(fields[i].key.rawValue, value) { return failure }
+                if value < 0 {
+                    return DerivationFailure(code: .negativeValue, message: "\(fields[i].key.rawValue) is negative")
+                }
             }
+            return nil
         }
+        if let failure { return .failure(failure) }
         return .success(summary)
     }
 
@@ -216,7 +222,12 @@ public struct SummaryDeriver: Sendable {
         case 4: return "rectangular"
         case 5: return "pentagonal"
         case 6: return "L-shaped or hexagonal"
+        case 7..<(7 + irregularShapes.count): return irregularShapes[wallCount - 7]
         default: return "irregular (\(wallCount) walls)"
         }
     }
+
+    /// The names of 7 to 64 walls, made once: a quarter of rooms have more than 6 walls, and
+    /// each name made anew was a formatted, heap-allocated string per summary.
+    private static let irregularShapes: [String] = (7...64).map { "irregular (\($0) walls)" }
 }

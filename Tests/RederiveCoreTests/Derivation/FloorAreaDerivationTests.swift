@@ -223,6 +223,10 @@ final class FloorAreaDerivationTests: XCTestCase {
                 "partial", "partial", "partial", "triangular", "rectangular", "pentagonal",
                 "L-shaped or hexagonal", "irregular (7 walls)", "irregular (8 walls)", "irregular (9 walls)",
             ])
+        // The names made once (7 to 64 walls) and those made when asked read the same on either side.
+        for count in [10, 63, 64, 65, 1_000, Int.max] {
+            XCTAssertEqual(SummaryDeriver.roomShape(wallCount: count), "irregular (\(count) walls)")
+        }
     }
 
     func testGeometryPrimitives() {
