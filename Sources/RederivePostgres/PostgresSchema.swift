@@ -28,8 +28,16 @@ enum PostgresSchema {
 
     /// The migrations, then one per summary column added after them (`SummaryColumnAddition`):
     /// those a read-only command can do without too (no reader selects a typed summary column).
+    /// An added column has no planner statistics, as the summary's fields before it
+    /// (`pg-v8-statistics-targets`): a run's closing ANALYZE would sample it otherwise.
     static func migrations(adding additions: [SummaryColumnAddition]) -> [(name: String, sql: String)] {
-        migrations + additions.map { ($0.migrationName, $0.statements.joined(separator: ";\n")) }
+        migrations
+            + additions.map { addition in
+                let unsampled = ["summary", "summary_history"].map {
+                    "ALTER TABLE \($0) ALTER \(addition.name) SET STATISTICS 0"
+                }
+                return (addition.migrationName, (addition.statements + unsampled).joined(separator: ";\n"))
+            }
     }
 
     private static let summaryColumns = """
