@@ -285,16 +285,35 @@ extension PostgresStore {
     /// and ten of values, decoded by the server and written back unchanged) for two that change.
     /// Only while the stored summary is still this deriver's (another process may have written
     /// the record since it was read). The row's new version is a HOT update, as the upsert's.
-    private static func restamp(
+    ///
+    /// The rows are found by key alone: the deriver's version and fingerprint are a guard kept
+    /// out of the index (`+ 0`, `|| ''`), since statistics that do not know them yet (a run
+    /// killed before its closing ANALYZE, then rerun) made the planner pick `summary_by_version`
+    /// and read every summary of that version for each batch. Keys close together (a range's:
+    /// fewer than twice as many key values as keys) are read as one key range and the list is a
+    /// hashed filter: 0.17 s of the server's CPU per 40,000 records, against 0.20 s for a
+    /// lookup per key.
+    static func restamp(
         _ seqs: [Int64], deriver: SummaryDeriver, runID: Int64, now: String
     )
         -> PostgresSession.Statement
     {
-        PostgresSession.Statement(
+        let (low, high) = (seqs.min() ?? 0, seqs.max() ?? 0)
+        let dense = high - low < 2 * Int64(seqs.count)
+        var binds = PostgresBindings.of(seqs, now, runID, deriver.version, deriver.fingerprint)
+        if dense {
+            binds.append(low)
+            binds.append(high)
+        }
+        let keys =
+            dense
+            ? "record_seq >= $6 AND record_seq <= $7 AND record_seq + 0 = ANY($1::int8[])"
+            : "record_seq = ANY($1::int8[])"
+        return PostgresSession.Statement(
             """
             UPDATE summary SET \(SummaryColumn.derivedAt.name) = $2, \(SummaryColumn.runID.name) = $3
-            WHERE record_seq = ANY($1::int8[]) AND \(SummaryColumn.summaryVersion.name) = $4
-              AND \(SummaryColumn.fingerprint.name) = $5
-            """, .of(seqs, now, runID, deriver.version, deriver.fingerprint))
+            WHERE \(keys) AND \(SummaryColumn.summaryVersion.name) + 0 = $4
+              AND \(SummaryColumn.fingerprint.name) || '' = $5
+            """, binds)
     }
 }

@@ -87,4 +87,42 @@ final class PostgresRestampTests: PostgresTestCase {
         XCTAssertNotEqual(
             try cluster.sql("SELECT run_id FROM summary WHERE record_seq = \(rooms[2].seq)", url: url), ["77"])
     }
+
+    /// The restamp's plan, for the fixtures' first `count` records (or their first and last,
+    /// `spread`), with its own arguments.
+    private func restampPlan(_ store: PostgresStore, count: Int, spread: Bool = false) throws -> String {
+        let seqs = try cluster.sql("SELECT record_seq FROM summary ORDER BY record_seq", url: url).compactMap {
+            Int64($0)
+        }
+        let chosen = spread ? [seqs[0], seqs[seqs.count - 1]] : Array(seqs.prefix(count))
+        let restamp = PostgresStore.restamp(chosen, deriver: SummaryDeriver(), runID: 1, now: "now")
+        return try store.writer.run("EXPLAIN " + restamp.sql, restamp.binds).rows.map {
+            try $0.decode(String.self)
+        }.joined(separator: "\n")
+    }
+
+    /// Statistics that do not know the deriver's version (the summaries were another's when
+    /// last analyzed) made the planner read every summary of that version through
+    /// `summary_by_version` for each batch's restamp; it finds the rows by key whatever they say.
+    func testTheRestampFindsItsRowsByKeyWhateverTheStatisticsSay() throws {
+        try importFixtures()
+        let (version, fingerprint) = (SummaryDeriver().version, SummaryDeriver().fingerprint)
+        try cluster.sql(
+            """
+            UPDATE summary SET summary_version = 0, fingerprint = 'another';
+            ANALYZE summary;
+            UPDATE summary SET summary_version = \(version), fingerprint = '\(fingerprint)';
+            """, url: url)
+        let store = try PostgresStore(url: url)
+        defer { store.close() }
+        // 32 rows: the planner would read them all; without that choice, which index it takes.
+        try store.writer.run("SET enable_seqscan = off")
+        let dense = try restampPlan(store, count: 20)
+        XCTAssertTrue(dense.contains("summary_pkey"), dense)
+        XCTAssertFalse(dense.contains("summary_by_version"), dense)
+        XCTAssertTrue(dense.contains("record_seq >= "), "a range's keys are read as one key range: \(dense)")
+        let sparse = try restampPlan(store, count: 2, spread: true)
+        XCTAssertTrue(sparse.contains("summary_pkey"), sparse)
+        XCTAssertFalse(sparse.contains("record_seq >= "), "keys far apart are looked up one by one: \(sparse)")
+    }
 }

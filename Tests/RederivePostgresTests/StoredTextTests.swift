@@ -62,6 +62,7 @@ final class StoredTextTests: XCTestCase {
             [
                 "pg-v1-initial", "pg-v2-text-with-nul", "pg-v3-failure-ack", "pg-v4-faulted-files",
                 "pg-v5-summary-fillfactor", "pg-v6-run-batch-and-control", "pg-v7-batch-health",
+                "pg-v8-statistics-targets",
             ] + SummaryColumn.additions.map(\.migrationName))
     }
 
