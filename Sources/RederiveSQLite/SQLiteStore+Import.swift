@@ -13,7 +13,7 @@ extension SQLiteStore {
         // Committed: the WAL's new frames start for the disk while the next batch is written.
         defer { walWriteback.hint() }
         return try writeBatch { db in
-            try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB)")
+            try db.execute(sql: "PRAGMA cache_size = -\(Self.importCacheKiB(for: items))")
             var counts = ImportBatchCounts()
             let now = SQLiteStore.now()
             var ledger = try SQLiteLedgerBatch(self, db, runID: runID, now: now)
@@ -44,14 +44,24 @@ extension SQLiteStore {
         }
     }
 
-    /// The writer's page cache while it imports, in KiB (`PRAGMA cache_size`, set by each batch; the
-    /// connection keeps it until the store closes). A batch's lines are capped at 16 MB
-    /// (`ExportBatchSource`), and its raw rooms dirty about as many 64 KB pages: in SQLite's default
-    /// 2 MB cache (31 such pages) they spilled into the WAL in the middle of the transaction and pushed
-    /// the tables' and indexes' own pages out, to be read back from the WAL and written into it again
-    /// by every batch (the bulk import made 129,000 `pread`s and 183,000 `pwrite`s where it now makes
-    /// 44,000 and 135,000). 32 MiB holds a whole batch and the pages it updates.
+    /// The writer's page cache while it imports, in KiB (`PRAGMA cache_size`). A batch's lines are
+    /// capped at 16 MB (`ExportBatchSource`), and its raw rooms dirty about as many 64 KB pages: in
+    /// SQLite's default 2 MB cache (31 such pages) they spilled into the WAL in the middle of the
+    /// transaction and pushed the tables' and indexes' own pages out, to be read back from the WAL
+    /// and written into it again by every batch (the bulk import made 129,000 `pread`s and 183,000
+    /// `pwrite`s where it now makes 44,000 and 135,000). 32 MiB holds a whole batch and the pages
+    /// it updates.
     static let importCacheKiB = 32 << 10
+
+    /// The cache for the batch of `items`: `importCacheKiB` unless its raw rooms take more than
+    /// three quarters of it (a batch of one or two records of tens of MB, which spills whatever the
+    /// cache and has few other pages to lose), then SQLite's default (2,000 KiB), which gives back
+    /// the larger cache's pages before such a record's own pages are written.
+    static func importCacheKiB(for items: [ImportItem]) -> Int {
+        var raw = 0
+        for case .row(let row) in items { raw += row.rawSize }
+        return raw <= (importCacheKiB << 10) / 4 * 3 ? importCacheKiB : 2_000
+    }
 
     // Reads the stored state of `row`'s id and executes `ImportPlanner`'s decision.
     private func upsert(

@@ -39,4 +39,27 @@ final class SQLiteStoreImportTests: XCTestCase {
         XCTAssertEqual(spilled, 0, "no page written into the WAL before its batch commits")
         XCTAssertEqual(cache, -SQLiteStore.importCacheKiB, "the writer keeps the import's cache")
     }
+
+    /// A batch whose raw rooms would not fit in three quarters of that cache (one record of tens of
+    /// MB) is written with SQLite's default cache: the larger one's pages are given back first, so
+    /// such a record costs no more memory than before.
+    func testABatchOfHugeRoomsGoesBackToTheDefaultCache() throws {
+        let dir = try TemporaryDirectory()
+        let processor = RecordProcessor(deriver: SummaryDeriver())
+        func items(records: Int, coreModelBytes: Int) throws -> [ImportItem] {
+            let export = dir.file("\(records).jsonl")
+            var options = CorpusGenerator.Options(records: records, seed: 5)
+            options.coreModelBytes = coreModelBytes
+            options.formatMix = CorpusGenerator.FormatMix(v1: 0, v2: 0, v3: 1)
+            options.collectLines = false
+            try ExportFixtures.writeGenerated(options, to: export)
+            let reader = try ExportReader(path: export)
+            return reader.nextLines(maxLines: .max, maxBytes: .max).map { processor.importItem(line: $0, file: export) }
+        }
+        let bulk = try items(records: 150, coreModelBytes: 100_000)
+        let huge = try items(records: 1, coreModelBytes: 26_000_000)
+        XCTAssertEqual(SQLiteStore.importCacheKiB(for: bulk), SQLiteStore.importCacheKiB)
+        XCTAssertEqual(SQLiteStore.importCacheKiB(for: huge), 2_000)
+        XCTAssertEqual(SQLiteStore.importCacheKiB(for: []), SQLiteStore.importCacheKiB)
+    }
 }
