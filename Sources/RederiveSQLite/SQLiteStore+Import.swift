@@ -44,23 +44,22 @@ extension SQLiteStore {
         }
     }
 
-    /// The writer's page cache while it imports, in KiB (`PRAGMA cache_size`). A batch's lines are
-    /// capped at 16 MB (`ExportBatchSource`), and its raw rooms dirty about as many 64 KB pages: in
-    /// SQLite's default 2 MB cache (31 such pages) they spilled into the WAL in the middle of the
-    /// transaction and pushed the tables' and indexes' own pages out, to be read back from the WAL
-    /// and written into it again by every batch (the bulk import made 129,000 `pread`s and 183,000
-    /// `pwrite`s where it now makes 44,000 and 135,000). 32 MiB holds a whole batch and the pages
-    /// it updates.
-    static let importCacheKiB = 32 << 10
+    /// The writer's page cache while it imports, in KiB (`PRAGMA cache_size`). In SQLite's default
+    /// 2 MB (31 pages of 64 KB) a batch's raw rooms (up to 16 MB of lines, `ExportBatchSource`)
+    /// pushed the tables' and indexes' own pages out, to be read back from the WAL and written into
+    /// it again, several times a batch: the bulk import made 129,000 `pread`s and 183,000 `pwrite`s
+    /// where it now makes 44,000 and 135,000. At 16 MiB the pages every record updates are never
+    /// the least recently used; what leaves the cache before the commit are a batch's first
+    /// overflow pages, each written once (32 MiB wrote no fewer pages).
+    static let importCacheKiB = 16 << 10
 
-    /// The cache for the batch of `items`: `importCacheKiB` unless its raw rooms take more than
-    /// three quarters of it (a batch of one or two records of tens of MB, which spills whatever the
-    /// cache and has few other pages to lose), then SQLite's default (2,000 KiB), which gives back
-    /// the larger cache's pages before such a record's own pages are written.
+    /// The cache for the batch of `items`: `importCacheKiB` unless one of its raw rooms is larger
+    /// than that (a record of tens of MB, whose pages leave any such cache), then SQLite's default
+    /// (2,000 KiB), which gives the larger cache's pages back before such a record's are written,
+    /// so it costs no more memory than before.
     static func importCacheKiB(for items: [ImportItem]) -> Int {
-        var raw = 0
-        for case .row(let row) in items { raw += row.rawSize }
-        return raw <= (importCacheKiB << 10) / 4 * 3 ? importCacheKiB : 2_000
+        for case .row(let row) in items where row.rawSize > importCacheKiB << 10 { return 2_000 }
+        return importCacheKiB
     }
 
     // Reads the stored state of `row`'s id and executes `ImportPlanner`'s decision.

@@ -40,9 +40,9 @@ final class SQLiteStoreImportTests: XCTestCase {
         XCTAssertEqual(cache, -SQLiteStore.importCacheKiB, "the writer keeps the import's cache")
     }
 
-    /// A batch whose raw rooms would not fit in three quarters of that cache (one record of tens of
-    /// MB) is written with SQLite's default cache: the larger one's pages are given back first, so
-    /// such a record costs no more memory than before.
+    /// A batch with a raw room larger than that cache (one record of tens of MB) is written with
+    /// SQLite's default cache: the larger one's pages are given back first, so such a record costs
+    /// no more memory than before.
     func testABatchOfHugeRoomsGoesBackToTheDefaultCache() throws {
         let dir = try TemporaryDirectory()
         let processor = RecordProcessor(deriver: SummaryDeriver())
@@ -57,9 +57,10 @@ final class SQLiteStoreImportTests: XCTestCase {
             return reader.nextLines(maxLines: .max, maxBytes: .max).map { processor.importItem(line: $0, file: export) }
         }
         let bulk = try items(records: 150, coreModelBytes: 100_000)
-        let huge = try items(records: 1, coreModelBytes: 26_000_000)
+        let huge = try items(records: 1, coreModelBytes: 20_000_000)
         XCTAssertEqual(SQLiteStore.importCacheKiB(for: bulk), SQLiteStore.importCacheKiB)
         XCTAssertEqual(SQLiteStore.importCacheKiB(for: huge), 2_000)
+        XCTAssertEqual(SQLiteStore.importCacheKiB(for: bulk + huge), 2_000)
         XCTAssertEqual(SQLiteStore.importCacheKiB(for: []), SQLiteStore.importCacheKiB)
     }
 }
