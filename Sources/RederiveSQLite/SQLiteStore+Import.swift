@@ -50,7 +50,8 @@ extension SQLiteStore {
     /// it again, several times a batch: the bulk import made 129,000 `pread`s and 183,000 `pwrite`s
     /// where it now makes 44,000 and 135,000. At 16 MiB the pages every record updates are never
     /// the least recently used; what leaves the cache before the commit are a batch's first
-    /// overflow pages, each written once (32 MiB wrote no fewer pages).
+    /// overflow pages, each written once (32 MiB wrote no fewer pages). The writer connection keeps
+    /// the setting after the import (a later write in the same process runs with it).
     static let importCacheKiB = 16 << 10
 
     /// The cache for the batch of `items`: `importCacheKiB` unless one of its raw rooms is larger
