@@ -322,7 +322,7 @@ final class ExportReaderTests: XCTestCase {
 
     /// Lines are spans of the reader's buffers: those a caller keeps stay intact while the reader
     /// decodes on, into the same buffer or a new one, and those it drops let the reader reuse
-    /// the buffer. Lines of 1 byte to 300 KB cross many 1 MB buffers.
+    /// the buffer (or a spare one). Lines of 1 byte to 300 KB cross many 1 MB buffers.
     func testLinesStayIntactWhetherKeptOrDropped() throws {
         var expected: [String] = []
         var data: [UInt8] = []
@@ -343,6 +343,13 @@ final class ExportReaderTests: XCTestCase {
             var dropped: [String] = []
             while let line = reader.nextLine() { dropped.append(String(decoding: line.bytes, as: UTF8.self)) }
             XCTAssertEqual(dropped, expected, name)
+            // In batches: a buffer a batch held is reused once the batch is gone.
+            let batches = try ExportReader(path: path)
+            var batched: [String] = []
+            while case let lines = batches.nextLines(maxLines: 5, maxBytes: 1 << 30), !lines.isEmpty {
+                batched += lines.map { String(decoding: $0.bytes, as: UTF8.self) }
+            }
+            XCTAssertEqual(batched, expected, name)
         }
     }
 
