@@ -73,6 +73,8 @@ public final class ExportReader {
     /// two batches' worth, the most that are in flight at once.
     private static let spareLimit = 40
     private var spares: [LineBuffer] = []
+    /// The length of the last line longer than a usual buffer (`makeRoom()`).
+    private var lastLongLine = 0
 
     /// The default longest line: 48 MiB. Importing one record takes about 4.3 times its line
     /// in memory at its peak (the line, the parser's padded copy and DOM, the raw room split
@@ -176,6 +178,7 @@ public final class ExportReader {
             skippingOversized = false
             return ExportLine(number: lineNumber, bytes: [], oversized: true)
         }
+        if range.count > Self.bufferBytes { lastLongLine = range.count }
         let base = buffer.base
         var (start, end) = (range.lowerBound, range.upperBound)
         if end > start, base[end - 1] == 0x0D { end -= 1 }
@@ -192,14 +195,22 @@ public final class ExportReader {
     }
 
     // Room after `dataEnd` for at least `minimumFill` bytes: the line being read moves to the
-    // front of this buffer when no line holds it any more, else to a new one (twice its length
-    // when it is long, within the line limit).
+    // front of this buffer when no line holds it any more, else to a new one (half as long again
+    // as the line when it is long, within the line limit: a record of tens of MB and the lines
+    // after it share that buffer, so doubling it cost 30 MB of peak memory on 40 MB records).
     private func makeRoom() {
         let dataCapacity = buffer.capacity - Self.padding
-        guard dataCapacity - dataEnd < Self.minimumFill else { return }
         let partial = dataEnd - lineStart
-        let needed = max(Self.bufferBytes, min(2 * partial, maxLineBytes + Self.bufferBytes))
-        if isKnownUniquelyReferenced(&buffer), needed <= dataCapacity {
+        // After a long line, the lines that follow it go to a buffer of the usual size: the long
+        // one's pages are given back with the long line.
+        let leaveLong = dataCapacity > Self.bufferBytes && partial < Self.bufferBytes / 2
+        guard dataCapacity - dataEnd < Self.minimumFill || leaveLong else { return }
+        // A line outgrowing the usual buffer starts at the last long line's length: long records
+        // come in runs, and each growth holds the old buffer and the new one at once.
+        var needed = max(Self.bufferBytes, partial + partial / 2)
+        if needed > Self.bufferBytes { needed = max(needed, lastLongLine + Self.bufferBytes) }
+        needed = min(needed, maxLineBytes + Self.bufferBytes)
+        if !leaveLong, isKnownUniquelyReferenced(&buffer), needed <= dataCapacity {
             buffer.base.update(from: buffer.base + lineStart, count: partial)
         } else {
             let next = needed == Self.bufferBytes ? spareBuffer() : LineBuffer(capacity: needed + Self.padding)
