@@ -8,7 +8,8 @@ import Darwin
 #endif
 
 /// Streams the lines of one export file (`*.jsonl` or multi-frame `*.jsonl.zst`) in
-/// bounded memory: only the current chunk and the line being assembled are held.
+/// bounded memory: only the buffers its lines lie in are held (`LineBuffer`: a line is a span of
+/// the buffer it was decoded into, not a copy).
 ///
 /// A damaged or truncated zstd frame ends the file with `fault` set; the lines completed
 /// before it are still returned.
@@ -49,15 +50,31 @@ public final class ExportReader {
     private var inputPos = 0
     private var inputSize = 0
     private var lastZstdResult = 0
-    private var chunk: [UInt8]
-    private var chunkPos = 0
-    private var chunkSize = 0
-    private var pending: [UInt8] = []
+    // Decoded bytes are `buffer[0 ..< dataEnd]`; the line being read starts at `lineStart`, and
+    // `lineStart ..< scanPos` holds no "\n". Lines go out as spans of `buffer`, so bytes before
+    // `dataEnd` are never written again while a line holds it.
+    private var buffer: LineBuffer
+    private var lineStart = 0
+    private var scanPos = 0
+    private var dataEnd = 0
+    private var inputEnded = false
     private var skippingOversized = false
     private var lineNumber = 0
     private var finished = false
     private let hashing: Hashing
     private var hasher: SHA256?
+
+    /// Decoded bytes a buffer holds (its padding besides), unless a longer line needs more.
+    private static let bufferBytes = 1 << 20
+    /// Refill into a buffer only while this much of it is free; otherwise move on to the next.
+    private static let minimumFill = 128 << 10
+    private static let padding = Int(RJ_PADDING)
+    /// Buffers of the usual size kept for reuse once no line holds them (`spareBuffer()`); about
+    /// two batches' worth, the most that are in flight at once.
+    private static let spareLimit = 40
+    private var spares: [LineBuffer] = []
+    /// The length of the last line longer than a usual buffer (`makeRoom()`).
+    private var lastLongLine = 0
 
     /// The default longest line: 48 MiB. Importing one record takes about 4.3 times its line
     /// in memory at its peak (the line, the parser's padded copy and DOM, the raw room split
@@ -90,7 +107,7 @@ public final class ExportReader {
         self.maxLineBytes = maxLineBytes
         self.file = file
         self.input = [UInt8](repeating: 0, count: 1 << 20)
-        self.chunk = [UInt8](repeating: 0, count: kind == .zstd ? (1 << 20) : 0)
+        self.buffer = LineBuffer(capacity: Self.bufferBytes + Self.padding)
         self.hashing = hashing
         self.hasher = hashing == .asRead ? SHA256() : nil
         if kind == .zstd {
@@ -107,34 +124,39 @@ public final class ExportReader {
     /// Returns the next line, or nil at the end of the file (or at a fault: see `fault`).
     public func nextLine() -> ExportLine? {
         while true {
-            if chunkPos == chunkSize {
-                if finished || !refill() {
-                    finished = true
-                    finishHash()
-                    closeFile()
-                    // A last line without "\n" is a record in a clean file; after a fault it
-                    // is a fragment and belongs to the fault.
-                    if fault == nil, !pending.isEmpty || skippingOversized {
-                        return takeLine(appending: nil)
-                    }
-                    pending = []
-                    return nil
+            if scanPos < dataEnd, let nl = memchr(buffer.base + scanPos, 0x0A, dataEnd - scanPos) {
+                let end = UnsafeMutablePointer(mutating: nl.assumingMemoryBound(to: UInt8.self)) - buffer.base
+                // Decode past the line first when few bytes follow it: they are its padding,
+                // read in place only once written.
+                if end + 1 + Self.padding > dataEnd, !inputEnded {
+                    scanPos = end
+                    if !refill() { inputEnded = true }
+                    continue
                 }
+                let start = lineStart
+                (lineStart, scanPos) = (end + 1, end + 1)
+                if let line = takeLine(start..<end) { return line }
                 continue
             }
-            let found: Int? = chunk.withUnsafeBufferPointer { buf -> Int? in
-                let base = buf.baseAddress! + chunkPos
-                guard let hit = memchr(base, 0x0A, chunkSize - chunkPos) else { return nil }
-                return UnsafeRawPointer(hit) - UnsafeRawPointer(buf.baseAddress!)
+            scanPos = dataEnd
+            // A line longer than the limit is dropped as it is read: only its number is kept.
+            if skippingOversized || dataEnd - lineStart > maxLineBytes {
+                skippingOversized = true
+                lineStart = dataEnd
             }
-            if let nl = found {
-                let start = chunkPos
-                chunkPos = nl + 1
-                if let line = takeLine(appending: start..<nl) { return line }
-                continue
+            if inputEnded || finished || !refill() {
+                inputEnded = true
+                finished = true
+                finishHash()
+                closeFile()
+                // A last line without "\n" is a record in a clean file; after a fault it
+                // is a fragment and belongs to the fault.
+                let start = lineStart
+                lineStart = dataEnd
+                if fault == nil, dataEnd > start || skippingOversized { return takeLine(start..<dataEnd) }
+                skippingOversized = false
+                return nil
             }
-            append(chunkPos..<chunkSize)
-            chunkPos = chunkSize
         }
     }
 
@@ -143,55 +165,64 @@ public final class ExportReader {
         var lines: [ExportLine] = []
         var bytes = 0
         while lines.count < maxLines, bytes < maxBytes, let line = nextLine() {
-            bytes += line.bytes.count
+            bytes += line.byteCount
             lines.append(line)
         }
         return lines
     }
 
-    private func append(_ range: Range<Int>) {
-        guard !skippingOversized else { return }
-        if pending.count + range.count > maxLineBytes {
-            skippingOversized = true
-            pending = []
-            return
-        }
-        pending.append(contentsOf: chunk[range])
-    }
-
-    // Completes the current line with chunk[range]; nil for a blank line (skipped).
-    private func takeLine(appending range: Range<Int>?) -> ExportLine? {
+    // The line `buffer[range]`; nil for a blank line (skipped).
+    private func takeLine(_ range: Range<Int>) -> ExportLine? {
         lineNumber += 1
-        if skippingOversized {
+        if skippingOversized || range.count > maxLineBytes {
             skippingOversized = false
-            pending = []
             return ExportLine(number: lineNumber, bytes: [], oversized: true)
         }
-        var bytes: [UInt8]
-        if pending.isEmpty, let range {
-            if range.count > maxLineBytes { return ExportLine(number: lineNumber, bytes: [], oversized: true) }
-            bytes = []
-            bytes.reserveCapacity(range.count + Int(RJ_PADDING))
-            bytes.append(contentsOf: chunk[range])
-        } else {
-            if let range { append(range) }
-            if skippingOversized {
-                skippingOversized = false
-                pending = []
-                return ExportLine(number: lineNumber, bytes: [], oversized: true)
-            }
-            bytes = pending
-            // Start the next line with room for one like this one: no regrowth copies.
-            pending = []
-            pending.reserveCapacity(bytes.count + Int(RJ_PADDING))
-            bytes.reserveCapacity(bytes.count + Int(RJ_PADDING))
-        }
-        if bytes.last == 0x0D { bytes.removeLast() }
+        if range.count > Self.bufferBytes { lastLongLine = range.count }
+        let base = buffer.base
+        var (start, end) = (range.lowerBound, range.upperBound)
+        if end > start, base[end - 1] == 0x0D { end -= 1 }
         // A UTF-8 byte-order mark at the very start of the file (some Windows tools write
         // one) is not part of the first record; anywhere else it stays and is invalid JSON.
-        if lineNumber == 1, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return nil }
-        return ExportLine(number: lineNumber, bytes: bytes)
+        if lineNumber == 1, end - start >= 3, base[start] == 0xEF, base[start + 1] == 0xBB, base[start + 2] == 0xBF {
+            start += 3
+        }
+        if (start..<end).allSatisfy({ base[$0] == 0x20 || base[$0] == 0x09 }) { return nil }
+        // Its padding: the bytes decoded after it, or the buffer's whole rest once nothing more
+        // is decoded into it.
+        let readable = (inputEnded ? buffer.capacity : dataEnd) - start
+        return ExportLine(number: lineNumber, buffer: buffer, start: start, count: end - start, readable: readable)
+    }
+
+    // Room after `dataEnd` for at least `minimumFill` bytes: the line being read moves to the
+    // front of this buffer when no line holds it any more, else to a new one (half as long again
+    // as the line when it is long, within the line limit: a record of tens of MB and the lines
+    // after it share that buffer, so doubling it cost 30 MB of peak memory on 40 MB records).
+    private func makeRoom() {
+        let dataCapacity = buffer.capacity - Self.padding
+        let partial = dataEnd - lineStart
+        // After a long line, the lines that follow it go to a buffer of the usual size: the long
+        // one's pages are given back with the long line.
+        let leaveLong = dataCapacity > Self.bufferBytes && partial < Self.bufferBytes / 2
+        guard dataCapacity - dataEnd < Self.minimumFill || leaveLong else { return }
+        // A line outgrowing the usual buffer starts at the last long line's length: long records
+        // come in runs, and each growth holds the old buffer and the new one at once.
+        var needed = max(Self.bufferBytes, partial + partial / 2)
+        if needed > Self.bufferBytes { needed = max(needed, lastLongLine + Self.bufferBytes) }
+        needed = min(needed, maxLineBytes + Self.bufferBytes)
+        if !leaveLong, isKnownUniquelyReferenced(&buffer), needed <= dataCapacity {
+            buffer.base.update(from: buffer.base + lineStart, count: partial)
+        } else {
+            let next = needed == Self.bufferBytes ? spareBuffer() : LineBuffer(capacity: needed + Self.padding)
+            next.base.update(from: buffer.base + lineStart, count: partial)
+            if buffer.capacity == Self.bufferBytes + Self.padding {
+                spares.append(buffer)
+                if spares.count > Self.spareLimit { spares.removeFirst() }
+            }
+            buffer = next
+        }
+        scanPos -= lineStart
+        (lineStart, dataEnd) = (0, partial)
     }
 
     // The rest of the file (after a fault), or all of it again (`afterFault`), then the digest:
@@ -215,8 +246,17 @@ public final class ExportReader {
         }
     }
 
-    // Produces the next chunk of decoded bytes; false at the end or at a fault.
+    // A buffer of the usual size whose lines are all gone, else a new one. Reusing them keeps
+    // the decoded bytes off fresh pages: malloc gave 1 MB blocks back to the kernel now and then
+    // (up to three times the import's page faults).
+    private func spareBuffer() -> LineBuffer {
+        for i in spares.indices where isKnownUniquelyReferenced(&spares[i]) { return spares.remove(at: i) }
+        return LineBuffer(capacity: Self.bufferBytes + Self.padding)
+    }
+
+    // Decodes more bytes after `dataEnd`; false at the end or at a fault.
     private func refill() -> Bool {
+        makeRoom()
         switch kind {
         case .plain: return refillPlain()
         case .zstd: return refillZstd()
@@ -224,8 +264,13 @@ public final class ExportReader {
     }
 
     private func readInput() -> Int? {
+        input.withUnsafeMutableBytes { read(into: $0) }
+    }
+
+    // Reads from the file into `target`; nil after a read error, 0 at its end.
+    private func read(into target: UnsafeMutableRawBufferPointer) -> Int? {
         guard let file else { return 0 }
-        let n = input.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+        let n = fread(target.baseAddress, 1, target.count, file)
         if n == 0, ferror(file) != 0 {
             if fault == nil {
                 fault = ExportReadError(
@@ -234,16 +279,15 @@ public final class ExportReader {
             }
             return nil
         }
-        if hasher != nil { input.withUnsafeBytes { hasher?.update(UnsafeRawBufferPointer(rebasing: $0[..<n])) } }
+        if hasher != nil { hasher?.update(UnsafeRawBufferPointer(rebasing: target[..<n])) }
         return n
     }
 
     private func refillPlain() -> Bool {
-        guard let n = readInput(), n > 0 else { return false }
-        swap(&input, &chunk)
-        if input.count < (1 << 20) { input = [UInt8](repeating: 0, count: 1 << 20) }
-        chunkPos = 0
-        chunkSize = n
+        let free = UnsafeMutableRawBufferPointer(
+            start: buffer.base + dataEnd, count: buffer.capacity - Self.padding - dataEnd)
+        guard let n = read(into: free), n > 0 else { return false }
+        dataEnd += n
         fileBytes += Int64(n)
         decodedBytes += Int64(n)
         return true
@@ -272,14 +316,13 @@ public final class ExportReader {
             let consumedBefore = inputPos
             var produced = 0
             let result: Int = input.withUnsafeBytes { src in
-                chunk.withUnsafeMutableBytes { dst in
-                    var inBuf = ZSTD_inBuffer(src: src.baseAddress, size: inputSize, pos: inputPos)
-                    var outBuf = ZSTD_outBuffer(dst: dst.baseAddress, size: dst.count, pos: 0)
-                    let r = ZSTD_decompressStream(dstream, &outBuf, &inBuf)
-                    inputPos = inBuf.pos
-                    produced = outBuf.pos
-                    return r
-                }
+                var inBuf = ZSTD_inBuffer(src: src.baseAddress, size: inputSize, pos: inputPos)
+                var outBuf = ZSTD_outBuffer(
+                    dst: buffer.base + dataEnd, size: buffer.capacity - Self.padding - dataEnd, pos: 0)
+                let r = ZSTD_decompressStream(dstream, &outBuf, &inBuf)
+                inputPos = inBuf.pos
+                produced = outBuf.pos
+                return r
             }
             fileBytes += Int64(inputPos - consumedBefore)
             if ZSTD_isError(result) != 0 {
@@ -291,8 +334,7 @@ public final class ExportReader {
             }
             lastZstdResult = result
             if produced > 0 {
-                chunkPos = 0
-                chunkSize = produced
+                dataEnd += produced
                 decodedBytes += Int64(produced)
                 return true
             }

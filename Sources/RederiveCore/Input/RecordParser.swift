@@ -18,20 +18,22 @@ public final class RecordParser {
 
     /// Parses one line (a whole JSON document) into a record of its format version.
     public func parse(_ line: [UInt8]) -> Result<ParsedRecord, RecordFailure> {
-        let status = line.withUnsafeBufferPointer { buf in
-            rj_parse_record(handle, buf.baseAddress, buf.count, line.capacity, &record)
-        }
+        line.withUnsafeBufferPointer { parse($0, readable: line.capacity) }
+    }
+
+    /// `parse(_:)` of bytes read in place, of which `readable` from their start may be read; they
+    /// stay alive and unchanged for this call.
+    func parse(_ buf: UnsafeBufferPointer<UInt8>, readable: Int) -> Result<ParsedRecord, RecordFailure> {
+        let status = rj_parse_record(handle, buf.baseAddress, buf.count, readable, &record)
         if status != RJ_OK.rawValue {
             let code = Self.issueCode(status, notAnObject: .notAnObject, otherwise: .invalidJSON)
             return .failure(RecordFailure(stage: .parse, code: code, message: messageText(&record.message)))
         }
-        // Extracted strings and raw objects point into the parser and into `line`, both alive
+        // Extracted strings and raw objects point into the parser and into `buf`, both alive
         // for this call: `parsed()` copies what it keeps.
-        return withExtendedLifetime(line) {
-            withUnsafePointer(to: &record.fields) { tuple in
-                tuple.withMemoryRebound(to: rj_value.self, capacity: Int(RJF_COUNT.rawValue)) { fields in
-                    RecordFields(fields: fields).parsed()
-                }
+        return withUnsafePointer(to: &record.fields) { tuple in
+            tuple.withMemoryRebound(to: rj_value.self, capacity: Int(RJF_COUNT.rawValue)) { fields in
+                RecordFields(fields: fields).parsed()
             }
         }
     }

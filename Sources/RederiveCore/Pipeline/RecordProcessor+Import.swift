@@ -3,7 +3,7 @@ extension RecordProcessor {
     /// split and hashed). Runs on a worker.
     public func importItem(line: ExportLine, file: String) -> ImportItem {
         if line.oversized { return .issue(RecordFailure.lineTooLong.issue(file: file, line: line.number)) }
-        switch process(line: line.bytes) {
+        switch process(line: line) {
         case .failure(let failure):
             return .issue(failure.issue(file: file, line: line.number))
         case .success(let derived):

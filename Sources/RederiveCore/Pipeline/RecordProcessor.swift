@@ -24,8 +24,18 @@ public final class RecordProcessor {
 
     /// Parses, upgrades and derives one export line.
     public func process(line: [UInt8]) -> Result<DerivedRecord, RecordFailure> {
+        line.withUnsafeBufferPointer { process(bytes: $0, readable: line.capacity) }
+    }
+
+    /// `process(line:)` of a line read in place (a span of its reader's buffer: no copy).
+    public func process(line: ExportLine) -> Result<DerivedRecord, RecordFailure> {
+        line.withPaddedBytes { process(bytes: $0, readable: $1) }
+    }
+
+    // The line's bytes stay alive through the whole call: a format-3 room is read from its parse.
+    private func process(bytes: UnsafeBufferPointer<UInt8>, readable: Int) -> Result<DerivedRecord, RecordFailure> {
         let parsed: ParsedRecord
-        switch parser.parse(line) {
+        switch parser.parse(bytes, readable: readable) {
         case .success(let record): parsed = record
         case .failure(let failure): return .failure(failure)
         }

@@ -92,7 +92,7 @@ public final class SummarizeJob: BatchJob {
         let drawing = config.svgDirectory != nil
         let results = pool.map(batch.lines) { processor, line -> Result<Summarized, RecordFailure> in
             if line.oversized { return .failure(.lineTooLong) }
-            return processor.process(line: line.bytes).map { derived in
+            return processor.process(line: line).map { derived in
                 Summarized(
                     id: derived.record.id,
                     text: Self.summarizeLine(derived, file: file, line: line.number, version: version),

@@ -317,7 +317,40 @@ final class ExportReaderTests: XCTestCase {
         let path = dir.file("p.jsonl")
         try put(Array("{\"a\":1}\n{\"b\":2}".utf8), path)
         let r = try readAll(path)
-        for line in r.lines { XCTAssertGreaterThanOrEqual(line.bytes.capacity, line.bytes.count + 64) }
+        for line in r.lines { line.withPaddedBytes { XCTAssertGreaterThanOrEqual($1, $0.count + 64) } }
+    }
+
+    /// Lines are spans of the reader's buffers: those a caller keeps stay intact while the reader
+    /// decodes on, into the same buffer or a new one, and those it drops let the reader reuse
+    /// the buffer (or a spare one). Lines of 1 byte to 300 KB cross many 1 MB buffers.
+    func testLinesStayIntactWhetherKeptOrDropped() throws {
+        var expected: [String] = []
+        var data: [UInt8] = []
+        for i in 0..<60 {
+            let text =
+                "{\"n\":\(i),\"f\":\"" + String(repeating: Array("abcdefghij")[i % 10], count: (i * 7919) % 300_000)
+                + "\"}"
+            expected.append(text)
+            data += Array(text.utf8) + [0x0A]
+        }
+        for name in ["s.jsonl", "s.jsonl.zst"] {
+            let path = dir.file(name)
+            try ExportFixtures.write(data, to: path)
+            let kept = try readAll(path)
+            XCTAssertEqual(kept.texts, expected, name)
+            for line in kept.lines { line.withPaddedBytes { XCTAssertGreaterThanOrEqual($1, $0.count + 64, name) } }
+            let reader = try ExportReader(path: path)
+            var dropped: [String] = []
+            while let line = reader.nextLine() { dropped.append(String(decoding: line.bytes, as: UTF8.self)) }
+            XCTAssertEqual(dropped, expected, name)
+            // In batches: a buffer a batch held is reused once the batch is gone.
+            let batches = try ExportReader(path: path)
+            var batched: [String] = []
+            while case let lines = batches.nextLines(maxLines: 5, maxBytes: 1 << 30), !lines.isEmpty {
+                batched += lines.map { String(decoding: $0.bytes, as: UTF8.self) }
+            }
+            XCTAssertEqual(batched, expected, name)
+        }
     }
 
     // MARK: Bounded memory
