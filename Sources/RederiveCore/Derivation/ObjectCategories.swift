@@ -21,10 +21,33 @@ public struct ObjectCategories: Sendable, Equatable, Sequence, ExpressibleByDict
     /// No categories.
     public init() {}
 
-    /// The counts of `dictionary`.
+    /// The counts of `dictionary` (sorted once: a key at a time would cost a search each).
     public init(_ dictionary: [String: Int]) {
-        for (key, count) in dictionary { self[key] = count }
+        entries = dictionary.map { Entry(key: $0.key, count: $0.value) }
+        entries.sort { JSONText.utf8Precedes($0.key, $1.key) }
     }
+
+    /// How many times each of `keys` appears (of two equivalent spellings the first is kept).
+    /// Past `linearLimit` different keys the counting goes on in a dictionary and is sorted once:
+    /// a hostile room's 10,000 different categories would otherwise cost a search each.
+    public init<Keys: Sequence<String>>(counting keys: Keys) {
+        var few = ObjectCategories()
+        var counts: [String: Int]?
+        for key in keys {
+            if counts != nil {
+                counts![key, default: 0] += 1
+                continue
+            }
+            few.add(key)
+            if few.count > Self.linearLimit {
+                counts = Dictionary(uniqueKeysWithValues: few.entries.map { ($0.key, $0.count) })
+            }
+        }
+        self = counts.map { ObjectCategories($0) } ?? few
+    }
+
+    /// Different keys up to which a key is found by comparing it with each.
+    static let linearLimit = 32
 
     /// The counts of a literal such as `["chair": 2]` (a key written twice keeps the last count).
     public init(dictionaryLiteral elements: (String, Int)...) {
@@ -74,7 +97,15 @@ public struct ObjectCategories: Sendable, Equatable, Sequence, ExpressibleByDict
     /// Whether both hold the same keys (as `String`s compare) with the same counts, as two
     /// dictionaries are equal.
     public static func == (lhs: ObjectCategories, rhs: ObjectCategories) -> Bool {
-        lhs.count == rhs.count && lhs.entries.allSatisfy { rhs[$0.key] == $0.count }
+        guard lhs.count == rhs.count else { return false }
+        if lhs.entries == rhs.entries { return true }
+        if lhs.count <= linearLimit { return lhs.entries.allSatisfy { rhs[$0.key] == $0.count } }
+        return lhs.dictionary == rhs.dictionary
+    }
+
+    // The counts by key (each key is there once, as `String`s compare).
+    private var dictionary: [String: Int] {
+        Dictionary(uniqueKeysWithValues: entries.map { ($0.key, $0.count) })
     }
 
     // The entry whose key equals `key` (as `String`s compare).

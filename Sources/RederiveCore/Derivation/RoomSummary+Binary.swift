@@ -77,11 +77,12 @@ extension RoomSummary {
                 let methodName = text(), let method = FloorAreaMethod(rawValue: methodName), let shape = text(),
                 let categoryCount = count(least: 16)
             else { return nil }
-            var categories = ObjectCategories()
+            var counts: [String: Int] = [:]
             for _ in 0..<categoryCount {
                 guard let key = text(), let n = int() else { return nil }
-                categories[key] = n
+                counts[key] = n
             }
+            let categories = ObjectCategories(counts)
             guard let labelCount = count(least: 8) else { return nil }
             var labels: [String] = []
             for _ in 0..<labelCount {

@@ -169,9 +169,7 @@ public struct SummaryDeriver: Sendable {
             }
         }
 
-        var categories = ObjectCategories()
-        if !room.objects.isEmpty { categories.reserveCapacity(min(room.objects.count, 16)) }
-        for object in room.objects { categories.add(object.category) }
+        let categories = ObjectCategories(counting: room.objects.lazy.map(\.category))
 
         let summary = RoomSummary(
             wallCount: walls.count, doorCount: room.doors.count, windowCount: room.windows.count,

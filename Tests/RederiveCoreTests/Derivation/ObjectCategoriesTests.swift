@@ -59,4 +59,26 @@ final class ObjectCategoriesTests: XCTestCase {
         XCTAssertNotEqual(categories, ["table": 5, "bed": 2])
         XCTAssertTrue(ObjectCategories().isEmpty)
     }
+
+    /// Counting past `linearLimit` different keys (a hostile room has up to 10,000 objects, each
+    /// its own category) goes on in a dictionary: the same entries, the first spelling kept.
+    func testCountingManyDifferentKeysMatchesACountingDictionary() {
+        var keys = (0..<RoomLimits.maxObjects).map { "\u{E9}\(($0 * 7919) % 3_000)" }
+        keys.insert("e\u{301}1", at: 0)  // an equivalent spelling of "\u{E9}1", seen first
+        keys += pool
+        let categories = ObjectCategories(counting: keys)
+        let expected = dictionaryEntries(keys)
+        XCTAssertEqual(categories.count, expected.count)
+        XCTAssertEqual(categories.entries.map { Array($0.key.utf8) }, expected.map { Array($0.key.utf8) })
+        XCTAssertEqual(categories.entries.map(\.count), expected.map(\.count))
+        XCTAssertEqual(categories["\u{E9}1"], keys.filter { $0 == "\u{E9}1" }.count, "both spellings counted")
+        XCTAssertEqual(
+            categories.entries.first { $0.key == "\u{E9}1" }.map { Array($0.key.utf8) }, [0x65, 0xCC, 0x81, 0x31])
+        var few = ObjectCategories(counting: pool)
+        XCTAssertEqual(few.entries, dictionaryEntries(pool))
+        XCTAssertEqual(
+            categories, ObjectCategories(Dictionary(uniqueKeysWithValues: expected.map { ($0.key, $0.count) })))
+        few.add("x")
+        XCTAssertNotEqual(categories, few)
+    }
 }
