@@ -107,7 +107,10 @@ let package = Package(
         .target(
             name: "RederiveTestSupport",
             dependencies: ["RederiveCore", "RederiveCorpus"],
-            path: "Tests/RederiveTestSupport"
+            path: "Tests/RederiveTestSupport",
+            // Built with testing on in every configuration, so `swift build -c release` (which
+            // builds every target) can build the engine support that reaches its internals.
+            swiftSettings: [.unsafeFlags(["-enable-testing"])]
         ),
         // Test support that needs an engine: SQLite stores read and written directly (GRDB) and
         // the throwaway PostgreSQL cluster (run with its own programs, `pg_ctl` and `psql`).

@@ -20,7 +20,8 @@ public final class SQLiteStore: @unchecked Sendable {
     public let readOnly: Bool
     /// Where the pre-migration copy went, when opening migrated an existing store.
     public private(set) var backupPath: String?
-    let pool: DatabasePool
+    /// The store's connections (the engine's own statements; tests read and write through it too).
+    package let pool: DatabasePool
     /// The busy handler of every connection, which sums the time they waited for a lock.
     let lockWaits: SQLiteLockWaits
     /// Copies the WAL back into the store on a connection and thread of its own, off the writer's

@@ -1,8 +1,8 @@
 import GRDB
 import Foundation
 import XCTest
-@testable import RederiveCore
-@testable import RederiveSQLite
+import RederiveCore
+import RederiveSQLite
 @testable import RederiveTestSupport
 
 /// The committed exports and helpers for store-side tests.

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import XCTest
-@testable import RederiveCore
-@testable import RederiveSQLite
+import RederiveCore
+import RederiveSQLite
 
 /// Reads a store file directly (its own GRDB connection, independent of `SQLiteStore`) to compare
 /// stores canonically and to tamper with them in tests.
