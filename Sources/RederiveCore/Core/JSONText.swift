@@ -20,7 +20,7 @@ public enum JSONText {
     }
 
     /// Appends the escape of `byte`: a quote, a backslash or a control character.
-    private static func appendEscaped(_ byte: UInt8, to out: inout [UInt8]) {
+    static func appendEscaped(_ byte: UInt8, to out: inout [UInt8]) {
         switch byte {
         case UInt8(ascii: "\""): out.append(contentsOf: [0x5C, 0x22])
         case UInt8(ascii: "\\"): out.append(contentsOf: [0x5C, 0x5C])

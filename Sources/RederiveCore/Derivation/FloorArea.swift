@@ -117,8 +117,10 @@ public enum FloorArea {
         var used = useGrid ? [] : [Bool](repeating: false, count: n)
         grid?.markUsed(0)
         if !useGrid { used[0] = true }
-        var points: [SIMD2<Double>] = [first.start, first.end]
+        var points: [SIMD2<Double>] = []
         points.reserveCapacity(n + 1)
+        points.append(first.start)
+        points.append(first.end)
         var current = first.end
         for _ in 1..<max(n, 1) {
             // nil when no unused end lies within the tolerance (or the point is not finite).
@@ -269,26 +271,35 @@ public enum FloorArea {
     public static func convexHull(_ points: [SIMD2<Double>]) -> [SIMD2<Double>]? {
         for p in points where !(p.x.isFinite && p.y.isFinite) { return nil }
         var sorted = points.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
-        // Drop exact duplicates (sorted, so they are adjacent).
-        var unique: [SIMD2<Double>] = []
-        unique.reserveCapacity(sorted.count)
-        for p in sorted where unique.last != p { unique.append(p) }
-        sorted = unique
+        // Drop exact duplicates (sorted, so they are adjacent), in place.
+        var kept = 0
+        for i in sorted.indices where kept == 0 || sorted[kept - 1] != sorted[i] {
+            sorted[kept] = sorted[i]
+            kept += 1
+        }
+        sorted.removeLast(sorted.count - kept)
         guard sorted.count >= 3 else { return [] }
         func cross(_ o: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
             (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
         }
-        var lower: [SIMD2<Double>] = []
+        // Both chains in one array (the upper one never pops a point of the lower one), sized
+        // once: the lower chain, then the upper one from the rightmost point back to the
+        // leftmost, which closes the ring and is dropped.
+        var hull: [SIMD2<Double>] = []
+        hull.reserveCapacity(2 * sorted.count)
         for p in sorted {
-            while lower.count >= 2, cross(lower[lower.count - 2], lower[lower.count - 1], p) <= 0 { lower.removeLast() }
-            lower.append(p)
+            while hull.count >= 2, cross(hull[hull.count - 2], hull[hull.count - 1], p) <= 0 { hull.removeLast() }
+            hull.append(p)
         }
-        var upper: [SIMD2<Double>] = []
-        for p in sorted.reversed() {
-            while upper.count >= 2, cross(upper[upper.count - 2], upper[upper.count - 1], p) <= 0 { upper.removeLast() }
-            upper.append(p)
+        let lowerCount = hull.count
+        for p in sorted.reversed().dropFirst() {
+            while hull.count > lowerCount, cross(hull[hull.count - 2], hull[hull.count - 1], p) <= 0 {
+                hull.removeLast()
+            }
+            hull.append(p)
         }
-        return Array(lower.dropLast()) + Array(upper.dropLast())
+        hull.removeLast()
+        return hull
     }
 
     /// The floor area and the method that produced it, per the spec's order:

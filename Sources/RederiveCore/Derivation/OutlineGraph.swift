@@ -39,7 +39,14 @@ struct OutlineGraph {
     /// Nil when an end is followed, in x, by `wallOutlineMaxCrowd` others within the tolerance.
     init?(_ segments: [FloorArea.WallSegment], tolerance: Double) {
         self.segments = segments
-        let ends = segments.flatMap { [$0.start, $0.end] }
+        // Arrays sized once: a room's outline is made for every floorless room whose walls do
+        // not close, and each array grown (or made per wall) was an allocation more.
+        var ends: [SIMD2<Double>] = []
+        ends.reserveCapacity(2 * segments.count)
+        for s in segments {
+            ends.append(s.start)
+            ends.append(s.end)
+        }
         // 1. Ends within the tolerance are one corner: union-find over pairs found by a sweep in x.
         var sets = DisjointSets(count: ends.count)
         let order = ends.indices.sorted { ends[$0].x != ends[$1].x ? ends[$0].x < ends[$1].x : $0 < $1 }
@@ -59,6 +66,8 @@ struct OutlineGraph {
         var cornerOfRoot = [Int](repeating: -1, count: ends.count)
         var sums: [SIMD2<Double>] = []
         var counts: [Double] = []
+        sums.reserveCapacity(ends.count)
+        counts.reserveCapacity(ends.count)
         cornerOfEnd = ends.indices.map { i in
             let r = sets.find(i)
             if cornerOfRoot[r] < 0 {
@@ -73,6 +82,7 @@ struct OutlineGraph {
         }
         corners = zip(sums, counts).map { $0 / $1 }
         adjacency = Array(repeating: [], count: corners.count)
+        edges.reserveCapacity(segments.count + 8)
         // 2. Each wall joins its two corners.
         for w in segments.indices {
             let u = cornerOfEnd[2 * w], v = cornerOfEnd[2 * w + 1]
@@ -91,14 +101,19 @@ struct OutlineGraph {
     func openChains() -> [(Int, Int)]? {
         var groups = DisjointSets(count: corners.count)
         for e in edges { groups.join(e.u, e.v) }
-        var free: [Int: [Int]] = [:]
-        for c in corners.indices where adjacency[c].count == 1 { free[groups.find(c), default: []].append(c) }
-        var chains: [(Int, Int)] = []
-        for ends in free.values {
-            if ends.count > 2 { return nil }
-            // One free end: a wall sticking out of a closed group, which adds no area.
-            if ends.count == 2 { chains.append((ends[0], ends[1])) }
+        // Each group's free ends by its root, in corner order: the first two, and how many.
+        var firstFree = [Int](repeating: -1, count: corners.count)
+        var secondFree = firstFree
+        var freeCount = [Int](repeating: 0, count: corners.count)
+        for c in corners.indices where adjacency[c].count == 1 {
+            let root = groups.find(c)
+            freeCount[root] += 1
+            if freeCount[root] > 2 { return nil }
+            if freeCount[root] == 1 { firstFree[root] = c } else { secondFree[root] = c }
         }
+        var chains: [(Int, Int)] = []
+        // One free end: a wall sticking out of a closed group, which adds no area.
+        for root in corners.indices where freeCount[root] == 2 { chains.append((firstFree[root], secondFree[root])) }
         return chains.sorted { $0.0 < $1.0 }
     }
 
@@ -112,9 +127,10 @@ struct OutlineGraph {
         guard length > 0 else { return .zero }
         let u = d / length
         if let a = axis {
-            for candidate in [a, SIMD2(-a.y, a.x), -a, SIMD2(a.y, -a.x)]
-            where u.x * candidate.x + u.y * candidate.y >= FloorArea.cosAxisSnap {
-                return candidate
+            // The four axis directions in turn (no array of them made per free end).
+            for k in 0..<4 {
+                let candidate = k == 0 ? a : k == 1 ? SIMD2(-a.y, a.x) : k == 2 ? -a : SIMD2(a.y, -a.x)
+                if u.x * candidate.x + u.y * candidate.y >= FloorArea.cosAxisSnap { return candidate }
             }
         }
         return u
@@ -125,14 +141,14 @@ struct OutlineGraph {
         guard !chains.isEmpty else { return }
         let axis = FloorArea.dominantAxis(segments)
         // Directions read before any closure is added (a free corner has exactly one wall).
-        var directions: [Int: SIMD2<Double>] = [:]
+        var directions = [SIMD2<Double>](repeating: .zero, count: corners.count)
         for chain in chains {
             directions[chain.0] = outward(chain.0, axis: axis)
             directions[chain.1] = outward(chain.1, axis: axis)
         }
         func closure(_ p: Int, _ q: Int) -> [SIMD2<Double>] {
             FloorArea.gapClosure(
-                from: corners[p], along: directions[p]!, to: corners[q], along: directions[q]!, tolerance: tolerance)
+                from: corners[p], along: directions[p], to: corners[q], along: directions[q], tolerance: tolerance)
         }
         let links =
             chains.count <= FloorArea.wallOutlineExhaustiveChains
@@ -161,8 +177,14 @@ struct OutlineGraph {
         var lengths: [Int: Double] = [:]
         func length(_ p: Int, _ q: Int) -> Double {
             if let known = lengths[p * corners.count + q] { return known }
-            let path = [corners[p]] + closure(p, q) + [corners[q]]
-            let total = zip(path, path.dropFirst()).reduce(0) { $0 + FloorArea.distance($1.0, $1.1) }
+            // Along the closure's corners, summed from the first side on (no array of the path).
+            var total = 0.0
+            var from = corners[p]
+            for point in closure(p, q) {
+                total += FloorArea.distance(from, point)
+                from = point
+            }
+            total += FloorArea.distance(from, corners[q])
             lengths[p * corners.count + q] = total
             return total
         }
@@ -236,6 +258,9 @@ struct OutlineGraph {
         var points: [SIMD2<Double>] = []
         var closing: [Bool] = []
         var visited: [Int] = []
+        points.reserveCapacity(corners.count)
+        closing.reserveCapacity(corners.count)
+        visited.reserveCapacity(corners.count)
         var at = start
         var back = SIMD2<Double>(0, -1)
         var firstEdge = -1

@@ -10,8 +10,11 @@ extension RoomSummary {
         public let column: String?
         /// How the value is read from a summary.
         let value: Value
-        /// `"key":` as UTF-8: what the JSON writer appends before the value.
-        let quotedKey: [UInt8]
+        /// The key as written in the table: what the JSON writer appends, between quotes, before
+        /// the value. A literal's bytes, read where they lie: the two lanes of a derive write
+        /// every key of every summary, and an array of them would be retained and released
+        /// each time, its count shared by both lanes.
+        let keyText: StaticString
 
         /// How a field's value is read from a summary, by kind: plain closures, called once per
         /// record by the JSON writer (a key path projection costs more on that path).
@@ -23,13 +26,12 @@ extension RoomSummary {
             /// A name.
             case string(@Sendable (RoomSummary) -> String)
             /// An object or array, written by the closure.
-            case structured(@Sendable (RoomSummary, inout [UInt8]) -> Void)
+            case structured(@Sendable (RoomSummary, inout JSONBuffer) -> Void)
         }
 
-        init(_ key: String, unit: String? = nil, column: String? = nil, _ value: Value) {
-            self.key = Key(unchecked: key)
-            (self.unit, self.column, self.value) = (unit, column, value)
-            quotedKey = Array("\"\(key)\":".utf8)
+        init(_ key: StaticString, unit: String? = nil, column: String? = nil, _ value: Value) {
+            self.key = Key(unchecked: key.description)
+            (self.unit, self.column, self.value, keyText) = (unit, column, value, key)
         }
 
         /// What kind of value it holds.

@@ -24,24 +24,24 @@ extension RoomSummary {
             .structured { s, out in
                 // Keys by their UTF-8 bytes (`JSONText.utf8Precedes`): the order the entries are kept in.
                 appendList(s.objectCategories.entries, "{", "}", to: &out) { entry, out in
-                    JSONText.appendString(entry.key, to: &out)
+                    out.appendString(entry.key)
                     out.append(UInt8(ascii: ":"))
-                    appendInt(entry.count, to: &out)
+                    out.appendInt(entry.count)
                 }
             }),
         Field(
             "section_labels",
             .structured { s, out in
-                appendList(s.sectionLabels, "[", "]", to: &out) { JSONText.appendString($0, to: &$1) }
+                appendList(s.sectionLabels, "[", "]", to: &out) { $1.appendString($0) }
             }
         ),
         Field(
             "floor_polygon_2d_m",
             .structured { s, out in
                 appendList(s.floorPolygon2D, "[", "]", to: &out) { p, out in
-                    appendRaw(#"{"x":"#, to: &out)
+                    out.append(#"{"x":"#)
                     appendRounded(p.x, to: &out)
-                    appendRaw(#","y":"#, to: &out)
+                    out.append(#","y":"#)
                     appendRounded(p.y, to: &out)
                     out.append(UInt8(ascii: "}"))
                 }

@@ -169,7 +169,8 @@ public struct SummaryDeriver: Sendable {
             }
         }
 
-        let categories = ObjectCategories(counting: room.objects.lazy.map(\.category))
+        // A closure, not a key path: a key path's projection costs more per object.
+        let categories = ObjectCategories(counting: room.objects.lazy.map { $0.category })
 
         let summary = RoomSummary(
             wallCount: walls.count, doorCount: room.doors.count, windowCount: room.windows.count,
@@ -203,7 +204,9 @@ public struct SummaryDeriver: Sendable {
         if !value.isFinite {
             return DerivationFailure(code: .nonFiniteValue, message: "\(name) is not finite")
         }
-        if !RoomSummary.roundedForJSON(value).isFinite {
+        // `roundedForJSON(value)` is finite exactly when `value × 100` is: rounding and dividing
+        // a finite number keep it finite. Checked so, without rounding (a libm call per value).
+        if !(value * 100).isFinite {
             return DerivationFailure(
                 code: .nonFiniteValue,
                 message: "\(name) is not finite once rounded to 2 decimals (\(value))")

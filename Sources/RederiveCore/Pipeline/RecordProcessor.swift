@@ -16,6 +16,9 @@ public final class RecordProcessor {
     /// The derivation applied.
     public let deriver: SummaryDeriver
     let parser = RecordParser()
+    /// The summary JSON's buffer, reused record after record: the JSON is written there, then
+    /// copied out once into an array of its length (one allocation a record, not two).
+    private var jsonBuffer = JSONBuffer(capacity: 4096)
 
     /// Creates a processor for `deriver`.
     public init(deriver: SummaryDeriver) {
@@ -81,7 +84,7 @@ public final class RecordProcessor {
         }
         switch deriver.derive(decoded) {
         case .success(let summary):
-            return .success((summary, summary.jsonBytes()))
+            return .success((summary, summary.jsonBytes(reusing: &jsonBuffer)))
         case .failure(let failure):
             return .failure(RecordFailure(stage: .derive, code: failure.code, message: failure.message, id: id))
         }

@@ -247,6 +247,54 @@ final class FloorAreaDerivationTests: XCTestCase {
     }
 }
 
+extension FloorAreaDerivationTests {
+    /// The hull as it was first written: a lower and an upper chain in arrays of their own, joined
+    /// without their last points. `convexHull` builds both in one array; the ring must be the same.
+    private func twoChainHull(_ points: [SIMD2<Double>]) -> [SIMD2<Double>] {
+        var sorted = points.sorted { $0.x != $1.x ? $0.x < $1.x : $0.y < $1.y }
+        var unique: [SIMD2<Double>] = []
+        for p in sorted where unique.last != p { unique.append(p) }
+        sorted = unique
+        guard sorted.count >= 3 else { return [] }
+        func cross(_ o: SIMD2<Double>, _ a: SIMD2<Double>, _ b: SIMD2<Double>) -> Double {
+            (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
+        }
+        var lower: [SIMD2<Double>] = []
+        for p in sorted {
+            while lower.count >= 2, cross(lower[lower.count - 2], lower[lower.count - 1], p) <= 0 { lower.removeLast() }
+            lower.append(p)
+        }
+        var upper: [SIMD2<Double>] = []
+        for p in sorted.reversed() {
+            while upper.count >= 2, cross(upper[upper.count - 2], upper[upper.count - 1], p) <= 0 { upper.removeLast() }
+            upper.append(p)
+        }
+        return Array(lower.dropLast()) + Array(upper.dropLast())
+    }
+
+    func testConvexHullIsTheTwoChainRing() {
+        var generator = SplitMix64(seed: 2)
+        var checked = 0
+        for trial in 0..<3_000 {
+            let count = trial % 40
+            // Small integer grids (ties, duplicates, collinear runs) and scattered reals.
+            let points: [SIMD2<Double>] = (0..<count).map { _ in
+                trial % 2 == 0
+                    ? SIMD2(
+                        Double(Int.random(in: 0...4, using: &generator)),
+                        Double(Int.random(in: 0...4, using: &generator)))
+                    : SIMD2(
+                        Double.random(in: -50...50, using: &generator), Double.random(in: -50...50, using: &generator))
+            }
+            XCTAssertEqual(FloorArea.convexHull(points), twoChainHull(points), "\(points)")
+            checked += 1
+        }
+        let line = (0..<10).map { SIMD2(Double($0), 2 * Double($0)) }
+        XCTAssertEqual(FloorArea.convexHull(line + line.reversed()), twoChainHull(line))
+        XCTAssertEqual(checked, 3_000)
+    }
+}
+
 /// A tiny seeded generator so shuffles are reproducible.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64

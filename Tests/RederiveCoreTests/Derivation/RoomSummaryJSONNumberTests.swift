@@ -2,14 +2,14 @@ import XCTest
 
 @testable import RederiveCore
 
-/// The summary JSON's numbers (`RoomSummary.appendRounded`, `appendInt`): written from their
+/// The summary JSON's numbers (`RoomSummary.appendRounded`, `JSONBuffer.appendInt`): written from their
 /// hundredths or digits without a String, byte for byte what Swift's description of the rounded
 /// double (or `String` of the count) writes, which is what every stored summary holds.
 final class RoomSummaryJSONNumberTests: XCTestCase {
     private func written(_ value: Double) -> String {
-        var out: [UInt8] = []
+        var out = JSONBuffer(capacity: 0)
         RoomSummary.appendRounded(value, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: out.bytes(), as: UTF8.self)
     }
 
     /// What builds before the fast path wrote: the description of the rounded value.
@@ -50,7 +50,7 @@ final class RoomSummaryJSONNumberTests: XCTestCase {
         XCTAssertEqual(checked, 22 * 4000 * 3)
     }
 
-    /// Counts (`appendInt`) as `String(value)` writes them: zero, both signs, every number of
+    /// Counts (`JSONBuffer.appendInt`) as `String(value)` writes them: zero, both signs, every number of
     /// digits, and the extremes.
     func testCountsMatchTheirString() {
         var values = [0, 1, -1, 9, 10, -10, 99, 100, Int.max, Int.min, Int.max - 1, Int.min + 1]
@@ -62,9 +62,46 @@ final class RoomSummaryJSONNumberTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         values += (0..<2000).map { _ in Int.random(in: Int.min...Int.max, using: &generator) }
         for value in values {
-            var out: [UInt8] = [UInt8(ascii: "x")]
-            RoomSummary.appendInt(value, to: &out)
-            XCTAssertEqual(String(decoding: out, as: UTF8.self), "x" + String(value), "\(value)")
+            var out = JSONBuffer(capacity: 0)
+            out.append(UInt8(ascii: "x"))
+            out.appendInt(value)
+            XCTAssertEqual(String(decoding: out.bytes(), as: UTF8.self), "x" + String(value), "\(value)")
         }
+    }
+
+    /// The hundredths rounded without libm (`roundedHundredths`) are `(value * 100).rounded()`:
+    /// at and beside every tie (a half of a hundredth), at the largest fractions below a half, up
+    /// to 2^52 (where the fast path stops) and at random.
+    func testRoundedHundredthsAreTheRoundedProduct() {
+        var scaled: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 0.49999999999999994, -0.49999999999999994]
+        for k in stride(from: 0.0, through: 1e6, by: 997) {
+            for tie in [k + 0.5, -(k + 0.5)] { scaled += [tie, tie.nextUp, tie.nextDown] }
+        }
+        for exponent in 40...52 {
+            let edge = pow(2, Double(exponent))
+            scaled += [edge, -edge, edge - 0.5, -(edge - 0.5), edge.nextDown, -edge.nextDown, edge - 1.5]
+        }
+        var generator = SystemRandomNumberGenerator()
+        for exponent in -6...16 {
+            for _ in 0..<2000 {
+                let value = Double.random(in: -10..<10, using: &generator) * pow(10, Double(exponent))
+                scaled += [value * 100]
+            }
+        }
+        var checked = 0
+        for product in scaled {
+            let value = product / 100
+            let expected = (value * 100).rounded()
+            if let hundredths = RoomSummary.roundedHundredths(value) {
+                XCTAssertEqual(Double(hundredths), expected == 0 ? 0 : expected, "\(value)")
+                checked += 1
+            } else {
+                XCTAssertGreaterThanOrEqual(abs(value * 100), 0x1p52, "\(value)")
+            }
+        }
+        // The ties, the edges below 2^52 and the random values below 10^13.
+        XCTAssertGreaterThan(checked, 40_000)
+        XCTAssertNil(RoomSummary.roundedHundredths(.nan))
+        XCTAssertNil(RoomSummary.roundedHundredths(.infinity))
     }
 }
