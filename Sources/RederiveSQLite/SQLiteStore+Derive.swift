@@ -104,23 +104,23 @@ extension SQLiteStore {
             // Looked up once: the statement cache hashes the whole SQL text on every lookup.
             let upsert = try db.cachedStatement(sql: StoredSummary.upsertSQL)
             let update = try db.cachedStatement(sql: StoredSummary.updateSameVersionSQL)
-            // A summary already stored as derived (a --rewrite of an unchanged record) gets only the
-            // run and the time, while it is still this deriver's (prepared on first use); otherwise
-            // it is written as any other. Other rewrites of a summary of the same version and
-            // fingerprint are updated in place first (no index entry rewritten); the upsert writes
-            // any other. Once an update finds no such row, the rest of the batch goes straight to
-            // the upsert, as before: a new version's batch tries one update, not one a record.
-            var restamp: SQLiteSummaryRestamp?
+            // Summaries already stored as derived (a --rewrite of unchanged records) get only the run
+            // and the time, in one statement, while they are still this deriver's; when one is not,
+            // each is restamped on its own, and the one not found is written as any other. Other
+            // rewrites of a summary of the same version and fingerprint are updated in place first
+            // (no index entry rewritten); the upsert writes any other. Once an update finds no such
+            // row, the rest of the batch goes straight to the upsert, as before: a new version's
+            // batch tries one update, not one a record.
+            let unchanged: [Int64] = writes.compactMap {
+                if case .summary(let seq, _, _, _, .sameSummary) = $0 { seq } else { nil }
+            }
+            var restamp = SQLiteSummaryRestamp(db, deriver: deriver, runID: runID, now: now)
+            let allRestamped = try !unchanged.isEmpty && restamp.all(unchanged)
             var updateFound = true
             for write in writes {
-                if case .summary(let seq, let id, _, _, .sameSummary) = write {
-                    if restamp == nil {
-                        restamp = try SQLiteSummaryRestamp(db, deriver: deriver, runID: runID, now: now)
-                    }
-                    if try restamp?(seq) == true {
-                        ledger.succeeded(id: id)
-                        continue
-                    }
+                if case .summary(let seq, let id, _, _, .sameSummary) = write, try allRestamped || restamp(seq) {
+                    ledger.succeeded(id: id)
+                    continue
                 }
                 switch write {
                 case .summary(let seq, let id, let summary, let json, let replaced):
