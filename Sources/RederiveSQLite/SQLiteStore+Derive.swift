@@ -50,7 +50,8 @@ extension SQLiteStore {
         let conditions = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
         do {
             return try pool.read { db in
-                let select = StoredRoomColumn.select(preview: selection.readsPreviewColumns)
+                let select = StoredRoomColumn.select(selection)
+                let preview = selection.readsPreviewColumns
                 // The page's raw rooms go into a few shared buffers, padded for simdjson (no copy later).
                 var skeletons = PaddedBytes.Page()
                 // The stored summaries' JSON too (a derive compares it with what it derived).
@@ -66,8 +67,9 @@ extension SQLiteStore {
                     }
                     return StoredRoom(
                         seq: row.int64(C.seq.rawValue), id: row.text(C.id.rawValue),
-                        roomName: PreviewText.truncated(
-                            String(decoding: row.bytes(C.roomName.rawValue), as: UTF8.self)),
+                        roomName: preview
+                            ? PreviewText.truncated(String(decoding: row.bytes(C.roomName.rawValue), as: UTF8.self))
+                            : "",
                         sourceFile: row.text(C.sourceFile.rawValue, sameAs: &sourceFile),
                         sourceLine: Int(row.int64(C.sourceLine.rawValue)),
                         skeleton: [], storedVersion: row.optionalInt64(C.summaryVersion.rawValue).map(Int.init),

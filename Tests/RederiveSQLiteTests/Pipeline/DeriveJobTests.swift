@@ -174,6 +174,37 @@ final class DeriveJobTests: XCTestCase {
         }
     }
 
+    /// The raw room's hash is read only for a plan's spill (`DeriveSelection.readsRawHash`, set by
+    /// `DeriveJob.readSelection` when the job has a spill, which takes no room read without it).
+    func testOnlyAPlansSpillReadsTheRawRoomsHash() throws {
+        var selection = DeriveSelection(all: true)
+        let plain = try store.fetchRooms(selection, deriver: SummaryDeriver(), after: 0, upTo: .max, limit: n)
+        XCTAssertEqual(plain.count, n)
+        XCTAssertEqual(plain.filter { !$0.rawHash.isEmpty }.count, 0)
+        selection.readsRawHash = true
+        let hashed = try store.fetchRooms(selection, deriver: SummaryDeriver(), after: 0, upTo: .max, limit: n)
+        let stored = try StoreInspection.rows(db, "SELECT raw_hash FROM record ORDER BY seq").map {
+            $0["raw_hash"] as String
+        }
+        XCTAssertEqual(hashed.map(\.rawHash), stored)
+        XCTAssertEqual(stored.filter(\.isEmpty).count, 0)
+        var config = DeriveConfiguration(selection: DeriveSelection(all: true), workers: 1, batchSize: 5)
+        XCTAssertFalse(DeriveJob(config, store: store, mode: .apply).readSelection.readsRawHash)
+        let spill = try XCTUnwrap(DeriveSpill(directory: dir.path))
+        config.spill = spill
+        XCTAssertTrue(DeriveJob(config, store: store, mode: .apply).readSelection.readsRawHash)
+        // A room read without its hash never takes a spilled result, even one spilled without it.
+        let room = plain[0]
+        let (summary, json) = try RecordProcessor(deriver: SummaryDeriver()).derive(
+            room: room.skeletonBytes, id: nil, storedByImport: true
+        ).get()
+        spill.append(
+            [DeriveSpill.entry(seq: room.seq, rawHash: "", summary: summary, json: json)], first: room.seq,
+            last: room.seq)
+        let entry = try XCTUnwrap(try spill.entries(from: room.seq, through: room.seq)[room.seq])
+        XCTAssertNil(entry.result(for: room), "no hash, no reuse")
+    }
+
     func testAnotherDeriverVersionMakesEverythingStale() throws {
         let v2 = SummaryDeriver(version: 3)
         XCTAssertEqual(try stale(v2), n)
