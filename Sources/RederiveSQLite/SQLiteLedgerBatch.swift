@@ -17,7 +17,7 @@ struct SQLiteLedgerBatch {
         self.db = db
         self.runID = runID
         self.now = now
-        ledgerEmpty = try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM failure)") ?? false)
+        ledgerEmpty = try !(Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM failure)")) ?? false)
     }
 
     /// A record went through: its entries are cleared at the end.

@@ -50,7 +50,8 @@ extension SQLiteStore {
         let conditions = filter(selection, deriver: deriver, allowDowngrade: allowDowngrade)
         do {
             return try pool.read { db in
-                let select = StoredRoomColumn.select(preview: selection.readsPreviewColumns)
+                let select = StoredRoomColumn.select(selection)
+                let preview = selection.readsPreviewColumns
                 // The page's raw rooms go into a few shared buffers, padded for simdjson (no copy later).
                 var skeletons = PaddedBytes.Page()
                 // The stored summaries' JSON too (a derive compares it with what it derived).
@@ -66,8 +67,9 @@ extension SQLiteStore {
                     }
                     return StoredRoom(
                         seq: row.int64(C.seq.rawValue), id: row.text(C.id.rawValue),
-                        roomName: PreviewText.truncated(
-                            String(decoding: row.bytes(C.roomName.rawValue), as: UTF8.self)),
+                        roomName: preview
+                            ? PreviewText.truncated(String(decoding: row.bytes(C.roomName.rawValue), as: UTF8.self))
+                            : "",
                         sourceFile: row.text(C.sourceFile.rawValue, sameAs: &sourceFile),
                         sourceLine: Int(row.int64(C.sourceLine.rawValue)),
                         skeleton: [], storedVersion: row.optionalInt64(C.summaryVersion.rawValue).map(Int.init),
@@ -104,12 +106,24 @@ extension SQLiteStore {
             // Looked up once: the statement cache hashes the whole SQL text on every lookup.
             let upsert = try db.cachedStatement(sql: StoredSummary.upsertSQL)
             let update = try db.cachedStatement(sql: StoredSummary.updateSameVersionSQL)
-            // Most rewrites replace a summary of the same version and fingerprint: updated in place
-            // first (no index entry rewritten); the upsert writes any other. Once an update finds no
-            // such row, the rest of the batch goes straight to the upsert, as before: a new
-            // version's batch tries one update, not one a record.
+            // Summaries already stored as derived (a --rewrite of unchanged records) get only the run
+            // and the time, in one statement, while they are still this deriver's; when one is not,
+            // each is restamped on its own, and the one not found is written as any other. Other
+            // rewrites of a summary of the same version and fingerprint are updated in place first
+            // (no index entry rewritten); the upsert writes any other. Once an update finds no such
+            // row, the rest of the batch goes straight to the upsert, as before: a new version's
+            // batch tries one update, not one a record.
+            let unchanged: [Int64] = writes.compactMap {
+                if case .summary(let seq, _, _, _, .sameSummary) = $0 { seq } else { nil }
+            }
+            var restamp = SQLiteSummaryRestamp(db, deriver: deriver, runID: runID, now: now)
+            let allRestamped = try !unchanged.isEmpty && restamp.all(unchanged)
             var updateFound = true
             for write in writes {
+                if case .summary(let seq, let id, _, _, .sameSummary) = write, try allRestamped || restamp(seq) {
+                    ledger.succeeded(id: id)
+                    continue
+                }
                 switch write {
                 case .summary(let seq, let id, let summary, let json, let replaced):
                     let tryUpdate = updateFound && replaced != .unknown

@@ -15,7 +15,7 @@ extension SQLiteStore {
         var arguments = SQLiteArguments()
         let sql = SelectionPredicate(selection, deriver: deriver, allowDowngrade: false).render(&arguments)
         let conditions = KeysetFilter(conditions: sql, arguments.arguments)
-        let select = StoredRoomColumn.select(preview: selection.readsPreviewColumns)
+        let select = StoredRoomColumn.select(selection)
         let top = try maxSeq()
         let shares = max(1, workers)
         let results = Mutex([Result<RoomFloorPass.Totals, RederiveError>](repeating: .success(.init()), count: shares))

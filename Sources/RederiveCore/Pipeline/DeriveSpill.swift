@@ -45,7 +45,8 @@ package final class DeriveSpill: Sendable {
                 return nil
             }
             let hashEnd = offset + Int(hashLength)
-            guard room.rawHash.utf8.elementsEqual(chunk[offset..<hashEnd]) else { return nil }
+            // No hash (a room read without it, `DeriveSelection.readsRawHash`) proves nothing.
+            guard !room.rawHash.isEmpty, room.rawHash.utf8.elementsEqual(chunk[offset..<hashEnd]) else { return nil }
             offset = hashEnd
             guard let summary = RoomSummary.decodeBinary(chunk, at: &offset),
                 let jsonLength = LittleEndian.word(chunk, at: &offset), jsonLength == UInt64(end - offset)

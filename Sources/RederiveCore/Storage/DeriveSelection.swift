@@ -18,6 +18,11 @@ public struct DeriveSelection: Sendable, Equatable {
     /// format, stored method); a run that writes, and a plan's check, read without them
     /// (they were 2% of a derive). Not part of `description`.
     package var readsPreviewColumns = false
+    /// Each stored room also carries its raw room's hash (`StoredRoom.rawHash`): only a plan's
+    /// check and apply compare it (`DeriveSpill`); a String of 32 characters a record cost the
+    /// reading thread an allocation, freed on another thread. Read always on PostgreSQL. Not part
+    /// of `description`.
+    package var readsRawHash = false
 
     /// Creates a selection (default: every stale record).
     public init(all: Bool = false, ids: [String]? = nil, since: String? = nil, retryFailed: Bool = false) {

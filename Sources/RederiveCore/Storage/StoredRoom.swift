@@ -25,6 +25,7 @@ package struct StoredRoom: Sendable {
     package var storedRunID: Int64?
     /// The raw room's content hash (`record.raw_hash`, set by every import that changes the raw
     /// room): what binds a plan's spilled result to the input it was derived from (`DeriveSpill`).
+    /// Empty when the selection does not read it (`DeriveSelection.readsRawHash`).
     package var rawHash: String = ""
 
     /// Creates a stored room.

@@ -80,35 +80,129 @@ final class DeriveJobTests: XCTestCase {
         StoreInspection.assertEqual(beforeValues, try StoreInspection.dump(db), "derive --all after damaging values")
     }
 
-    /// How often the writer's summary upsert and same-version update ran since the last call.
-    private func summaryWriteRuns() throws -> (upserts: Int32, updates: Int32) {
+    /// How often the writer's summary upsert, same-version update, batch restamp and restamp of
+    /// one key ran since the last call.
+    private func summaryWriteRuns() throws -> (upserts: Int32, updates: Int32, restamps: Int32, singles: Int32) {
         try store.pool.write { db in
             func runs(_ sql: String) throws -> Int32 {
                 sqlite3_stmt_status(try db.cachedStatement(sql: sql).sqliteStatement, SQLITE_STMTSTATUS_RUN, 1)
             }
-            return (try runs(StoredSummary.upsertSQL), try runs(StoredSummary.updateSameVersionSQL))
+            return (
+                try runs(StoredSummary.upsertSQL), try runs(StoredSummary.updateSameVersionSQL),
+                try runs(SQLiteSummaryRestamp.batchSQL), try runs(SQLiteSummaryRestamp.sql)
+            )
         }
     }
 
-    /// A rewrite of summaries stored under the same version and fingerprint updates each row in
-    /// place (no upsert, so no `summary_by_version` entry rewritten); one under another version
-    /// finds no row to update and is upserted, its version and fingerprint written (after the
-    /// batch's first miss without trying the update).
-    func testARewriteOfTheSameVersionUpdatesInPlaceAndAnotherVersionUpserts() throws {
+    /// A rewrite of summaries already stored as derived writes only the run and the time of each
+    /// (the restamp: every other column as it was, nothing kept in the history); a rewrite of
+    /// changed values under the same version and fingerprint updates each row in place (no upsert,
+    /// so no `summary_by_version` entry rewritten); one under another version finds no row to
+    /// update and is upserted, its version and fingerprint written (after the batch's first miss
+    /// without trying the update).
+    func testARewriteRestampsUnchangedSummariesUpdatesChangedOnesInPlaceAndAnotherVersionUpserts() throws {
         _ = try summaryWriteRuns()
+        let columns = SummaryColumn.allCases.filter { $0 != .runID && $0 != .derivedAt }.map(\.name)
+        let valuesSQL = "SELECT record_seq, \(columns.joined(separator: ", ")) FROM summary ORDER BY record_seq"
+        let values = try StoreInspection.rows(db, valuesSQL).map { $0.description }
+        try StoreInspection.execute(db, "UPDATE summary SET derived_at = 'before'")
         var rewrite = DeriveConfiguration(selection: DeriveSelection(all: true), workers: 2, batchSize: 5)
         rewrite.settings.showProgress = false
         rewrite.rewriteUnchanged = true
-        XCTAssertEqual(try DeriveJob.run(rewrite, store: store).count("derived"), n)
+        let report = try DeriveJob.run(rewrite, store: store)
+        XCTAssertEqual(report.count("derived"), n)
         var runs = try summaryWriteRuns()
+        XCTAssertEqual(runs.restamps, Int32((n + 4) / 5), "one a batch of 5")
+        XCTAssertEqual(runs.singles, 0)
+        XCTAssertEqual(runs.updates, 0)
+        XCTAssertEqual(runs.upserts, 0)
+        XCTAssertEqual(try StoreInspection.rows(db, valuesSQL).map { $0.description }, values)
+        XCTAssertEqual(
+            try StoreInspection.int(
+                db, "SELECT COUNT(*) FROM summary WHERE run_id IS NOT ? OR derived_at = 'before'", [report.runID]),
+            0, "every summary carries the rewrite's run and time")
+        XCTAssertEqual(try StoreInspection.int(db, "SELECT COUNT(*) FROM summary_history"), 0)
+        // Changed values (the JSON too) under the same version and fingerprint: updated in place.
+        try StoreInspection.execute(db, "UPDATE summary SET wall_count = 99, summary_json = '{}'")
+        XCTAssertEqual(try DeriveJob.run(rewrite, store: store).count("derived"), n)
+        runs = try summaryWriteRuns()
+        XCTAssertEqual(runs.restamps, 0)
         XCTAssertEqual(runs.updates, Int32(n))
         XCTAssertEqual(runs.upserts, 0)
+        XCTAssertEqual(try StoreInspection.rows(db, valuesSQL).map { $0.description }, values)
         let v3 = SummaryDeriver(version: 3)
         XCTAssertEqual(try StoreFixtures.derive(store, deriver: v3).count("derived"), n)
         runs = try summaryWriteRuns()
         XCTAssertEqual(runs.updates, Int32((n + 4) / 5), "tried once a batch of 5, changing nothing")
         XCTAssertEqual(runs.upserts, Int32(n))
         XCTAssertEqual(try stale(v3), 0)
+    }
+
+    /// A restamp only while the stored summary is still the deriver's: a summary written by
+    /// another deriver since it was read (another process) is written in full instead, and the
+    /// batch's others are restamped.
+    func testASameSummaryWriteFindingAnotherDeriversSummaryWritesItInFull() throws {
+        let deriver = SummaryDeriver()
+        let rooms = try store.fetchRooms(DeriveSelection(all: true), deriver: deriver, after: 0, upTo: .max, limit: 2)
+        XCTAssertEqual(rooms.count, 2)
+        let processor = RecordProcessor(deriver: deriver)
+        let writes: [DeriveWrite] = try rooms.map { room in
+            let (summary, json) = try processor.derive(room: room.skeletonBytes, id: room.id, storedByImport: true)
+                .get()
+            XCTAssertTrue(room.storedJSONIs(json))
+            return .summary(seq: room.seq, id: room.id, summary: summary, json: json, replacing: .sameSummary)
+        }
+        let pair = "SELECT * FROM summary WHERE record_seq IN (?, ?) ORDER BY record_seq"
+        let before = try StoreInspection.rows(db, pair, [rooms[0].seq, rooms[1].seq])
+        try StoreInspection.execute(
+            db, "UPDATE summary SET fingerprint = 'other', wall_count = 99 WHERE record_seq = ?", [rooms[1].seq])
+        _ = try summaryWriteRuns()
+        _ = try store.writeDeriveBatch(
+            writes, runID: 77, deriver: deriver, checkpointSeq: rooms[1].seq, progress: RunStatistics())
+        let runs = try summaryWriteRuns()
+        XCTAssertEqual(runs.restamps, 1)
+        XCTAssertEqual(runs.singles, 2, "each again on its own, to find the one missing")
+        XCTAssertEqual(runs.upserts, 1)
+        let after = try StoreInspection.rows(db, pair, [rooms[0].seq, rooms[1].seq])
+        XCTAssertEqual(after.map { $0["run_id"] as Int64 }, [77, 77])
+        for index in 0..<2 {
+            for column in SummaryColumn.allCases where column != .runID && column != .derivedAt {
+                XCTAssertEqual(
+                    after[index][column.name] as DatabaseValue, before[index][column.name] as DatabaseValue,
+                    "record \(index): \(column.name)")
+            }
+        }
+    }
+
+    /// The raw room's hash is read only for a plan's spill (`DeriveSelection.readsRawHash`, set by
+    /// `DeriveJob.readSelection` when the job has a spill, which takes no room read without it).
+    func testOnlyAPlansSpillReadsTheRawRoomsHash() throws {
+        var selection = DeriveSelection(all: true)
+        let plain = try store.fetchRooms(selection, deriver: SummaryDeriver(), after: 0, upTo: .max, limit: n)
+        XCTAssertEqual(plain.count, n)
+        XCTAssertEqual(plain.filter { !$0.rawHash.isEmpty }.count, 0)
+        selection.readsRawHash = true
+        let hashed = try store.fetchRooms(selection, deriver: SummaryDeriver(), after: 0, upTo: .max, limit: n)
+        let stored = try StoreInspection.rows(db, "SELECT raw_hash FROM record ORDER BY seq").map {
+            $0["raw_hash"] as String
+        }
+        XCTAssertEqual(hashed.map(\.rawHash), stored)
+        XCTAssertEqual(stored.filter(\.isEmpty).count, 0)
+        var config = DeriveConfiguration(selection: DeriveSelection(all: true), workers: 1, batchSize: 5)
+        XCTAssertFalse(DeriveJob(config, store: store, mode: .apply).readSelection.readsRawHash)
+        let spill = try XCTUnwrap(DeriveSpill(directory: dir.path))
+        config.spill = spill
+        XCTAssertTrue(DeriveJob(config, store: store, mode: .apply).readSelection.readsRawHash)
+        // A room read without its hash never takes a spilled result, even one spilled without it.
+        let room = plain[0]
+        let (summary, json) = try RecordProcessor(deriver: SummaryDeriver()).derive(
+            room: room.skeletonBytes, id: nil, storedByImport: true
+        ).get()
+        spill.append(
+            [DeriveSpill.entry(seq: room.seq, rawHash: "", summary: summary, json: json)], first: room.seq,
+            last: room.seq)
+        let entry = try XCTUnwrap(try spill.entries(from: room.seq, through: room.seq)[room.seq])
+        XCTAssertNil(entry.result(for: room), "no hash, no reuse")
     }
 
     func testAnotherDeriverVersionMakesEverythingStale() throws {
