@@ -24,7 +24,7 @@ public final class SQLiteStore: @unchecked Sendable {
     /// The busy handler of every connection, which sums the time they waited for a lock.
     let lockWaits: SQLiteLockWaits
     /// Copies the WAL back into the store on a connection and thread of its own, off the writer's
-    /// commits; the server-health read (`readHealth`) runs its passes there too. Nil read-only.
+    /// commits; the server-health read (`readHealth`) asks for its passes there too. Nil read-only.
     let checkpointer: WALCheckpointer?
     /// Starts the WAL's writeback after each import batch (see `WALWriteback`).
     let walWriteback: WALWriteback

@@ -19,7 +19,8 @@ import RederiveCore
 /// and one batch), unless a reader holds an old snapshot, which keeps any checkpoint from copying
 /// past it (as before). Durability is SQLite's as before: `synchronous = NORMAL` syncs the WAL
 /// before each checkpoint and the store after it, now on this thread; the store closes with a
-/// `TRUNCATE` checkpoint as before. The health read (`readHealth`) runs its passes here too.
+/// `TRUNCATE` checkpoint as before. The health read (`readHealth`) asks for its passes here too, and
+/// reports the last one finished without waiting for the next.
 final class WALCheckpointer: @unchecked Sendable {
     /// When a commit wakes the checkpointer and when it waits for it, in WAL frames (pages).
     struct Limits: Sendable {
@@ -108,6 +109,24 @@ final class WALCheckpointer: @unchecked Sendable {
         defer { condition.unlock() }
         let ticket = ask()
         while finished < ticket, !stopping { condition.wait() }
+        return try found(since: ticket)
+    }
+
+    /// What the last finished pass found, without waiting for a pass: asks for one (which the
+    /// next call sees) and returns at once, waiting only while no pass has finished yet. A pass
+    /// syncs the WAL and the store and copies what the commits since the last one added: tens of
+    /// milliseconds that every thread of a run waited for when the health read ran one itself.
+    func lastPassAskingNext() throws(RederiveError) -> Pass {
+        condition.lock()
+        defer { condition.unlock() }
+        _ = ask()
+        while finished == 0, !stopping { condition.wait() }
+        return try found(since: 1)
+    }
+
+    // The last pass's result once the pass for `ticket` (or a later one) has finished (the
+    // condition's lock held).
+    private func found(since ticket: Int) throws(RederiveError) -> Pass {
         switch lastPass {
         case .success(let pass) where finished >= ticket: return pass
         case .failure(let error) where finished >= ticket: throw .io("the checkpoint failed: \(error)")
