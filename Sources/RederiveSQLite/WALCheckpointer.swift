@@ -19,8 +19,10 @@ import RederiveCore
 /// and one batch), unless a reader holds an old snapshot, which keeps any checkpoint from copying
 /// past it (as before). Durability is SQLite's as before: `synchronous = NORMAL` syncs the WAL
 /// before each checkpoint and the store after it, now on this thread; the store closes with a
-/// `TRUNCATE` checkpoint as before. The health read (`readHealth`) asks for its passes here too, and
-/// reports the last one finished without waiting for the next.
+/// `TRUNCATE` checkpoint as before; after each pass the store file's writeback starts
+/// (`FileWriteback`), so that checkpoint's sync finds little left to write. The health read
+/// (`readHealth`) asks for its passes here too, and reports the last one finished without
+/// waiting for the next.
 final class WALCheckpointer: @unchecked Sendable {
     /// When a commit wakes the checkpointer and when it waits for it, in WAL frames (pages).
     struct Limits: Sendable {
@@ -41,6 +43,8 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     let limits: Limits
+    /// Starts the store file's writeback after each pass that copied frames (see `FileWriteback`).
+    let storeWriteback: FileWriteback?
     /// The checkpointer's own connection (tests hold it to keep passes from running).
     let connection: DatabaseQueue
     /// The store's page size (a frame holds one page).
@@ -59,8 +63,12 @@ final class WALCheckpointer: @unchecked Sendable {
     private var waitCount = 0
 
     /// A checkpointer for the WAL store at `path`; its thread starts at the first pass asked for.
-    init(path: String, limits: Limits = Limits(), busyMode: Database.BusyMode) throws {
+    /// `storeWriteback`: the store file's writeback hint, given after each pass that copied frames.
+    init(
+        path: String, limits: Limits = Limits(), busyMode: Database.BusyMode, storeWriteback: FileWriteback? = nil
+    ) throws {
         self.limits = limits
+        self.storeWriteback = storeWriteback
         var config = Configuration()
         config.busyMode = busyMode
         // The sync flags of a checkpoint are its connection's: the WAL and the store are synced
@@ -169,6 +177,9 @@ final class WALCheckpointer: @unchecked Sendable {
             let ticket = asked
             condition.unlock()
             let result = Result { try connection.inDatabase { db in try db.checkpoint(.passive) } }
+            // The pages copied into the store file start for the disk now: the store's closing
+            // checkpoint syncs the file with every other thread of the run done.
+            if case .success(let found) = result, found.checkpointedFrameCount > 0 { storeWriteback?.hint() }
             condition.lock()
             lastPass = result.map { Pass(frames: $0.walFrameCount, copied: $0.checkpointedFrameCount) }
             finished = ticket
