@@ -25,10 +25,12 @@ public final class SQLiteStore: @unchecked Sendable {
     /// The busy handler of every connection, which sums the time they waited for a lock.
     let lockWaits: SQLiteLockWaits
     /// Copies the WAL back into the store on a connection and thread of its own, off the writer's
-    /// commits; the server-health read (`readHealth`) runs its passes there too. Nil read-only.
+    /// commits; the server-health read (`readHealth`) asks for its passes there too. Nil read-only.
     let checkpointer: WALCheckpointer?
-    /// Starts the WAL's writeback after each import batch (see `WALWriteback`).
-    let walWriteback: WALWriteback
+    /// Starts the WAL's writeback after each import batch (see `FileWriteback`).
+    let walWriteback: FileWriteback
+    /// Starts the store file's writeback after each checkpoint pass; closed after the pool.
+    let storeWriteback: FileWriteback
 
     /// Opens (creating when absent) the store at `path` and brings its schema up to date.
     ///
@@ -94,7 +96,9 @@ public final class SQLiteStore: @unchecked Sendable {
         }
         let lockWaits = SQLiteLockWaits(timeout: 30)
         self.lockWaits = lockWaits
-        walWriteback = WALWriteback(storePath: path)
+        walWriteback = FileWriteback.wal(ofStore: path)
+        let storeWriteback = FileWriteback.store(path)
+        self.storeWriteback = storeWriteback
         var config = Configuration()
         config.busyMode = lockWaits.busyMode
         config.readonly = readOnly
@@ -103,7 +107,8 @@ public final class SQLiteStore: @unchecked Sendable {
         } else {
             let checkpointer: WALCheckpointer
             do {
-                checkpointer = try WALCheckpointer(path: path, limits: checkpoints, busyMode: lockWaits.busyMode)
+                checkpointer = try WALCheckpointer(
+                    path: path, limits: checkpoints, busyMode: lockWaits.busyMode, storeWriteback: storeWriteback)
             } catch {
                 throw .io("\(path): cannot open the store: \(error)")
             }
@@ -145,8 +150,12 @@ public final class SQLiteStore: @unchecked Sendable {
         }
     }
 
-    // A store dropped without `close()` (tests) stops its checkpointer's thread all the same.
-    deinit { checkpointer?.stop() }
+    // A store dropped without `close()` (tests) stops its checkpointer's thread all the same,
+    // and closes the store file's writeback descriptor once no connection of its is left open.
+    deinit {
+        checkpointer?.stop()
+        if (try? pool.close()) != nil { storeWriteback.close() }
+    }
 
     // The pre-migration copy, written where no one else can plant a link (a fresh 0700
     // folder beside the store, made by mkdtemp), then renamed to `backup`. An existing
@@ -297,7 +306,8 @@ public final class SQLiteStore: @unchecked Sendable {
     /// WAL to finish, so one open `status` or reader held every writing command at exit.
     /// With the busy timeout at 0 it copies what it can at once, like `PASSIVE`, and leaves
     /// the rest (and the WAL file's size) to the next writer when a reader is in the way.
-    /// The checkpointer's thread stops first (after its pass under way), so it holds nothing up.
+    /// The checkpointer's thread stops first (after its pass under way), so it holds nothing up;
+    /// its passes started the store file's writeback, so the `TRUNCATE`'s sync finds little to write.
     public func close() {
         checkpointer?.stop()
         // Readers first: a read-only connection that closed last could not checkpoint, and the
@@ -309,7 +319,8 @@ public final class SQLiteStore: @unchecked Sendable {
                 try db.checkpoint(.truncate)
             }
         }
-        try? pool.close()
+        // Only now: closing the descriptor drops the POSIX locks the connections held on the file.
+        if (try? pool.close()) != nil { storeWriteback.close() }
     }
 
     /// The current time as stored (ISO 8601 UTC with milliseconds).

@@ -19,7 +19,10 @@ import RederiveCore
 /// and one batch), unless a reader holds an old snapshot, which keeps any checkpoint from copying
 /// past it (as before). Durability is SQLite's as before: `synchronous = NORMAL` syncs the WAL
 /// before each checkpoint and the store after it, now on this thread; the store closes with a
-/// `TRUNCATE` checkpoint as before. The health read (`readHealth`) runs its passes here too.
+/// `TRUNCATE` checkpoint as before; after each pass the store file's writeback starts
+/// (`FileWriteback`), so that checkpoint's sync finds little left to write. The health read
+/// (`readHealth`) asks for its passes here too, and reports the last one finished without
+/// waiting for the next.
 final class WALCheckpointer: @unchecked Sendable {
     /// When a commit wakes the checkpointer and when it waits for it, in WAL frames (pages).
     struct Limits: Sendable {
@@ -40,6 +43,8 @@ final class WALCheckpointer: @unchecked Sendable {
     }
 
     let limits: Limits
+    /// Starts the store file's writeback after each pass that copied frames (see `FileWriteback`).
+    let storeWriteback: FileWriteback?
     /// The checkpointer's own connection (tests hold it to keep passes from running).
     let connection: DatabaseQueue
     /// The store's page size (a frame holds one page).
@@ -58,8 +63,12 @@ final class WALCheckpointer: @unchecked Sendable {
     private var waitCount = 0
 
     /// A checkpointer for the WAL store at `path`; its thread starts at the first pass asked for.
-    init(path: String, limits: Limits = Limits(), busyMode: Database.BusyMode) throws {
+    /// `storeWriteback`: the store file's writeback hint, given after each pass that copied frames.
+    init(
+        path: String, limits: Limits = Limits(), busyMode: Database.BusyMode, storeWriteback: FileWriteback? = nil
+    ) throws {
         self.limits = limits
+        self.storeWriteback = storeWriteback
         var config = Configuration()
         config.busyMode = busyMode
         // The sync flags of a checkpoint are its connection's: the WAL and the store are synced
@@ -108,6 +117,24 @@ final class WALCheckpointer: @unchecked Sendable {
         defer { condition.unlock() }
         let ticket = ask()
         while finished < ticket, !stopping { condition.wait() }
+        return try found(since: ticket)
+    }
+
+    /// What the last finished pass found, without waiting for a pass: asks for one (which the
+    /// next call sees) and returns at once, waiting only while no pass has finished yet. A pass
+    /// syncs the WAL and the store and copies what the commits since the last one added: tens of
+    /// milliseconds that every thread of a run waited for when the health read ran one itself.
+    func lastPassAskingNext() throws(RederiveError) -> Pass {
+        condition.lock()
+        defer { condition.unlock() }
+        _ = ask()
+        while finished == 0, !stopping { condition.wait() }
+        return try found(since: 1)
+    }
+
+    // The last pass's result once the pass for `ticket` (or a later one) has finished (the
+    // condition's lock held).
+    private func found(since ticket: Int) throws(RederiveError) -> Pass {
         switch lastPass {
         case .success(let pass) where finished >= ticket: return pass
         case .failure(let error) where finished >= ticket: throw .io("the checkpoint failed: \(error)")
@@ -150,6 +177,9 @@ final class WALCheckpointer: @unchecked Sendable {
             let ticket = asked
             condition.unlock()
             let result = Result { try connection.inDatabase { db in try db.checkpoint(.passive) } }
+            // The pages copied into the store file start for the disk now: the store's closing
+            // checkpoint syncs the file with every other thread of the run done.
+            if case .success(let found) = result, found.checkpointedFrameCount > 0 { storeWriteback?.hint() }
             condition.lock()
             lastPass = result.map { Pass(frames: $0.walFrameCount, copied: $0.checkpointedFrameCount) }
             finished = ticket

@@ -14,6 +14,11 @@ import XCTest
 final class SQLiteHealthTests: XCTestCase {
     private var dir: TemporaryDirectory!
 
+    /// A read's result, written on its thread before it signals and read after the wait.
+    private final class Outcome: @unchecked Sendable {
+        var result: Result<HealthReading, RederiveError>?
+    }
+
     override func setUpWithError() throws { dir = try TemporaryDirectory() }
     override func tearDown() { dir = nil }
 
@@ -32,6 +37,12 @@ final class SQLiteHealthTests: XCTestCase {
                 }
             }
         }
+        let checkpointer = try XCTUnwrap(store.checkpointer)
+        // A read reports the pass the read before asked for: a pass run here stands for it.
+        func settled() throws -> HealthReading {
+            _ = try checkpointer.pass()
+            return try store.readHealth()
+        }
         let calm = try store.readHealth()
         XCTAssertEqual(calm[.checkpointBlockedFrames], 0)
 
@@ -43,22 +54,70 @@ final class SQLiteHealthTests: XCTestCase {
             _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM record")  // the snapshot is taken here
         }
         try write(500)
-        let held = try store.readHealth()
+        let held = try settled()
         XCTAssertNotNil(held[.checkpointBlockedFrames], "measured for a writing run: \(held)")
         XCTAssertGreaterThan(held[.walFileBytes] ?? 0, 2_000_000)
 
         try reader.inDatabase { db in try db.rollback() }
         try reader.close()
-        let left = try store.readHealth()
+        let left = try settled()
         XCTAssertEqual(left[.checkpointBlockedFrames], 0, "copied back once the reader left")
         // A run waiting on red writes nothing: the signal must clear without a write.
         XCTAssertEqual(left[.walFileBytes], 0, "nothing the database lacks once the reader left")
         try write(1)  // the next write starts the WAL over
-        let after = try store.readHealth()
+        let after = try settled()
         XCTAssertLessThan(after[.walFileBytes] ?? .infinity, 100_000, "the WAL by what it holds, not its largest size")
         var info = stat()
         XCTAssertEqual(stat(path + "-wal", &info), 0)
         XCTAssertGreaterThan(Double(info.st_size), 2_000_000, "the file itself keeps its size")
+    }
+
+    /// The read does not wait for a checkpoint pass (whose syncs every thread of the run waited
+    /// for): with the checkpointer's connection held, so no pass can run, it returns what the
+    /// last finished pass found; the pass it asked for runs once the connection is let go, and
+    /// the read after it shows the frames a reader's snapshot keeps from being copied.
+    func testTheHealthReadDoesNotWaitForACheckpointPass() throws {
+        let path = dir.file("s.sqlite")
+        let store = try SQLiteStore(path: path)
+        defer { store.close() }
+        let checkpointer = try XCTUnwrap(store.checkpointer)
+        XCTAssertEqual(try store.readHealth()[.checkpointBlockedFrames], 0, "the first read waits for its pass")
+        var config = Configuration()
+        config.allowsUnsafeTransactions = true
+        let reader = try DatabaseQueue(path: path, configuration: config)
+        try reader.inDatabase { db in
+            try db.beginTransaction(.deferred)
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+        }
+        defer { try? reader.inDatabase { db in try db.rollback() } }
+        try store.pool.write { db in
+            try db.execute(sql: "CREATE TABLE filler (t TEXT)")
+            for _ in 0..<200 {
+                try db.execute(sql: "INSERT INTO filler VALUES (?)", arguments: [String(repeating: "x", count: 4000)])
+            }
+        }
+
+        let passes = checkpointer.counts.passes
+        let release = checkpointer.hold()
+        let reading = Outcome()
+        let returned = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            reading.result = Result { () throws(RederiveError) -> HealthReading in try store.readHealth() }
+            returned.signal()
+        }
+        let waited = returned.wait(timeout: .now() + 20)
+        release()
+        if waited == .timedOut { returned.wait() }
+        XCTAssertEqual(waited, .success, "the read returned while no pass could run")
+        let held = try XCTUnwrap(reading.result).get()
+        XCTAssertEqual(held[.checkpointBlockedFrames], 0, "what the last finished pass found")
+
+        let deadline = Date().addingTimeInterval(20)
+        while checkpointer.counts.passes == passes, Date() < deadline { usleep(10_000) }
+        XCTAssertGreaterThan(checkpointer.counts.passes, passes, "the pass the read asked for ran")
+        let blocked = try store.readHealth()
+        XCTAssertGreaterThan(blocked[.checkpointBlockedFrames] ?? 0, 0, "\(blocked)")
+        XCTAssertGreaterThan(blocked[.walFileBytes] ?? 0, 400_000)
     }
 
     /// Another connection holds the write lock for 1.5 s: the store's next write waits for it in

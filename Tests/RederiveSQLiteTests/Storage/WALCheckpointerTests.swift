@@ -27,26 +27,6 @@ final class WALCheckpointerTests: XCTestCase {
         return (store, try XCTUnwrap(store.checkpointer), path)
     }
 
-    /// Holds the checkpointer's connection on a thread of its own, so no pass can run, until the
-    /// function returned is called (which returns once it is let go).
-    private func hold(_ checkpointer: WALCheckpointer) -> () -> Void {
-        let held = DispatchSemaphore(value: 0)
-        let release = DispatchSemaphore(value: 0)
-        let done = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            checkpointer.connection.inDatabase { _ in
-                held.signal()
-                release.wait()
-            }
-            done.signal()
-        }
-        held.wait()
-        return {
-            release.signal()
-            done.wait()
-        }
-    }
-
     /// A value written on one thread and read on another.
     private final class Shared<T>: @unchecked Sendable {
         private let lock = NSLock()
@@ -76,7 +56,7 @@ final class WALCheckpointerTests: XCTestCase {
     func testTheWritersCommitsDoNotCheckpoint() throws {
         let (store, checkpointer, path) = try openStore()
         XCTAssertEqual(checkpointer.limits.start, 1_000)
-        let release = hold(checkpointer)
+        let release = checkpointer.hold()
         // 1,500 pages in commits of 50: SQLite's auto-checkpoint would have copied the WAL back in
         // the commit that crossed 1,000 and started it over, so it would never reach 1,100 frames.
         for _ in 0..<30 { try Self.commit(store, rows: 50) }
@@ -98,7 +78,7 @@ final class WALCheckpointerTests: XCTestCase {
     /// commit.
     func testAWriterWaitsAtTheBoundAndTheWALStaysBounded() throws {
         let (store, checkpointer, path) = try openStore(WALCheckpointer.Limits(start: 8, step: 4, bound: 32))
-        let release = hold(checkpointer)
+        let release = checkpointer.hold()
         let before = checkpointer.counts.waits  // the new store's schema is past the bound too
         let commits = Shared(0)
         let writerDone = DispatchSemaphore(value: 0)
@@ -135,7 +115,7 @@ final class WALCheckpointerTests: XCTestCase {
         options.collectLines = false
         try ExportFixtures.writeGenerated(options, to: export)
         let (store, checkpointer, path) = try openStore(WALCheckpointer.Limits(start: 16, step: 8, bound: 64))
-        let release = hold(checkpointer)
+        let release = checkpointer.hold()
         let before = checkpointer.counts.waits
         let imported = DispatchSemaphore(value: 0)
         let report = Shared<Result<RunReport, any Error>?>(nil)
