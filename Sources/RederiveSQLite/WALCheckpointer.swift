@@ -23,7 +23,7 @@ import RederiveCore
 /// (`FileWriteback`), so that checkpoint's sync finds little left to write. The health read
 /// (`readHealth`) asks for its passes here too, and reports the last one finished without
 /// waiting for the next.
-final class WALCheckpointer: @unchecked Sendable {
+package final class WALCheckpointer: @unchecked Sendable {
     /// When a commit wakes the checkpointer and when it waits for it, in WAL frames (pages).
     struct Limits: Sendable {
         /// The WAL's length from which commits ask for passes (SQLite's auto-checkpoint's).
@@ -46,7 +46,7 @@ final class WALCheckpointer: @unchecked Sendable {
     /// Starts the store file's writeback after each pass that copied frames (see `FileWriteback`).
     let storeWriteback: FileWriteback?
     /// The checkpointer's own connection (tests hold it to keep passes from running).
-    let connection: DatabaseQueue
+    package let connection: DatabaseQueue
     /// The store's page size (a frame holds one page).
     let pageSize: Int
     private let condition = NSCondition()

@@ -1,6 +1,6 @@
 import Foundation
 
-@testable import RederiveSQLite
+import RederiveSQLite
 
 extension WALCheckpointer {
     /// Holds the checkpointer's connection on a thread of its own, so no pass can run, until the
