@@ -144,12 +144,13 @@ final class PostgresThrottleTests: XCTestCase {
     }
 
     /// A writer that would pass its red limit between two readings: with replay paused the lag is
-    /// the derive's own WAL (a debug build here writes about 3 MB a second), and under a red of
-    /// 4 MB the worker starts at half speed, then waits once the lag's projection to the next
-    /// reading passes red, before any reading it keeps with a batch reaches red (asserted on
-    /// those readings, not on time); it finishes once replay resumes. A red below about 0.6 s of
-    /// writes is passed by the half-speed first second (1.6 MB under a red of 1 MB): the rule in
-    /// docs/postgresql.md.
+    /// the derive's own WAL, held at 1,000 records a second by `--max-rate` (about 2.5 MB a second
+    /// whatever the build's own speed: a debug build now derives more than twice as fast, and its
+    /// half-speed first second passed the red), and under a red of 4 MB the worker starts at half
+    /// speed, then waits once the lag's projection to the next reading passes red, before any
+    /// reading it keeps with a batch reaches red (asserted on those readings, not on time); it
+    /// finishes once replay resumes. A red below about 0.6 s of writes is passed by the half-speed
+    /// first second: the rule in docs/postgresql.md.
     func testAFastWriterWaitsBeforeItsLagPassesRed() throws {
         let url = try cluster.importedDatabase(records: 6000, seed: 36, scratch: dir)
         try cluster.sql("VACUUM", url: url)  // no autovacuum of the import's rows adding WAL meanwhile
@@ -160,7 +161,7 @@ final class PostgresThrottleTests: XCTestCase {
         let worker = try CommandLineTool.Child(
             [
                 "derive", "--all", "--rewrite", "--batch-size", "100", "--workers", "1", "--max-standby-lag", "4MB",
-                "--db", url,
+                "--max-rate", "1000", "--db", url,
             ], stderrPath: dir.file("worker.err"))
         let deadline = Date().addingTimeInterval(120)
         while !worker.stderr.contains("health red"), worker.isRunning, Date() < deadline { usleep(50_000) }
