@@ -116,7 +116,7 @@ extension SQLiteStore {
             let unchanged: [Int64] = writes.compactMap {
                 if case .summary(let seq, _, _, _, .sameSummary) = $0 { seq } else { nil }
             }
-            var restamp = SQLiteSummaryRestamp(db, deriver: deriver, runID: runID, now: now)
+            let restamp = SQLiteSummaryRestamp(db, deriver: deriver, runID: runID, now: now)
             let allRestamped = try !unchanged.isEmpty && restamp.all(unchanged)
             var updateFound = true
             for write in writes {

@@ -1,5 +1,4 @@
 import GRDB
-import GRDBSQLite
 import RederiveCore
 
 /// A derive batch's restamp: the run and the time written to summaries already stored as
@@ -31,8 +30,6 @@ struct SQLiteSummaryRestamp {
     private let deriver: SummaryDeriver
     private let runID: Int64
     private let now: String
-    /// The statement of `sql` with the batch's values bound (prepared on first use).
-    private var single: Statement?
 
     /// The restamp of run `runID` at `now` for `deriver`'s summaries, in `db`'s transaction.
     init(_ db: Database, deriver: SummaryDeriver, runID: Int64, now: String) {
@@ -41,61 +38,19 @@ struct SQLiteSummaryRestamp {
 
     /// Restamps the summaries of records `seqs` (each once); whether it found every one.
     func all(_ seqs: [Int64]) throws -> Bool {
-        let statement = try db.cachedStatement(sql: Self.batchSQL)
         let keys = "[" + seqs.map(String.init).joined(separator: ",") + "]"
-        var code = bindBatchValues(statement.sqliteStatement)
-        if code == SQLITE_OK { code = Self.bind(keys, statement.sqliteStatement, 3) }
-        return try run(statement, code) == seqs.count
+        try db.cachedStatement(sql: Self.batchSQL).execute(bound: values(.text(keys)))
+        return db.changesCount == seqs.count
     }
 
     /// Restamps record `seq`'s summary; false when it is not the deriver's (nothing written).
-    mutating func callAsFunction(_ seq: Int64) throws -> Bool {
-        var code = SQLITE_OK
-        if single == nil {
-            let statement = try db.cachedStatement(sql: Self.sql)
-            code = bindBatchValues(statement.sqliteStatement)
-            single = statement
-        }
-        guard let single else { return false }
-        // Reset, not cleared, after each key: the batch's values stay bound.
-        if code == SQLITE_OK { code = sqlite3_bind_int64(single.sqliteStatement, 3, seq) }
-        return try run(single, code) > 0
+    func callAsFunction(_ seq: Int64) throws -> Bool {
+        try db.cachedStatement(sql: Self.sql).execute(bound: values(.integer(seq)))
+        return db.changesCount > 0
     }
 
-    /// Binds the values every key shares (`?1`, `?2`, `?4`, `?5`).
-    private func bindBatchValues(_ handle: OpaquePointer) -> Int32 {
-        var code = sqlite3_reset(handle)
-        if code == SQLITE_OK { code = sqlite3_clear_bindings(handle) }
-        if code == SQLITE_OK { code = Self.bind(now, handle, 1) }
-        if code == SQLITE_OK { code = sqlite3_bind_int64(handle, 2, runID) }
-        if code == SQLITE_OK { code = sqlite3_bind_int64(handle, 4, Int64(deriver.version)) }
-        if code == SQLITE_OK { code = Self.bind(deriver.fingerprint, handle, 5) }
-        return code
+    // The values of `?1` to `?5`, with `keys` as `?3`.
+    private func values(_ keys: StoredValue) -> [StoredValue] {
+        [.text(now), .integer(runID), keys, .integer(Int64(deriver.version)), .text(deriver.fingerprint)]
     }
-
-    /// Steps `statement` once its values are bound (`code`: how the binding went), then resets
-    /// it; the rows it changed, or SQLite's error thrown.
-    private func run(_ statement: Statement, _ bindingCode: Int32) throws -> Int {
-        let handle = statement.sqliteStatement
-        var code = bindingCode
-        if code == SQLITE_OK {
-            code = sqlite3_step(handle)
-            if code == SQLITE_DONE { code = SQLITE_OK }
-        }
-        let changed = code == SQLITE_OK ? Int(sqlite3_changes(sqlite3_db_handle(handle))) : 0
-        let message = code == SQLITE_OK ? nil : sqlite3_errmsg(sqlite3_db_handle(handle)).map { String(cString: $0) }
-        sqlite3_reset(handle)
-        if code != SQLITE_OK {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
-        }
-        return changed
-    }
-
-    private static func bind(_ text: String, _ handle: OpaquePointer, _ index: Int32) -> Int32 {
-        var text = text
-        return text.withUTF8 { sqlite3_bind_text(handle, index, $0.baseAddress, Int32($0.count), transient) }
-    }
-
-    /// SQLite's `SQLITE_TRANSIENT` (a macro Swift does not import): SQLite copies the bytes.
-    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }

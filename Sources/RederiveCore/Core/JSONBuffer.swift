@@ -91,18 +91,7 @@ struct JSONBuffer: ~Copyable {
     mutating func appendString(_ value: String) {
         append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { bytes in
-            var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                append(UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                // Rare: an escape made as `JSONText` makes it, then copied.
-                var escaped: [UInt8] = []
-                JSONText.appendEscaped(byte, to: &escaped)
-                escaped.withUnsafeBufferPointer { append($0) }
-                start = index + 1
-            }
-            append(UnsafeBufferPointer(rebasing: bytes[start...]))
-        }
+        value.withUTF8 { bytes in JSONText.forEachEscapedPiece(of: bytes) { append($0) } }
         append(UInt8(ascii: "\""))
     }
 }

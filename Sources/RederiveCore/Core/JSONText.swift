@@ -3,20 +3,30 @@ public enum JSONText {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Appends `value` as a JSON string literal (quotes, backslash and control characters escaped).
-    /// The runs between bytes to escape are appended whole: one copy, not one append per byte.
     public static func appendString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         var value = value
-        value.withUTF8 { bytes in
-            var start = 0
-            for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
-                appendEscaped(byte, to: &out)
-                start = index + 1
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
-        }
+        value.withUTF8 { bytes in forEachEscapedPiece(of: bytes) { out.append(contentsOf: $0) } }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Calls `body` with the pieces of `bytes` as a JSON string literal's content, in order: the
+    /// runs between bytes to escape, each whole (one copy, not one append per byte), and the
+    /// escape of each such byte (`appendEscaped`). Every writer of string literals goes through it.
+    @inline(__always)
+    static func forEachEscapedPiece(
+        of bytes: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+    ) {
+        var start = 0
+        for (index, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
+            body(UnsafeBufferPointer(rebasing: bytes[start..<index]))
+            // Rare: the escape made into an array of its own, then handed over.
+            var escaped: [UInt8] = []
+            appendEscaped(byte, to: &escaped)
+            escaped.withUnsafeBufferPointer(body)
+            start = index + 1
+        }
+        body(UnsafeBufferPointer(rebasing: bytes[start...]))
     }
 
     /// Appends the escape of `byte`: a quote, a backslash or a control character.
